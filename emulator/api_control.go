@@ -1,0 +1,451 @@
+package emulator
+
+// Control-plane request and response shapes. Field names and JSON keys are
+// DynamoDB's (awsJson1_0 uses the member name as the key). Inputs use
+// pointers for scalars so validation can tell "absent" from "zero", as
+// DynamoDB's messages do ("Value null at 'tableName'…"). Timestamps are epoch
+// seconds.
+
+// AttributeDefinition declares a key attribute's type.
+type AttributeDefinition struct {
+	AttributeName *string `json:"AttributeName,omitempty"`
+	AttributeType *string `json:"AttributeType,omitempty"`
+}
+
+// KeySchemaElement is one key attribute and its role (HASH or RANGE).
+type KeySchemaElement struct {
+	AttributeName *string `json:"AttributeName,omitempty"`
+	KeyType       *string `json:"KeyType,omitempty"`
+}
+
+// ProvisionedThroughput is the requested RCU/WCU.
+type ProvisionedThroughput struct {
+	ReadCapacityUnits  *int64 `json:"ReadCapacityUnits,omitempty"`
+	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitempty"`
+}
+
+// OnDemandThroughput caps an on-demand table or index. -1 means no cap.
+type OnDemandThroughput struct {
+	MaxReadRequestUnits  *int64 `json:"MaxReadRequestUnits,omitempty"`
+	MaxWriteRequestUnits *int64 `json:"MaxWriteRequestUnits,omitempty"`
+}
+
+// WarmThroughput is the requested warm throughput.
+type WarmThroughput struct {
+	ReadUnitsPerSecond  *int64 `json:"ReadUnitsPerSecond,omitempty"`
+	WriteUnitsPerSecond *int64 `json:"WriteUnitsPerSecond,omitempty"`
+}
+
+// Projection says which attributes an index holds.
+type Projection struct {
+	ProjectionType   *string  `json:"ProjectionType,omitempty"`
+	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
+}
+
+// GlobalSecondaryIndex is a GSI as CreateTable and UpdateTable(Create) give it.
+type GlobalSecondaryIndex struct {
+	IndexName             *string                `json:"IndexName,omitempty"`
+	KeySchema             []KeySchemaElement     `json:"KeySchema,omitempty"`
+	Projection            *Projection            `json:"Projection,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput    *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput        *WarmThroughput        `json:"WarmThroughput,omitempty"`
+}
+
+// LocalSecondaryIndex is an LSI as CreateTable gives it.
+type LocalSecondaryIndex struct {
+	IndexName  *string            `json:"IndexName,omitempty"`
+	KeySchema  []KeySchemaElement `json:"KeySchema,omitempty"`
+	Projection *Projection        `json:"Projection,omitempty"`
+}
+
+// StreamSpecification enables a stream and chooses its view type.
+type StreamSpecification struct {
+	StreamEnabled  *bool   `json:"StreamEnabled,omitempty"`
+	StreamViewType *string `json:"StreamViewType,omitempty"`
+}
+
+// SSESpecification chooses server-side encryption.
+type SSESpecification struct {
+	Enabled        *bool   `json:"Enabled,omitempty"`
+	SSEType        *string `json:"SSEType,omitempty"`
+	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitempty"`
+}
+
+// Tag is a resource tag.
+type Tag struct {
+	Key   *string `json:"Key,omitempty"`
+	Value *string `json:"Value,omitempty"`
+}
+
+// CreateTableInput is CreateTable's request.
+type CreateTableInput struct {
+	TableName                 *string                `json:"TableName,omitempty"`
+	AttributeDefinitions      []AttributeDefinition  `json:"AttributeDefinitions,omitempty"`
+	KeySchema                 []KeySchemaElement     `json:"KeySchema,omitempty"`
+	BillingMode               *string                `json:"BillingMode,omitempty"`
+	ProvisionedThroughput     *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput        *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput            *WarmThroughput        `json:"WarmThroughput,omitempty"`
+	GlobalSecondaryIndexes    []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes     []LocalSecondaryIndex  `json:"LocalSecondaryIndexes,omitempty"`
+	StreamSpecification       *StreamSpecification   `json:"StreamSpecification,omitempty"`
+	SSESpecification          *SSESpecification      `json:"SSESpecification,omitempty"`
+	Tags                      []Tag                  `json:"Tags,omitempty"`
+	TableClass                *string                `json:"TableClass,omitempty"`
+	DeletionProtectionEnabled *bool                  `json:"DeletionProtectionEnabled,omitempty"`
+	ResourcePolicy            *string                `json:"ResourcePolicy,omitempty"`
+}
+
+// CreateTableOutput is CreateTable's response.
+type CreateTableOutput struct {
+	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+}
+
+// ProvisionedThroughputDescription is the throughput DescribeTable reports.
+// Both units are always present (0 for on-demand).
+type ProvisionedThroughputDescription struct {
+	LastIncreaseDateTime   *float64 `json:"LastIncreaseDateTime,omitempty"`
+	LastDecreaseDateTime   *float64 `json:"LastDecreaseDateTime,omitempty"`
+	NumberOfDecreasesToday int64    `json:"NumberOfDecreasesToday"`
+	ReadCapacityUnits      int64    `json:"ReadCapacityUnits"`
+	WriteCapacityUnits     int64    `json:"WriteCapacityUnits"`
+}
+
+// BillingModeSummary reports the billing mode.
+type BillingModeSummary struct {
+	BillingMode                       string   `json:"BillingMode,omitempty"`
+	LastUpdateToPayPerRequestDateTime *float64 `json:"LastUpdateToPayPerRequestDateTime,omitempty"`
+}
+
+// TableWarmThroughputDescription reports a table's warm throughput.
+type TableWarmThroughputDescription struct {
+	ReadUnitsPerSecond  int64  `json:"ReadUnitsPerSecond"`
+	WriteUnitsPerSecond int64  `json:"WriteUnitsPerSecond"`
+	Status              string `json:"Status,omitempty"`
+}
+
+// GlobalSecondaryIndexWarmThroughputDescription reports a GSI's warm throughput.
+type GlobalSecondaryIndexWarmThroughputDescription struct {
+	ReadUnitsPerSecond  int64  `json:"ReadUnitsPerSecond"`
+	WriteUnitsPerSecond int64  `json:"WriteUnitsPerSecond"`
+	Status              string `json:"Status,omitempty"`
+}
+
+// DescribedKeySchemaElement is a key schema element in a description.
+type DescribedKeySchemaElement struct {
+	AttributeName string `json:"AttributeName"`
+	KeyType       string `json:"KeyType"`
+}
+
+// DescribedAttributeDefinition is an attribute definition in a description.
+type DescribedAttributeDefinition struct {
+	AttributeName string `json:"AttributeName"`
+	AttributeType string `json:"AttributeType"`
+}
+
+// DescribedProjection is a projection in a description.
+type DescribedProjection struct {
+	ProjectionType   string   `json:"ProjectionType"`
+	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
+}
+
+// OnDemandThroughputDescription reports caps (-1: none).
+type OnDemandThroughputDescription struct {
+	MaxReadRequestUnits  int64 `json:"MaxReadRequestUnits"`
+	MaxWriteRequestUnits int64 `json:"MaxWriteRequestUnits"`
+}
+
+// GlobalSecondaryIndexDescription describes a GSI.
+type GlobalSecondaryIndexDescription struct {
+	IndexName             string                                         `json:"IndexName"`
+	KeySchema             []DescribedKeySchemaElement                    `json:"KeySchema"`
+	Projection            DescribedProjection                            `json:"Projection"`
+	IndexStatus           string                                         `json:"IndexStatus"`
+	Backfilling           *bool                                          `json:"Backfilling,omitempty"`
+	ProvisionedThroughput ProvisionedThroughputDescription               `json:"ProvisionedThroughput"`
+	OnDemandThroughput    *OnDemandThroughputDescription                 `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput        *GlobalSecondaryIndexWarmThroughputDescription `json:"WarmThroughput,omitempty"`
+	IndexSizeBytes        int64                                          `json:"IndexSizeBytes"`
+	ItemCount             int64                                          `json:"ItemCount"`
+	IndexArn              string                                         `json:"IndexArn"`
+}
+
+// LocalSecondaryIndexDescription describes an LSI.
+type LocalSecondaryIndexDescription struct {
+	IndexName      string                      `json:"IndexName"`
+	KeySchema      []DescribedKeySchemaElement `json:"KeySchema"`
+	Projection     DescribedProjection         `json:"Projection"`
+	IndexSizeBytes int64                       `json:"IndexSizeBytes"`
+	ItemCount      int64                       `json:"ItemCount"`
+	IndexArn       string                      `json:"IndexArn"`
+}
+
+// SSEDescription reports server-side encryption.
+type SSEDescription struct {
+	Status          string `json:"Status,omitempty"`
+	SSEType         string `json:"SSEType,omitempty"`
+	KMSMasterKeyArn string `json:"KMSMasterKeyArn,omitempty"`
+}
+
+// TableClassSummary reports the table class.
+type TableClassSummary struct {
+	TableClass         string   `json:"TableClass"`
+	LastUpdateDateTime *float64 `json:"LastUpdateDateTime,omitempty"`
+}
+
+// DescribedStreamSpecification reports the stream settings.
+type DescribedStreamSpecification struct {
+	StreamEnabled  bool   `json:"StreamEnabled"`
+	StreamViewType string `json:"StreamViewType,omitempty"`
+}
+
+// ReplicaDescription describes a global-table replica.
+type ReplicaDescription struct {
+	RegionName    string `json:"RegionName,omitempty"`
+	ReplicaStatus string `json:"ReplicaStatus,omitempty"`
+}
+
+// TableDescription is the complete description DescribeTable returns.
+type TableDescription struct {
+	AttributeDefinitions      []DescribedAttributeDefinition    `json:"AttributeDefinitions"`
+	TableName                 string                            `json:"TableName"`
+	KeySchema                 []DescribedKeySchemaElement       `json:"KeySchema"`
+	TableStatus               string                            `json:"TableStatus"`
+	CreationDateTime          float64                           `json:"CreationDateTime"`
+	ProvisionedThroughput     ProvisionedThroughputDescription  `json:"ProvisionedThroughput"`
+	TableSizeBytes            int64                             `json:"TableSizeBytes"`
+	ItemCount                 int64                             `json:"ItemCount"`
+	TableArn                  string                            `json:"TableArn"`
+	TableId                   string                            `json:"TableId"`
+	BillingModeSummary        *BillingModeSummary               `json:"BillingModeSummary,omitempty"`
+	LocalSecondaryIndexes     []LocalSecondaryIndexDescription  `json:"LocalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes    []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitempty"`
+	StreamSpecification       *DescribedStreamSpecification     `json:"StreamSpecification,omitempty"`
+	LatestStreamLabel         string                            `json:"LatestStreamLabel,omitempty"`
+	LatestStreamArn           string                            `json:"LatestStreamArn,omitempty"`
+	GlobalTableVersion        string                            `json:"GlobalTableVersion,omitempty"`
+	Replicas                  []ReplicaDescription              `json:"Replicas,omitempty"`
+	SSEDescription            *SSEDescription                   `json:"SSEDescription,omitempty"`
+	TableClassSummary         *TableClassSummary                `json:"TableClassSummary,omitempty"`
+	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
+	OnDemandThroughput        *OnDemandThroughputDescription    `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput            *TableWarmThroughputDescription   `json:"WarmThroughput,omitempty"`
+	MultiRegionConsistency    string                            `json:"MultiRegionConsistency,omitempty"`
+}
+
+// DescribeTableInput is DescribeTable's request.
+type DescribeTableInput struct {
+	TableName *string `json:"TableName,omitempty"`
+}
+
+// DescribeTableOutput is DescribeTable's response.
+type DescribeTableOutput struct {
+	Table *TableDescription `json:"Table,omitempty"`
+}
+
+// ListTablesInput is ListTables' request.
+type ListTablesInput struct {
+	ExclusiveStartTableName *string `json:"ExclusiveStartTableName,omitempty"`
+	Limit                   *int64  `json:"Limit,omitempty"`
+}
+
+// ListTablesOutput is ListTables' response. TableNames is always present.
+type ListTablesOutput struct {
+	TableNames             []string `json:"TableNames"`
+	LastEvaluatedTableName string   `json:"LastEvaluatedTableName,omitempty"`
+}
+
+// DeleteTableInput is DeleteTable's request.
+type DeleteTableInput struct {
+	TableName *string `json:"TableName,omitempty"`
+}
+
+// DeleteTableOutput is DeleteTable's response.
+type DeleteTableOutput struct {
+	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+}
+
+// CreateGlobalSecondaryIndexAction adds a GSI in UpdateTable.
+type CreateGlobalSecondaryIndexAction = GlobalSecondaryIndex
+
+// UpdateGlobalSecondaryIndexAction changes a GSI's throughput.
+type UpdateGlobalSecondaryIndexAction struct {
+	IndexName             *string                `json:"IndexName,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput    *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput        *WarmThroughput        `json:"WarmThroughput,omitempty"`
+}
+
+// DeleteGlobalSecondaryIndexAction removes a GSI.
+type DeleteGlobalSecondaryIndexAction struct {
+	IndexName *string `json:"IndexName,omitempty"`
+}
+
+// GlobalSecondaryIndexUpdate is one entry of GlobalSecondaryIndexUpdates;
+// exactly one member must be set.
+type GlobalSecondaryIndexUpdate struct {
+	Create *CreateGlobalSecondaryIndexAction `json:"Create,omitempty"`
+	Update *UpdateGlobalSecondaryIndexAction `json:"Update,omitempty"`
+	Delete *DeleteGlobalSecondaryIndexAction `json:"Delete,omitempty"`
+}
+
+// ReplicationGroupUpdate is accepted for shape compatibility (global tables
+// version 2019.11.21); see docs/differences.md.
+type ReplicationGroupUpdate struct {
+	Create map[string]any `json:"Create,omitempty"`
+	Update map[string]any `json:"Update,omitempty"`
+	Delete map[string]any `json:"Delete,omitempty"`
+}
+
+// UpdateTableInput is UpdateTable's request.
+type UpdateTableInput struct {
+	TableName                   *string                      `json:"TableName,omitempty"`
+	AttributeDefinitions        []AttributeDefinition        `json:"AttributeDefinitions,omitempty"`
+	BillingMode                 *string                      `json:"BillingMode,omitempty"`
+	ProvisionedThroughput       *ProvisionedThroughput       `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput          *OnDemandThroughput          `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput              *WarmThroughput              `json:"WarmThroughput,omitempty"`
+	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitempty"`
+	StreamSpecification         *StreamSpecification         `json:"StreamSpecification,omitempty"`
+	SSESpecification            *SSESpecification            `json:"SSESpecification,omitempty"`
+	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates,omitempty"`
+	TableClass                  *string                      `json:"TableClass,omitempty"`
+	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled,omitempty"`
+	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency,omitempty"`
+}
+
+// UpdateTableOutput is UpdateTable's response.
+type UpdateTableOutput struct {
+	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+}
+
+// TagResourceInput is TagResource's request.
+type TagResourceInput struct {
+	ResourceArn *string `json:"ResourceArn,omitempty"`
+	Tags        []Tag   `json:"Tags,omitempty"`
+}
+
+// UntagResourceInput is UntagResource's request.
+type UntagResourceInput struct {
+	ResourceArn *string  `json:"ResourceArn,omitempty"`
+	TagKeys     []string `json:"TagKeys,omitempty"`
+}
+
+// Empty is the response of operations that return no members.
+type Empty struct{}
+
+// ListTagsOfResourceInput is ListTagsOfResource's request.
+type ListTagsOfResourceInput struct {
+	ResourceArn *string `json:"ResourceArn,omitempty"`
+	NextToken   *string `json:"NextToken,omitempty"`
+}
+
+// DescribedTag is a tag in ListTagsOfResource's response.
+type DescribedTag struct {
+	Key   string `json:"Key"`
+	Value string `json:"Value"`
+}
+
+// ListTagsOfResourceOutput is ListTagsOfResource's response.
+type ListTagsOfResourceOutput struct {
+	Tags      []DescribedTag `json:"Tags"`
+	NextToken string         `json:"NextToken,omitempty"`
+}
+
+// TimeToLiveSpecification is UpdateTimeToLive's setting.
+type TimeToLiveSpecification struct {
+	Enabled       *bool   `json:"Enabled,omitempty"`
+	AttributeName *string `json:"AttributeName,omitempty"`
+}
+
+// UpdateTimeToLiveInput is UpdateTimeToLive's request.
+type UpdateTimeToLiveInput struct {
+	TableName               *string                  `json:"TableName,omitempty"`
+	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitempty"`
+}
+
+// DescribedTimeToLiveSpecification echoes the applied TTL setting.
+type DescribedTimeToLiveSpecification struct {
+	Enabled       bool   `json:"Enabled"`
+	AttributeName string `json:"AttributeName"`
+}
+
+// UpdateTimeToLiveOutput is UpdateTimeToLive's response.
+type UpdateTimeToLiveOutput struct {
+	TimeToLiveSpecification *DescribedTimeToLiveSpecification `json:"TimeToLiveSpecification,omitempty"`
+}
+
+// DescribeTimeToLiveInput is DescribeTimeToLive's request.
+type DescribeTimeToLiveInput struct {
+	TableName *string `json:"TableName,omitempty"`
+}
+
+// TimeToLiveDescription reports TTL status (DISABLED/ENABLING/ENABLED/DISABLING).
+type TimeToLiveDescription struct {
+	TimeToLiveStatus string `json:"TimeToLiveStatus"`
+	AttributeName    string `json:"AttributeName,omitempty"`
+}
+
+// DescribeTimeToLiveOutput is DescribeTimeToLive's response.
+type DescribeTimeToLiveOutput struct {
+	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitempty"`
+}
+
+// PointInTimeRecoverySpecification is UpdateContinuousBackups' setting.
+type PointInTimeRecoverySpecification struct {
+	PointInTimeRecoveryEnabled *bool  `json:"PointInTimeRecoveryEnabled,omitempty"`
+	RecoveryPeriodInDays       *int64 `json:"RecoveryPeriodInDays,omitempty"`
+}
+
+// UpdateContinuousBackupsInput is UpdateContinuousBackups' request.
+type UpdateContinuousBackupsInput struct {
+	TableName                        *string                           `json:"TableName,omitempty"`
+	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification,omitempty"`
+}
+
+// PointInTimeRecoveryDescription reports PITR.
+type PointInTimeRecoveryDescription struct {
+	PointInTimeRecoveryStatus  string   `json:"PointInTimeRecoveryStatus"`
+	RecoveryPeriodInDays       *int64   `json:"RecoveryPeriodInDays,omitempty"`
+	EarliestRestorableDateTime *float64 `json:"EarliestRestorableDateTime,omitempty"`
+	LatestRestorableDateTime   *float64 `json:"LatestRestorableDateTime,omitempty"`
+}
+
+// ContinuousBackupsDescription reports continuous backups and PITR.
+type ContinuousBackupsDescription struct {
+	ContinuousBackupsStatus        string                          `json:"ContinuousBackupsStatus"`
+	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription,omitempty"`
+}
+
+// UpdateContinuousBackupsOutput is UpdateContinuousBackups' response.
+type UpdateContinuousBackupsOutput struct {
+	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitempty"`
+}
+
+// DescribeContinuousBackupsInput is DescribeContinuousBackups' request.
+type DescribeContinuousBackupsInput struct {
+	TableName *string `json:"TableName,omitempty"`
+}
+
+// DescribeContinuousBackupsOutput is DescribeContinuousBackups' response.
+type DescribeContinuousBackupsOutput = UpdateContinuousBackupsOutput
+
+// DescribeLimitsOutput is DescribeLimits' response.
+type DescribeLimitsOutput struct {
+	AccountMaxReadCapacityUnits  int64 `json:"AccountMaxReadCapacityUnits"`
+	AccountMaxWriteCapacityUnits int64 `json:"AccountMaxWriteCapacityUnits"`
+	TableMaxReadCapacityUnits    int64 `json:"TableMaxReadCapacityUnits"`
+	TableMaxWriteCapacityUnits   int64 `json:"TableMaxWriteCapacityUnits"`
+}
+
+// Endpoint is one entry of DescribeEndpoints.
+type Endpoint struct {
+	Address              string `json:"Address"`
+	CachePeriodInMinutes int64  `json:"CachePeriodInMinutes"`
+}
+
+// DescribeEndpointsOutput is DescribeEndpoints' response.
+type DescribeEndpointsOutput struct {
+	Endpoints []Endpoint `json:"Endpoints"`
+}

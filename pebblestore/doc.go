@@ -1,0 +1,4 @@
+// Package pebblestore is the ordered key-value store the engine runs on: the
+// kv contract over github.com/cockroachdb/pebble/v2, on disk or on an
+// in-memory filesystem. It knows nothing of DynamoDB.
+package pebblestore
