@@ -1,0 +1,67 @@
+package throttle
+
+import (
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkAdmitCharge is the hot path of one request: Admit, then Charge.
+func BenchmarkAdmitCharge(b *testing.B) {
+	keys := make([]string, 4096)
+	for i := range keys {
+		keys[i] = "pk#" + strconv.Itoa(i)
+	}
+	for _, bc := range []struct {
+		name string
+		tp   Throughput
+		key  bool
+	}{
+		{"provisioned", ProvisionedThroughput(1000, 1000), true},
+		{"on-demand/no-key", OnDemandThroughput(0, 0), false},
+		{"on-demand/4096-keys", OnDemandThroughput(0, 0), true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			m := newManager(b, Config{})
+			tbl := register(b, m, "T", bc.tp)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				// 10 µs apart: refill keeps pace, so nothing is refused.
+				now := t0.Add(time.Duration(i) * 10 * time.Microsecond)
+				key := ""
+				if bc.key {
+					key = keys[i%len(keys)]
+				}
+				if _, ok := tbl.Admit(now, Write, key); ok {
+					tbl.Charge(now, Write, key, 1)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkAdmitChargeParallel runs the hot path from every P on one table,
+// the worst case for its lock.
+func BenchmarkAdmitChargeParallel(b *testing.B) {
+	keys := make([]string, 4096)
+	for i := range keys {
+		keys[i] = "pk#" + strconv.Itoa(i)
+	}
+	m := newManager(b, Config{})
+	tbl := register(b, m, "T", OnDemandThroughput(0, 0))
+	var clock atomic.Int64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := clock.Add(1)
+			now := t0.Add(time.Duration(i) * 10 * time.Microsecond)
+			key := keys[int(i)%len(keys)]
+			if _, ok := tbl.Admit(now, Write, key); ok {
+				tbl.Charge(now, Write, key, 1)
+			}
+		}
+	})
+}
