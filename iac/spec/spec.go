@@ -1,0 +1,153 @@
+package spec
+
+import (
+	"os"
+	"sort"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// TableSpec is one table to provision in one (account, Region).
+type TableSpec struct {
+	Account string
+	Region  string
+	// Pos is where the table is declared.
+	Pos Pos
+	// Source names the declaration: "aws_dynamodb_table.orders[0]",
+	// "module.users.aws_dynamodb_table.this", "Resources.Orders".
+	Source string
+	// Create is exactly what CreateTable receives, so a declared table is
+	// validated by the engine's own rules.
+	Create emulator.CreateTableInput
+	// TTL, when set, is applied with UpdateTimeToLive.
+	TTL *emulator.TimeToLiveSpecification
+	// PITR, when set, is applied with UpdateContinuousBackups.
+	PITR *emulator.PointInTimeRecoverySpecification
+	// Items are seed items, written when absent.
+	Items []av.Item
+	// ItemPos is where each seed item is declared (parallel to Items).
+	ItemPos []Pos
+	// Replicas lists the Regions of the global table this table belongs
+	// to, its own included; empty for a single-Region table.
+	Replicas []string
+}
+
+// Namespace is the (account, Region) of the table.
+func (s *TableSpec) Namespace() emulator.Namespace {
+	return emulator.Namespace{Account: s.Account, Region: s.Region}
+}
+
+// Name is the table name ("" when undeclared).
+func (s *TableSpec) Name() string {
+	if s.Create.TableName == nil {
+		return ""
+	}
+	return *s.Create.TableName
+}
+
+// ARN is the table's ARN in its namespace.
+func (s *TableSpec) ARN() string { return s.Namespace().TableARN(s.Name()) }
+
+// SetTag sets or replaces tag key, keeping Tags sorted by key so specs are
+// deterministic.
+func (s *TableSpec) SetTag(key, value string) {
+	for i, t := range s.Create.Tags {
+		if t.Key != nil && *t.Key == key {
+			s.Create.Tags[i].Value = Str(value)
+			return
+		}
+	}
+	s.Create.Tags = append(s.Create.Tags, emulator.Tag{Key: Str(key), Value: Str(value)})
+	sort.SliceStable(s.Create.Tags, func(i, j int) bool { return *s.Create.Tags[i].Key < *s.Create.Tags[j].Key })
+}
+
+// TagsFromMap returns tags sorted by key.
+func TagsFromMap(m map[string]string) []emulator.Tag {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []emulator.Tag
+	for _, k := range keys {
+		out = append(out, emulator.Tag{Key: Str(k), Value: Str(m[k])})
+	}
+	return out
+}
+
+// Options are the loaders' inputs besides the files.
+type Options struct {
+	// DefaultAccount is the account of tables that declare none.
+	DefaultAccount string
+	// DefaultRegion is the Region of tables whose provider or stack
+	// declares none (and neither AWS_REGION nor AWS_DEFAULT_REGION is set).
+	DefaultRegion string
+
+	// Terraform: -var NAME=VALUE and -var-file PATH, in that order of
+	// precedence after the files of the root module.
+	Vars     []string
+	VarFiles []string
+
+	// CloudFormation: --param KEY=VALUE, --param-file PATH (the aws
+	// cloudformation parameters JSON format), the stack's name, Region and
+	// account (default: the template file name, DefaultRegion,
+	// DefaultAccount), and exported values Fn::ImportValue resolves.
+	Params       []string
+	ParamFiles   []string
+	StackName    string
+	StackRegion  string
+	StackAccount string
+	Exports      map[string]string
+
+	// Getenv reads the environment (TF_VAR_*, AWS_REGION,
+	// AWS_DEFAULT_REGION). Nil means os.LookupEnv.
+	Getenv func(string) (string, bool)
+}
+
+// Env looks up an environment variable through Getenv.
+func (o *Options) Env(name string) (string, bool) {
+	if o.Getenv != nil {
+		return o.Getenv(name)
+	}
+	return os.LookupEnv(name)
+}
+
+// Account returns DefaultAccount or the documented fallback.
+func (o *Options) Account() string {
+	if o.DefaultAccount != "" {
+		return o.DefaultAccount
+	}
+	return DefaultAccount
+}
+
+// Region returns the Region from AWS_REGION, AWS_DEFAULT_REGION,
+// DefaultRegion, or the documented fallback, in that order.
+func (o *Options) Region() string {
+	if v, ok := o.Env("AWS_REGION"); ok && v != "" {
+		return v
+	}
+	if v, ok := o.Env("AWS_DEFAULT_REGION"); ok && v != "" {
+		return v
+	}
+	if o.DefaultRegion != "" {
+		return o.DefaultRegion
+	}
+	return DefaultRegion
+}
+
+// Fallbacks when neither the definitions nor the options name an account
+// or Region.
+const (
+	DefaultAccount = "000000000000"
+	DefaultRegion  = "us-east-1"
+)
+
+// Str returns a pointer to s.
+func Str(s string) *string { return &s }
+
+// Int returns a pointer to n.
+func Int(n int64) *int64 { return &n }
+
+// Bool returns a pointer to b.
+func Bool(b bool) *bool { return &b }
