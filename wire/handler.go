@@ -1,9 +1,23 @@
 package wire
 
 import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"mime"
 	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 )
 
@@ -14,14 +28,248 @@ type Options struct {
 	DefaultAccount string
 	// DefaultRegion is the Region of unsigned requests; default "us-east-1".
 	DefaultRegion string
-	// AccessKeyAccounts maps access key IDs to accounts.
+	// AccessKeyAccounts maps access key IDs to accounts. A key that is itself
+	// a 12-digit account ID needs no entry: it is that account.
 	AccessKeyAccounts map[string]string
 	// Logger defaults to a disabled logger.
 	Logger *zerolog.Logger
 }
 
+// contentTypeJSON10 is the media type of DynamoDB's JSON 1.0 protocol.
+const contentTypeJSON10 = "application/x-amz-json-1.0"
+
+type handler struct {
+	eng     *emulator.Engine
+	opts    Options
+	log     zerolog.Logger
+	dynamo  map[string]operation
+	streams map[string]operation
+}
+
 // NewHandler returns the HTTP handler serving the DynamoDB, DynamoDB Streams
-// and STS APIs over eng. (Placeholder until the wire layer lands.)
+// and STS APIs over eng.
 func NewHandler(eng *emulator.Engine, opts Options) http.Handler {
-	return http.NotFoundHandler()
+	if opts.DefaultAccount == "" {
+		opts.DefaultAccount = DefaultAccount
+	}
+	if opts.DefaultRegion == "" {
+		opts.DefaultRegion = DefaultRegion
+	}
+	h := &handler{
+		eng:     eng,
+		opts:    opts,
+		log:     zerolog.Nop(),
+		dynamo:  dynamoDBOperations(),
+		streams: streamsOperations(),
+	}
+	if opts.Logger != nil {
+		h.log = *opts.Logger
+	}
+	r := mux.NewRouter()
+	r.Methods(http.MethodGet).Path("/").HandlerFunc(h.health)
+	// DynamoDB ignores the path of a POST; so do we.
+	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
+	r.NotFoundHandler = http.HandlerFunc(h.notFound)
+	r.MethodNotAllowedHandler = http.HandlerFunc(h.notFound)
+	return r
+}
+
+// health answers DynamoDB's load-balancer health check.
+func (h *handler) health(w http.ResponseWriter, r *http.Request) {
+	region := requestScope(r).Region
+	if region == "" {
+		region = regionFromHost(r.Host)
+	}
+	if region == "" {
+		region = h.opts.DefaultRegion
+	}
+	ns := emulator.Namespace{Region: region}
+	body := "healthy: dynamodb." + region + "." + dnsSuffix(ns.Partition()) + " "
+	w.Header().Set("Content-Type", "text/plain")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, body)
+}
+
+// regionFromHost reads the Region of a dynamodb.REGION.amazonaws.com host.
+func regionFromHost(host string) string {
+	rest, ok := strings.CutPrefix(strings.ToLower(host), "dynamodb.")
+	if !ok {
+		return ""
+	}
+	region, _, ok := strings.Cut(rest, ".")
+	if !ok || !validToken(region) {
+		return ""
+	}
+	return region
+}
+
+func dnsSuffix(partition string) string {
+	if partition == "aws-cn" {
+		return "amazonaws.com.cn"
+	}
+	return "amazonaws.com"
+}
+
+// notFound is DynamoDB's answer to a method or content type it does not
+// serve.
+func (h *handler) notFound(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("x-amzn-RequestId", newRequestID())
+	writeBody(w, http.StatusNotFound, "", []byte("<UnknownOperationException/>\n"))
+}
+
+// writeBody sends body with Content-Length and DynamoDB's x-amz-crc32.
+func writeBody(w http.ResponseWriter, status int, contentType string, body []byte) {
+	hd := w.Header()
+	if contentType != "" {
+		hd.Set("Content-Type", contentType)
+	}
+	hd.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
+	hd.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+const requestIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// newRequestID returns a DynamoDB-style request ID: 52 upper-case
+// alphanumerics.
+func newRequestID() string {
+	var b [52]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
+	for i := range b {
+		b[i] = requestIDAlphabet[int(b[i])%len(requestIDAlphabet)]
+	}
+	return string(b[:])
+}
+
+// readBody reads at most MaxRequestBytes; ok is false when the body is
+// larger (or unreadable).
+func readBody(r *http.Request) ([]byte, bool) {
+	if r.ContentLength > MaxRequestBytes {
+		return nil, false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes+1))
+	if err != nil || len(body) > MaxRequestBytes {
+		return nil, false
+	}
+	return body, true
+}
+
+// serveAPI serves every POST: DynamoDB and DynamoDB Streams by X-Amz-Target,
+// STS by its form-encoded Action (or JSON target).
+func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	body, ok := readBody(r)
+	if !ok {
+		// DynamoDB refuses an oversized request before reading it: 413 with
+		// no body and no request ID.
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		return
+	}
+	scope := requestScope(r)
+	ns := h.opts.namespace(scope)
+	target := r.Header.Get("X-Amz-Target")
+	mediaType := ""
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mediaType, _, _ = mime.ParseMediaType(ct)
+		if mediaType == "" {
+			mediaType = strings.ToLower(strings.TrimSpace(ct))
+		}
+	}
+
+	switch {
+	case strings.HasPrefix(target, targetSTSJSON):
+		h.serveSTSJSON(w, r, ns, strings.TrimPrefix(target, targetSTSJSON), start)
+		return
+	case target == "" && (mediaType == "application/x-www-form-urlencoded" || scope.Service == "sts"):
+		h.serveSTSQuery(w, r, ns, body, start)
+		return
+	}
+
+	respType := contentTypeJSON10
+	switch mediaType {
+	case "", contentTypeJSON10:
+	case "application/json":
+		// DynamoDB answers in the media type it was asked in.
+		respType = "application/json"
+	default:
+		if len(body) > 0 {
+			h.notFound(w, r)
+			return
+		}
+	}
+
+	requestID := newRequestID()
+	w.Header().Set("x-amzn-RequestId", requestID)
+	var opFn operation
+	var opName string
+	switch {
+	case strings.HasPrefix(target, targetDynamoDB):
+		opName = target[len(targetDynamoDB):]
+		opFn = h.dynamo[opName]
+	case strings.HasPrefix(target, targetStreams):
+		opName = target[len(targetStreams):]
+		opFn = h.streams[opName]
+	}
+
+	var out any
+	var err error
+	switch {
+	case opFn != nil:
+		out, err = h.run(r.Context(), opFn, ns, body, target)
+	case len(body) > 0 && !json.Valid(body):
+		// DynamoDB parses the body before it looks at the target.
+		err = serializationError("")
+	default:
+		err = &emulator.Error{Code: emulator.CodeUnknownOperation}
+	}
+
+	status := http.StatusOK
+	var resp []byte
+	if err == nil {
+		resp, err = encodeOutput(out)
+		if err != nil {
+			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding response")
+		}
+	}
+	if err != nil {
+		var ee *emulator.Error
+		if !errors.As(err, &ee) {
+			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("internal error")
+			ee = internalError()
+		}
+		status, resp, err = encodeError(ee)
+		if err != nil {
+			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding error response")
+			status, resp, _ = encodeError(internalError())
+		}
+	}
+	writeBody(w, status, respType, resp)
+	h.log.Debug().Str("target", target).Str("account", ns.Account).Str("region", ns.Region).
+		Int("status", status).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request")
+}
+
+// run calls an operation, turning a panic into InternalServerError so one
+// bad request never takes the server down.
+func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, body []byte, target string) (out any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error().Str("target", target).Str("panic", fmt.Sprint(p)).Bytes("stack", debug.Stack()).Msg("panic in operation")
+			out, err = nil, internalError()
+		}
+	}()
+	return fn(ctx, h.eng, ns, body)
+}
+
+// encodeOutput renders a response body. Numbers in the API structs are
+// int64 or float64; encoding/json writes float64 without an exponent for
+// every magnitude an epoch-seconds timestamp or capacity figure can have.
+func encodeOutput(out any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, out); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

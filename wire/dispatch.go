@@ -1,0 +1,78 @@
+package wire
+
+import (
+	"context"
+
+	"github.com/extenddb/extenddb/emulator"
+)
+
+// Target prefixes of the JSON 1.0 APIs served on the port.
+const (
+	targetDynamoDB = "DynamoDB_20120810."
+	targetStreams  = "DynamoDBStreams_20120810."
+	targetSTSJSON  = "AWSSecurityTokenServiceV20110615."
+)
+
+// operation decodes a request body, runs it on the engine and returns the
+// value to encode as the response body.
+type operation func(ctx context.Context, e *emulator.Engine, ns emulator.Namespace, body []byte) (any, error)
+
+// op adapts an engine method (as a method expression, e.g.
+// (*emulator.Engine).GetItem) to an operation: one generic adapter, so every
+// operation decodes and encodes the same way.
+func op[I, O any](f func(*emulator.Engine, context.Context, emulator.Namespace, *I) (*O, error)) operation {
+	return func(ctx context.Context, e *emulator.Engine, ns emulator.Namespace, body []byte) (any, error) {
+		in := new(I)
+		if derr := decodeInput(body, in); derr != nil {
+			return nil, derr
+		}
+		out, err := f(e, ctx, ns, in)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			return struct{}{}, nil
+		}
+		return out, nil
+	}
+}
+
+// dynamoDBOperations is the dispatch table of DynamoDB_20120810.<Op>: every
+// engine method with the operation signature. TestDispatchCoversEngine keeps
+// it complete.
+func dynamoDBOperations() map[string]operation {
+	return map[string]operation{
+		// Control plane.
+		"CreateTable":               op((*emulator.Engine).CreateTable),
+		"DescribeTable":             op((*emulator.Engine).DescribeTable),
+		"ListTables":                op((*emulator.Engine).ListTables),
+		"DeleteTable":               op((*emulator.Engine).DeleteTable),
+		"UpdateTable":               op((*emulator.Engine).UpdateTable),
+		"TagResource":               op((*emulator.Engine).TagResource),
+		"UntagResource":             op((*emulator.Engine).UntagResource),
+		"ListTagsOfResource":        op((*emulator.Engine).ListTagsOfResource),
+		"UpdateTimeToLive":          op((*emulator.Engine).UpdateTimeToLive),
+		"DescribeTimeToLive":        op((*emulator.Engine).DescribeTimeToLive),
+		"UpdateContinuousBackups":   op((*emulator.Engine).UpdateContinuousBackups),
+		"DescribeContinuousBackups": op((*emulator.Engine).DescribeContinuousBackups),
+		"DescribeLimits":            op((*emulator.Engine).DescribeLimits),
+		"DescribeEndpoints":         op((*emulator.Engine).DescribeEndpoints),
+		// Data plane.
+		"GetItem":            op((*emulator.Engine).GetItem),
+		"PutItem":            op((*emulator.Engine).PutItem),
+		"UpdateItem":         op((*emulator.Engine).UpdateItem),
+		"DeleteItem":         op((*emulator.Engine).DeleteItem),
+		"Query":              op((*emulator.Engine).Query),
+		"Scan":               op((*emulator.Engine).Scan),
+		"BatchGetItem":       op((*emulator.Engine).BatchGetItem),
+		"BatchWriteItem":     op((*emulator.Engine).BatchWriteItem),
+		"TransactGetItems":   op((*emulator.Engine).TransactGetItems),
+		"TransactWriteItems": op((*emulator.Engine).TransactWriteItems),
+	}
+}
+
+// streamsOperations is the dispatch table of DynamoDBStreams_20120810.<Op>
+// (none yet: every target answers UnknownOperationException).
+func streamsOperations() map[string]operation {
+	return map[string]operation{}
+}
