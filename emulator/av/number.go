@@ -1,0 +1,323 @@
+package av
+
+import (
+	"unsafe"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// DynamoDB's number limits: 38 significant digits, magnitudes from 1E-130
+// to 9.9999999999999999999999999999999999999E+125.
+const (
+	MaxDigits   = 38
+	MaxExponent = 125
+	MinExponent = -130
+)
+
+// number is a parsed decimal: value = ±0.d1d2…dn × 10^(exp+1), i.e. d1 is
+// the digit of 10^exp. Zero has n == 0. Only the first MaxDigits digits are
+// kept; n counts them all.
+type number struct {
+	neg bool
+	n   int
+	exp int
+	dig [MaxDigits]byte
+}
+
+func (x *number) digits() string {
+	k := min(x.n, MaxDigits)
+	return unsafe.String(&x.dig[0], k)
+}
+
+// parseNumber parses the text DynamoDB accepts as a Number (Java BigDecimal's
+// grammar: optional sign, digits with an optional point, optional exponent).
+// ok is false when s is not a number at all.
+func parseNumber(s string) (x number, ok bool) {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		x.neg = s[i] == '-'
+		i++
+	}
+	var (
+		mantDigits int
+		seenPoint  bool
+		intLen     int // digits before the point
+		firstNZ    = -1
+		pending    int // zeros after the last non-zero digit
+	)
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c == '.' {
+			if seenPoint {
+				return x, false
+			}
+			seenPoint = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			break
+		}
+		pos := mantDigits
+		mantDigits++
+		if !seenPoint {
+			intLen++
+		}
+		if c == '0' {
+			if firstNZ >= 0 {
+				pending++
+			}
+			continue
+		}
+		if firstNZ < 0 {
+			firstNZ = pos
+		}
+		for ; pending > 0; pending-- {
+			if x.n < MaxDigits {
+				x.dig[x.n] = '0'
+			}
+			x.n++
+		}
+		if x.n < MaxDigits {
+			x.dig[x.n] = c
+		}
+		x.n++
+	}
+	if mantDigits == 0 {
+		return x, false
+	}
+	e := 0
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			eneg = s[i] == '-'
+			i++
+		}
+		start := i
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			// Saturate: any exponent this large is out of range anyway.
+			if e < 1e9 {
+				e = e*10 + int(s[i]-'0')
+			}
+		}
+		if i == start {
+			return x, false
+		}
+		if eneg {
+			e = -e
+		}
+	}
+	if i != len(s) {
+		return x, false
+	}
+	if x.n == 0 {
+		x.neg = false
+		return x, true
+	}
+	x.exp = intLen - 1 - firstNZ + e
+	return x, true
+}
+
+// check returns DynamoDB's message for a parsed number out of its limits.
+func (x *number) check() string {
+	if x.n == 0 {
+		return ""
+	}
+	switch {
+	case x.exp > MaxExponent:
+		return msgOverflow
+	case x.exp < MinExponent:
+		return msgUnderflow
+	case x.n > MaxDigits:
+		return msgTooManyDigits
+	}
+	return ""
+}
+
+func notANumber(s string) error {
+	if s == "" {
+		return validationErr(msgNotNumber)
+	}
+	return validationErr(msgNotNumber + ": " + s)
+}
+
+// parseValid parses s and applies DynamoDB's limits.
+func parseValid(s string) (number, error) {
+	x, ok := parseNumber(s)
+	if !ok {
+		return x, notANumber(s)
+	}
+	if msg := x.check(); msg != "" {
+		return x, validationErr(msg)
+	}
+	return x, nil
+}
+
+// appendCanonical appends x in DynamoDB's canonical text: plain notation, no
+// leading or trailing zeros, no exponent ("1.0"→"1", "1e2"→"100",
+// "-0"→"0", "1E-3"→"0.001"). x must be within limits.
+func (x *number) appendCanonical(dst []byte) []byte {
+	if x.n == 0 {
+		return append(dst, '0')
+	}
+	if x.neg {
+		dst = append(dst, '-')
+	}
+	d := x.digits()
+	switch {
+	case x.exp >= len(d)-1:
+		dst = append(dst, d...)
+		for range x.exp - (len(d) - 1) {
+			dst = append(dst, '0')
+		}
+	case x.exp < 0:
+		dst = append(dst, '0', '.')
+		for range -x.exp - 1 {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, d...)
+	default:
+		dst = append(dst, d[:x.exp+1]...)
+		dst = append(dst, '.')
+		dst = append(dst, d[x.exp+1:]...)
+	}
+	return dst
+}
+
+// CanonicalNumber validates s as a DynamoDB Number and returns its canonical
+// text, or a *ValidationError with DynamoDB's message. Already-canonical
+// input is returned without allocating.
+func CanonicalNumber(s string) (string, error) {
+	x, err := parseValid(s)
+	if err != nil {
+		return "", err
+	}
+	var buf [200]byte
+	out := x.appendCanonical(buf[:0])
+	if string(out) == s {
+		return s, nil
+	}
+	return string(out), nil
+}
+
+// cmpNumber compares two parsed numbers.
+func cmpNumber(a, b *number) int {
+	sa, sb := a.sign(), b.sign()
+	if sa != sb {
+		if sa < sb {
+			return -1
+		}
+		return 1
+	}
+	if sa == 0 {
+		return 0
+	}
+	c := 0
+	switch {
+	case a.exp < b.exp:
+		c = -1
+	case a.exp > b.exp:
+		c = 1
+	default:
+		da, db := a.digits(), b.digits()
+		switch {
+		case da < db:
+			c = -1
+		case da > db:
+			c = 1
+		}
+	}
+	return c * sa
+}
+
+func (x *number) sign() int {
+	switch {
+	case x.n == 0:
+		return 0
+	case x.neg:
+		return -1
+	}
+	return 1
+}
+
+// CompareNumbers compares two DynamoDB numbers by value: -1, 0 or +1.
+// Inputs are expected to be valid; text that is not a number sorts before
+// every number (so the order stays total).
+func CompareNumbers(a, b string) int {
+	x, okx := parseNumber(a)
+	y, oky := parseNumber(b)
+	switch {
+	case !okx && !oky:
+		return compareStrings(a, b)
+	case !okx:
+		return -1
+	case !oky:
+		return 1
+	}
+	return cmpNumber(&x, &y)
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// arithmetic: every in-range operand has at most 38 digits between 10^125
+// and 10^-130, so 300 digits hold any sum exactly; the result is then checked
+// against DynamoDB's limits like a stored number.
+var arithContext = apd.Context{
+	Precision:   300,
+	MaxExponent: apd.MaxExponent,
+	MinExponent: apd.MinExponent,
+	Rounding:    apd.RoundHalfEven,
+}
+
+// AddNumbers returns a+b in canonical text, or DynamoDB's overflow,
+// underflow or precision error for a result it cannot store.
+func AddNumbers(a, b string) (string, error) {
+	return arith(a, b, false)
+}
+
+// SubtractNumbers returns a-b in canonical text (errors as AddNumbers).
+func SubtractNumbers(a, b string) (string, error) {
+	return arith(a, b, true)
+}
+
+func arith(a, b string, sub bool) (string, error) {
+	x, err := parseValid(a)
+	if err != nil {
+		return "", err
+	}
+	y, err := parseValid(b)
+	if err != nil {
+		return "", err
+	}
+	var bufA, bufB [200]byte
+	var da, db, r apd.Decimal
+	if _, _, err := da.SetString(string(x.appendCanonical(bufA[:0]))); err != nil {
+		return "", notANumber(a)
+	}
+	if _, _, err := db.SetString(string(y.appendCanonical(bufB[:0]))); err != nil {
+		return "", notANumber(b)
+	}
+	ctx := arithContext
+	if sub {
+		_, err = ctx.Sub(&r, &da, &db)
+	} else {
+		_, err = ctx.Add(&r, &da, &db)
+	}
+	if err != nil {
+		return "", validationErr(msgOverflow)
+	}
+	return CanonicalNumber(r.Text('f'))
+}
+
+// unsafeBytes views s as bytes for read-only use (base64 encoding).
+func unsafeBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
