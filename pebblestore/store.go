@@ -1,31 +1,57 @@
 package pebblestore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/extenddb/extenddb/kv"
 )
 
+// ErrBatchCommitted is returned by a write to, or a second Commit of, a batch
+// that was already committed. Pebble itself panics on reuse.
+var ErrBatchCommitted = errors.New("pebblestore: batch already committed")
+
+// ErrInvalidRange is returned for a range whose start sorts after its end.
+var ErrInvalidRange = errors.New("pebblestore: range start after end")
+
 // Options configures Open.
 type Options struct {
-	// Dir is the data directory (created if missing). Ignored with InMemory.
+	// Dir is the data directory (created if missing). Required unless
+	// InMemory is set and FS is nil.
 	Dir string
 	// InMemory keeps everything on vfs.NewMem(): nothing survives Close.
 	InMemory bool
-	// FS overrides the filesystem (tests use it to reopen a vfs.NewMem
-	// store after a simulated crash). Nil means disk, or memory with InMemory.
+	// FS overrides the filesystem (tests use it to reopen a vfs.MemFS
+	// store after a simulated crash). Nil means the OS filesystem, or a fresh
+	// vfs.NewMem() with InMemory.
 	FS vfs.FS
 	// CacheSize is Pebble's block cache in bytes; 0 means 64 MiB.
 	CacheSize int64
+	// Logger receives Pebble's informational and error messages; nil
+	// discards them. Fatal errors always panic.
+	Logger Logger
 }
 
-// Store is a kv.Store over Pebble.
+// Logger is the subset of pebble.Logger a caller can supply (for example an
+// adapter over the process's structured logger).
+type Logger interface {
+	Infof(format string, args ...any)
+	Errorf(format string, args ...any)
+}
+
+// Store is a kv.Store over Pebble. It is safe for concurrent use. Every
+// operation after Close returns kv.ErrClosed instead of Pebble's panic.
 type Store struct {
 	db *pebble.DB
+	// mu guards closed: operations hold it shared so Close (exclusive) never
+	// runs under a live call into Pebble, which would panic.
+	mu     sync.RWMutex
+	closed bool
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -34,25 +60,29 @@ var _ kv.Store = (*Store)(nil)
 func Open(opts Options) (*Store, error) {
 	fs := opts.FS
 	dir := opts.Dir
-	if fs == nil {
-		if opts.InMemory {
-			fs = vfs.NewMem()
-		} else {
-			fs = vfs.Default
+	switch {
+	case fs == nil && opts.InMemory:
+		fs, dir = vfs.NewMem(), ""
+	case fs == nil:
+		fs = vfs.Default
+		fallthrough
+	default:
+		if dir == "" {
+			return nil, errors.New("pebblestore: a data directory is required unless in memory")
 		}
-	}
-	if opts.InMemory && opts.FS == nil {
-		dir = ""
-	} else if dir == "" {
-		return nil, errors.New("pebblestore: a data directory is required unless in memory")
 	}
 	cacheSize := opts.CacheSize
 	if cacheSize <= 0 {
 		cacheSize = 64 << 20
 	}
 	cache := pebble.NewCache(cacheSize)
+	// The DB takes its own reference; ours is released once Open returns.
 	defer cache.Unref()
-	po := &pebble.Options{FS: fs, Cache: cache, Logger: quietLogger{}}
+	var logger pebble.Logger = quietLogger{}
+	if opts.Logger != nil {
+		logger = fatalPanics{opts.Logger}
+	}
+	po := &pebble.Options{FS: fs, Cache: cache, Logger: logger}
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
@@ -61,24 +91,61 @@ func Open(opts Options) (*Store, error) {
 }
 
 // Get implements kv.Reader.
-func (s *Store) Get(key []byte) ([]byte, error) { return get(s.db, key) }
+func (s *Store) Get(key []byte) ([]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, kv.ErrClosed
+	}
+	return get(s.db, key)
+}
 
 // NewIter implements kv.Reader.
 func (s *Store) NewIter(lower, upper []byte) (kv.Iterator, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, kv.ErrClosed
+	}
 	return newIter(s.db, lower, upper)
 }
 
-// NewBatch implements kv.Store.
-func (s *Store) NewBatch() kv.Batch { return &batch{b: s.db.NewBatch()} }
+// NewBatch implements kv.Store. A batch made after Close fails on Commit.
+func (s *Store) NewBatch() kv.Batch { return &batch{s: s, b: s.db.NewBatch()} }
 
-// NewSnapshot implements kv.Store.
-func (s *Store) NewSnapshot() kv.Snapshot { return &snapshot{s: s.db.NewSnapshot()} }
+// NewSnapshot implements kv.Store. A snapshot made after Close returns
+// kv.ErrClosed from every read.
+func (s *Store) NewSnapshot() kv.Snapshot {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return &snapshot{st: s, closed: true}
+	}
+	return &snapshot{st: s, s: s.db.NewSnapshot()}
+}
 
-// Close flushes and closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database. The write-ahead log is synced, so every
+// committed write survives a reopen. Iterators and snapshots still open are
+// reported as an error (they are leaks). A second Close returns kv.ErrClosed.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
+	s.closed = true
+	return s.db.Close()
+}
 
-// Flush writes the memtable to disk (used by tests and clean shutdown).
-func (s *Store) Flush() error { return s.db.Flush() }
+// Flush writes the memtable to sstables, so a reopen need not replay the log.
+func (s *Store) Flush() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
+	return s.db.Flush()
+}
 
 type reader interface {
 	Get(key []byte) ([]byte, io.Closer, error)
@@ -93,11 +160,18 @@ func get(r reader, key []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append([]byte(nil), v...)
+	// v is only valid until closer.Close; an empty value stays non-nil so
+	// callers can tell it from a missing one.
+	out := make([]byte, len(v))
+	copy(out, v)
 	return out, closer.Close()
 }
 
 func newIter(r reader, lower, upper []byte) (kv.Iterator, error) {
+	if lower != nil && upper != nil && bytes.Compare(lower, upper) > 0 {
+		return nil, fmt.Errorf("%w: iterator bounds [%q, %q)", ErrInvalidRange, lower, upper)
+	}
+	// Pebble copies the bounds, so the caller may reuse its slices.
 	it, err := r.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
 		return nil, err
@@ -105,29 +179,109 @@ func newIter(r reader, lower, upper []byte) (kv.Iterator, error) {
 	return &iter{it: it}, nil
 }
 
-type snapshot struct{ s *pebble.Snapshot }
-
-func (s *snapshot) Get(key []byte) ([]byte, error) { return get(s.s, key) }
-func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
-	return newIter(s.s, lower, upper)
-}
-func (s *snapshot) Close() error { return s.s.Close() }
-
-type batch struct {
-	b      *pebble.Batch
+type snapshot struct {
+	st     *Store
+	s      *pebble.Snapshot
 	closed bool
 }
 
-func (b *batch) Set(key, value []byte) error   { return b.b.Set(key, value, nil) }
-func (b *batch) Delete(key []byte) error       { return b.b.Delete(key, nil) }
-func (b *batch) DeleteRange(s, e []byte) error { return b.b.DeleteRange(s, e, nil) }
-func (b *batch) Empty() bool                   { return b.b.Empty() }
+func (s *snapshot) Get(key []byte) ([]byte, error) {
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	if s.closed || s.st.closed {
+		return nil, kv.ErrClosed
+	}
+	return get(s.s, key)
+}
+
+func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	if s.closed || s.st.closed {
+		return nil, kv.ErrClosed
+	}
+	return newIter(s.s, lower, upper)
+}
+
+// Close releases the snapshot; a second Close is a no-op.
+func (s *snapshot) Close() error {
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.st.closed {
+		// The DB is gone (and reported the leak); nothing to release.
+		return nil
+	}
+	return s.s.Close()
+}
+
+// batch guards Pebble's batch against reuse: Pebble panics on a write after
+// Commit and dereferences nil after Close.
+type batch struct {
+	s         *Store
+	b         *pebble.Batch
+	committed bool
+	closed    bool
+}
+
+func (b *batch) check() error {
+	switch {
+	case b.closed:
+		return kv.ErrClosed
+	case b.committed:
+		return ErrBatchCommitted
+	}
+	return nil
+}
+
+func (b *batch) Set(key, value []byte) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	return b.b.Set(key, value, nil)
+}
+
+func (b *batch) Delete(key []byte) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	return b.b.Delete(key, nil)
+}
+
+func (b *batch) DeleteRange(start, end []byte) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	switch c := bytes.Compare(start, end); {
+	case c > 0:
+		return fmt.Errorf("%w: DeleteRange [%q, %q)", ErrInvalidRange, start, end)
+	case c == 0:
+		return nil // empty range: nothing to delete
+	}
+	return b.b.DeleteRange(start, end, nil)
+}
+
+func (b *batch) Empty() bool { return b.closed || b.b.Empty() }
+
 func (b *batch) Commit(sync bool) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	b.s.mu.RLock()
+	defer b.s.mu.RUnlock()
+	if b.s.closed {
+		return kv.ErrClosed
+	}
+	b.committed = true
 	if sync {
 		return b.b.Commit(pebble.Sync)
 	}
 	return b.b.Commit(pebble.NoSync)
 }
+
 func (b *batch) Close() error {
 	if b.closed {
 		return nil
@@ -166,8 +320,17 @@ func (i *iter) Close() error { return i.it.Close() }
 
 type quietLogger struct{}
 
-func (quietLogger) Infof(string, ...interface{})  {}
-func (quietLogger) Errorf(string, ...interface{}) {}
-func (quietLogger) Fatalf(format string, args ...interface{}) {
+func (quietLogger) Infof(string, ...any)  {}
+func (quietLogger) Errorf(string, ...any) {}
+func (quietLogger) Fatalf(format string, args ...any) {
+	panic(fmt.Sprintf(format, args...))
+}
+
+// fatalPanics adapts a Logger to pebble.Logger. Pebble's default Fatalf exits
+// the process; a panic at least unwinds deferred clean-up.
+type fatalPanics struct{ Logger }
+
+func (l fatalPanics) Fatalf(format string, args ...any) {
+	l.Errorf(format, args...)
 	panic(fmt.Sprintf(format, args...))
 }
