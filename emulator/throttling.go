@@ -1,0 +1,157 @@
+package emulator
+
+import (
+	"strings"
+
+	"github.com/extenddb/extenddb/throttle"
+)
+
+// Messages of the three throttle errors. The first three are the texts the
+// service sent in the measurements behind the seed (throttling-facts.md
+// §2.1); the account quota's is the documented text (Programming.Errors.html).
+const (
+	// MsgProvisionedThroughputExceeded is a provisioned table's own
+	// capacity or one of its partition key values running out.
+	MsgProvisionedThroughputExceeded = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	// MsgOnDemandThroughputExceeded is an on-demand table's hot key or its
+	// default per-table ceiling.
+	MsgOnDemandThroughputExceeded = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
+	// MsgMaxOnDemandThroughputExceeded is an on-demand table at its
+	// OnDemandThroughput cap.
+	MsgMaxOnDemandThroughputExceeded = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
+	// MsgAccountThroughputExceeded is the account's aggregate in a Region.
+	MsgAccountThroughputExceeded = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."
+)
+
+// Throttling reasons (ResourceType + OperationType + LimitType) for a
+// table. The Index forms are not produced: there is no per-index capacity.
+const (
+	ReasonTableReadProvisionedThroughputExceeded  = "TableReadProvisionedThroughputExceeded"
+	ReasonTableWriteProvisionedThroughputExceeded = "TableWriteProvisionedThroughputExceeded"
+	ReasonTableReadKeyRangeThroughputExceeded     = "TableReadKeyRangeThroughputExceeded"
+	ReasonTableWriteKeyRangeThroughputExceeded    = "TableWriteKeyRangeThroughputExceeded"
+	ReasonTableReadMaxOnDemandThroughputExceeded  = "TableReadMaxOnDemandThroughputExceeded"
+	ReasonTableWriteMaxOnDemandThroughputExceeded = "TableWriteMaxOnDemandThroughputExceeded"
+	ReasonTableReadAccountLimitExceeded           = "TableReadAccountLimitExceeded"
+	ReasonTableWriteAccountLimitExceeded          = "TableWriteAccountLimitExceeded"
+)
+
+// Cancellation reason codes of a throttled transaction action.
+const (
+	CancelProvisionedThroughputExceeded = "ProvisionedThroughputExceeded"
+	CancelThrottlingError               = "ThrottlingError"
+)
+
+func byDirection(d throttle.Direction, read, write string) string {
+	if d == throttle.Write {
+		return write
+	}
+	return read
+}
+
+// ThrottleError returns the error the service sends when the throttle
+// manager refuses a request for cause c (the seed's table):
+//
+//	bucket     billing               class                                   reason
+//	table      provisioned           ProvisionedThroughputExceededException  Table{R|W}ProvisionedThroughputExceeded
+//	partition  on-demand, write      ThrottlingException                     TableWriteKeyRangeThroughputExceeded
+//	partition  on-demand, read       ThrottlingException                     none
+//	table      on-demand, capped     ThrottlingException                     Table{R|W}MaxOnDemandThroughputExceeded
+//	partition  provisioned           ProvisionedThroughputExceededException  Table{R|W}KeyRangeThroughputExceeded
+//	table      on-demand, default    ThrottlingException                     Table{R|W}AccountLimitExceeded
+//	account    any                   RequestLimitExceeded                    Table{R|W}AccountLimitExceeded
+//
+// resource is the table's ARN as DescribeTable returns it; the reasons list
+// holds exactly one {reason, resource} entry, or none when there is no
+// reason or resource is "" (a name no table can have, see
+// ThrottleResource). A cause naming no bucket, which the manager never
+// returns, gets the on-demand class and message with no reasons.
+func ThrottleError(c throttle.Cause, resource string) *Error {
+	var code, msg, reason string
+	d := c.Direction
+	switch {
+	case c.Bucket == throttle.BucketAccount:
+		code, msg = CodeRequestLimitExceeded, MsgAccountThroughputExceeded
+		reason = byDirection(d, ReasonTableReadAccountLimitExceeded, ReasonTableWriteAccountLimitExceeded)
+	case c.Bucket == throttle.BucketTable && c.Billing == throttle.Provisioned:
+		code, msg = CodeProvisionedThroughputExceeded, MsgProvisionedThroughputExceeded
+		reason = byDirection(d, ReasonTableReadProvisionedThroughputExceeded, ReasonTableWriteProvisionedThroughputExceeded)
+	case c.Bucket == throttle.BucketTable && c.Billing == throttle.OnDemand && c.Capped:
+		code, msg = CodeThrottling, MsgMaxOnDemandThroughputExceeded
+		reason = byDirection(d, ReasonTableReadMaxOnDemandThroughputExceeded, ReasonTableWriteMaxOnDemandThroughputExceeded)
+	case c.Bucket == throttle.BucketTable && c.Billing == throttle.OnDemand:
+		code, msg = CodeThrottling, MsgOnDemandThroughputExceeded
+		reason = byDirection(d, ReasonTableReadAccountLimitExceeded, ReasonTableWriteAccountLimitExceeded)
+	case c.Bucket == throttle.BucketPartition && c.Billing == throttle.Provisioned:
+		code, msg = CodeProvisionedThroughputExceeded, MsgProvisionedThroughputExceeded
+		reason = byDirection(d, ReasonTableReadKeyRangeThroughputExceeded, ReasonTableWriteKeyRangeThroughputExceeded)
+	case c.Bucket == throttle.BucketPartition && c.Billing == throttle.OnDemand:
+		// Measured: 5,615 of 5,615 hot-key reads carried no reasons list.
+		code, msg = CodeThrottling, MsgOnDemandThroughputExceeded
+		reason = byDirection(d, "", ReasonTableWriteKeyRangeThroughputExceeded)
+	default:
+		code, msg = CodeThrottling, MsgOnDemandThroughputExceeded
+	}
+	e := &Error{Code: code, Message: msg}
+	if reason != "" && resource != "" {
+		e.ThrottlingReasons = []ThrottlingReason{{Reason: reason, Resource: resource}}
+	}
+	return e
+}
+
+// ThrottleCancellationReason returns the cancellation reason of a
+// transaction action the throttle manager refused for cause c: code
+// ProvisionedThroughputExceeded where the request alone would get
+// ProvisionedThroughputExceededException, ThrottlingError otherwise, with
+// that error's message.
+func ThrottleCancellationReason(c throttle.Cause) CancellationReason {
+	e := ThrottleError(c, "")
+	code := CancelThrottlingError
+	if e.Code == CodeProvisionedThroughputExceeded {
+		code = CancelProvisionedThroughputExceeded
+	}
+	return CancellationReason{Code: code, Message: e.Message}
+}
+
+// ThrottleResource returns the resource the account bucket's refusal names
+// for a request's TableName member, before the engine has resolved the
+// table: the ARN of the table it names, or "" for a name no table can have.
+// A bare name must be a valid table name. An ARN-form name is reduced to its
+// bare name first, so the resource is the table's ARN and not an ARN built
+// around an ARN; it must be a table ARN (not an index or stream) in the
+// request's partition and Region. Another account's table ARN names that
+// table, as cross-account access resolves it.
+func ThrottleResource(ns Namespace, tableName string) string {
+	if !strings.HasPrefix(tableName, "arn:") {
+		if !isTableName(tableName) {
+			return ""
+		}
+		return ns.TableARN(tableName)
+	}
+	// arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME
+	parts := strings.SplitN(tableName, ":", 6)
+	if len(parts) != 6 || parts[1] != ns.Partition() || parts[2] != "dynamodb" ||
+		parts[3] != ns.Region || parts[4] == "" {
+		return ""
+	}
+	name, ok := strings.CutPrefix(parts[5], "table/")
+	if !ok || !isTableName(name) {
+		return ""
+	}
+	return Namespace{Account: parts[4], Region: ns.Region}.TableARN(name)
+}
+
+// isTableName reports whether s is a valid table name: 3–255 characters of
+// [a-zA-Z0-9_.-].
+func isTableName(s string) bool {
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,180 @@
+package emulator_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/throttle"
+)
+
+const tableARN = "arn:aws:dynamodb:us-east-1:111122223333:table/Orders"
+
+// The texts byte for byte (throttling-facts.md §2.1), so a constant edited
+// by mistake fails here and not only on the wire.
+const (
+	wantPTEE     = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	wantHotKey   = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html"
+	wantCaps     = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
+	wantAccount  = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."
+	ptee         = "ProvisionedThroughputExceededException"
+	throttlingEx = "ThrottlingException"
+	rle          = "RequestLimitExceeded"
+)
+
+// TestThrottleError covers every row of the seed's table in both directions,
+// with a resource and without one.
+func TestThrottleError(t *testing.T) {
+	R, W := throttle.Read, throttle.Write
+	P, O, U := throttle.Provisioned, throttle.OnDemand, throttle.BillingUnknown
+	table, part, acct := throttle.BucketTable, throttle.BucketPartition, throttle.BucketAccount
+	cases := []struct {
+		row    string
+		cause  throttle.Cause
+		code   string
+		msg    string
+		reason string // "" means no reasons list even with a resource
+	}{
+		{"table provisioned read", throttle.Cause{Bucket: table, Direction: R, Billing: P}, ptee, wantPTEE, "TableReadProvisionedThroughputExceeded"},
+		{"table provisioned write", throttle.Cause{Bucket: table, Direction: W, Billing: P}, ptee, wantPTEE, "TableWriteProvisionedThroughputExceeded"},
+		{"partition on-demand write", throttle.Cause{Bucket: part, Direction: W, Billing: O}, throttlingEx, wantHotKey, "TableWriteKeyRangeThroughputExceeded"},
+		{"partition on-demand read", throttle.Cause{Bucket: part, Direction: R, Billing: O}, throttlingEx, wantHotKey, ""},
+		{"table at its caps read", throttle.Cause{Bucket: table, Direction: R, Billing: O, Capped: true}, throttlingEx, wantCaps, "TableReadMaxOnDemandThroughputExceeded"},
+		{"table at its caps write", throttle.Cause{Bucket: table, Direction: W, Billing: O, Capped: true}, throttlingEx, wantCaps, "TableWriteMaxOnDemandThroughputExceeded"},
+		{"partition provisioned read", throttle.Cause{Bucket: part, Direction: R, Billing: P}, ptee, wantPTEE, "TableReadKeyRangeThroughputExceeded"},
+		{"partition provisioned write", throttle.Cause{Bucket: part, Direction: W, Billing: P}, ptee, wantPTEE, "TableWriteKeyRangeThroughputExceeded"},
+		{"table at the default ceiling read", throttle.Cause{Bucket: table, Direction: R, Billing: O}, throttlingEx, wantHotKey, "TableReadAccountLimitExceeded"},
+		{"table at the default ceiling write", throttle.Cause{Bucket: table, Direction: W, Billing: O}, throttlingEx, wantHotKey, "TableWriteAccountLimitExceeded"},
+		{"account provisioned read", throttle.Cause{Bucket: acct, Direction: R, Billing: P}, rle, wantAccount, "TableReadAccountLimitExceeded"},
+		{"account provisioned write", throttle.Cause{Bucket: acct, Direction: W, Billing: P}, rle, wantAccount, "TableWriteAccountLimitExceeded"},
+		{"account on-demand read", throttle.Cause{Bucket: acct, Direction: R, Billing: O}, rle, wantAccount, "TableReadAccountLimitExceeded"},
+		{"account on-demand write", throttle.Cause{Bucket: acct, Direction: W, Billing: O}, rle, wantAccount, "TableWriteAccountLimitExceeded"},
+		{"account before resolution read", throttle.Cause{Bucket: acct, Direction: R, Billing: U}, rle, wantAccount, "TableReadAccountLimitExceeded"},
+		{"account before resolution write", throttle.Cause{Bucket: acct, Direction: W, Billing: U}, rle, wantAccount, "TableWriteAccountLimitExceeded"},
+		// The manager never returns these; they must still be a throttle.
+		{"no bucket", throttle.Cause{}, throttlingEx, wantHotKey, ""},
+		{"table of unknown billing", throttle.Cause{Bucket: table, Direction: W}, throttlingEx, wantHotKey, ""},
+	}
+	for _, c := range cases {
+		for _, resource := range []string{tableARN, ""} {
+			e := emulator.ThrottleError(c.cause, resource)
+			if e.Code != c.code || e.Message != c.msg {
+				t.Errorf("%s (resource %q): %s %q; want %s %q", c.row, resource, e.Code, e.Message, c.code, c.msg)
+			}
+			var want []emulator.ThrottlingReason
+			if c.reason != "" && resource != "" {
+				want = []emulator.ThrottlingReason{{Reason: c.reason, Resource: resource}}
+			}
+			if !reflect.DeepEqual(e.ThrottlingReasons, want) {
+				t.Errorf("%s (resource %q): reasons %+v, want %+v", c.row, resource, e.ThrottlingReasons, want)
+			}
+			if e.CancellationReasons != nil || e.Item != nil {
+				t.Errorf("%s: members other than the reasons are set", c.row)
+			}
+		}
+	}
+}
+
+func TestThrottleMessageConstants(t *testing.T) {
+	for got, want := range map[string]string{
+		emulator.MsgProvisionedThroughputExceeded: wantPTEE,
+		emulator.MsgOnDemandThroughputExceeded:    wantHotKey,
+		emulator.MsgMaxOnDemandThroughputExceeded: wantCaps,
+		emulator.MsgAccountThroughputExceeded:     wantAccount,
+	} {
+		if got != want {
+			t.Errorf("message %q, want %q", got, want)
+		}
+	}
+}
+
+func TestThrottleCancellationReason(t *testing.T) {
+	for _, c := range []struct {
+		cause throttle.Cause
+		want  emulator.CancellationReason
+	}{
+		{throttle.Cause{Bucket: throttle.BucketTable, Direction: throttle.Write, Billing: throttle.Provisioned},
+			emulator.CancellationReason{Code: "ProvisionedThroughputExceeded", Message: wantPTEE}},
+		{throttle.Cause{Bucket: throttle.BucketPartition, Direction: throttle.Read, Billing: throttle.Provisioned},
+			emulator.CancellationReason{Code: "ProvisionedThroughputExceeded", Message: wantPTEE}},
+		{throttle.Cause{Bucket: throttle.BucketPartition, Direction: throttle.Write, Billing: throttle.OnDemand},
+			emulator.CancellationReason{Code: "ThrottlingError", Message: wantHotKey}},
+		{throttle.Cause{Bucket: throttle.BucketTable, Direction: throttle.Write, Billing: throttle.OnDemand, Capped: true},
+			emulator.CancellationReason{Code: "ThrottlingError", Message: wantCaps}},
+		{throttle.Cause{Bucket: throttle.BucketAccount, Direction: throttle.Write, Billing: throttle.OnDemand},
+			emulator.CancellationReason{Code: "ThrottlingError", Message: wantAccount}},
+	} {
+		if got := emulator.ThrottleCancellationReason(c.cause); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v: %+v, want %+v", c.cause, got, c.want)
+		}
+	}
+}
+
+func TestThrottleResource(t *testing.T) {
+	ns := emulator.Namespace{Account: "111122223333", Region: "us-east-1"}
+	long := strings.Repeat("a", 255)
+	for _, c := range []struct {
+		name, want string
+	}{
+		{"Orders", tableARN},
+		{"a.b-c_1", "arn:aws:dynamodb:us-east-1:111122223333:table/a.b-c_1"},
+		{long, "arn:aws:dynamodb:us-east-1:111122223333:table/" + long},
+		// An ARN naming a table of this account is reduced to its name.
+		{tableARN, tableARN},
+		// Another account's table, as cross-account access resolves it.
+		{"arn:aws:dynamodb:us-east-1:444455556666:table/Orders", "arn:aws:dynamodb:us-east-1:444455556666:table/Orders"},
+		// Names no table can have.
+		{"", ""},
+		{"ab", ""},
+		{long + "a", ""},
+		{"bad;name", ""},
+		{"Orders/index/byDate", ""},
+		{"arn:aws:dynamodb:eu-west-1:111122223333:table/Orders", ""},
+		{"arn:aws-cn:dynamodb:us-east-1:111122223333:table/Orders", ""},
+		{"arn:aws:s3:us-east-1:111122223333:table/Orders", ""},
+		{"arn:aws:dynamodb:us-east-1::table/Orders", ""},
+		{"arn:aws:dynamodb:us-east-1:111122223333:table/", ""},
+		{"arn:aws:dynamodb:us-east-1:111122223333:table/ab", ""},
+		{"arn:aws:dynamodb:us-east-1:111122223333:table/Orders/index/byDate", ""},
+		{"arn:aws:dynamodb:us-east-1:111122223333:table/Orders/stream/2026-10-20T00:00:00.000", ""},
+		{"arn:aws:dynamodb:us-east-1:111122223333:Orders", ""},
+		{"arn:aws:dynamodb:us-east-1:111122223333", ""},
+		{"arn:", ""},
+	} {
+		if got := emulator.ThrottleResource(ns, c.name); got != c.want {
+			t.Errorf("ThrottleResource(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// Other partitions build their own ARNs.
+	cn := emulator.Namespace{Account: "111122223333", Region: "cn-north-1"}
+	if got, want := emulator.ThrottleResource(cn, "arn:aws-cn:dynamodb:cn-north-1:111122223333:table/T_1"), "arn:aws-cn:dynamodb:cn-north-1:111122223333:table/T_1"; got != want {
+		t.Errorf("cn: %q, want %q", got, want)
+	}
+}
+
+// FuzzThrottleResource: any TableName yields "" or a table ARN of the
+// request's partition and Region whose name is a valid table name.
+func FuzzThrottleResource(f *testing.F) {
+	for _, s := range []string{"Orders", tableARN, "arn:aws:dynamodb:us-east-1:1:table/x/index/y", "arn:::::", "a;b"} {
+		f.Add(s)
+	}
+	ns := emulator.Namespace{Account: "111122223333", Region: "us-east-1"}
+	f.Fuzz(func(t *testing.T, name string) {
+		got := emulator.ThrottleResource(ns, name)
+		if got == "" {
+			return
+		}
+		rest, ok := strings.CutPrefix(got, "arn:aws:dynamodb:us-east-1:")
+		if !ok {
+			t.Fatalf("%q → %q: not this partition and Region", name, got)
+		}
+		account, table, ok := strings.Cut(rest, ":table/")
+		if !ok || account == "" || len(table) < 3 || len(table) > 255 || strings.ContainsAny(table, "/:;") {
+			t.Fatalf("%q → %q: not a table ARN", name, got)
+		}
+		if emulator.ThrottleResource(ns, got) != got {
+			t.Fatalf("%q → %q is not a fixed point", name, got)
+		}
+	})
+}
