@@ -1,0 +1,357 @@
+package expr
+
+import (
+	"container/list"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// Cache keeps parsed expression texts so that a text seen before is not
+// parsed again. It holds syntax only (placeholders unresolved), so one entry
+// serves every request whatever its names and values. Safe for concurrent
+// use; a nil *Cache parses every time.
+type Cache struct {
+	mu  sync.Mutex
+	max int
+	ll  *list.List
+	m   map[cacheKey]*list.Element
+}
+
+type cacheKey struct {
+	mode mode
+	text string
+}
+
+type cacheEntry struct {
+	key cacheKey
+	p   *parsed
+}
+
+// DefaultCacheSize is the number of expressions NewCache(0) keeps.
+const DefaultCacheSize = 4096
+
+// NewCache returns a cache of at most max expressions (DefaultCacheSize if
+// max <= 0), evicting the least recently used.
+func NewCache(max int) *Cache {
+	if max <= 0 {
+		max = DefaultCacheSize
+	}
+	return &Cache{max: max, ll: list.New(), m: make(map[cacheKey]*list.Element)}
+}
+
+// Len returns the number of cached expressions.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ll.Len()
+}
+
+func (c *Cache) parse(m mode, text string) *parsed {
+	if c == nil {
+		return parseMode(m, text)
+	}
+	k := cacheKey{m, text}
+	c.mu.Lock()
+	if e, ok := c.m[k]; ok {
+		c.ll.MoveToFront(e)
+		p := e.Value.(*cacheEntry).p
+		c.mu.Unlock()
+		return p
+	}
+	c.mu.Unlock()
+	// Parse outside the lock; two goroutines may parse the same text once
+	// each, which is harmless.
+	p := parseMode(m, text)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[k]; ok {
+		c.ll.MoveToFront(e)
+		return e.Value.(*cacheEntry).p
+	}
+	c.m[k] = c.ll.PushFront(&cacheEntry{k, p})
+	for c.ll.Len() > c.max {
+		last := c.ll.Back()
+		c.ll.Remove(last)
+		delete(c.m, last.Value.(*cacheEntry).key)
+	}
+	return p
+}
+
+func parseMode(m mode, text string) *parsed {
+	switch m {
+	case mUpdate:
+		return parseUpdate(text)
+	case mProj:
+		return parseProjection(text)
+	}
+	return parseCondition(text)
+}
+
+// usage records which placeholders the expressions of a request used.
+type usage struct {
+	names  map[string]struct{}
+	values map[string]struct{}
+}
+
+// Params is the expression context of one request: its
+// ExpressionAttributeNames and ExpressionAttributeValues, and which of them
+// the request's expressions have used so far. Parse each expression of the
+// request through the same Params, then call CheckUnused. Not safe for
+// concurrent use (one request, one goroutine); the results are.
+type Params struct {
+	names  map[string]string
+	values map[string]av.Value
+	cache  *Cache
+	used   usage
+}
+
+// NewParams returns the context for one request. cache may be nil.
+func NewParams(names map[string]string, values map[string]av.Value, cache *Cache) *Params {
+	return &Params{names: names, values: values, cache: cache,
+		used: usage{names: map[string]struct{}{}, values: map[string]struct{}{}}}
+}
+
+// CheckPlaceholders validates the two maps themselves: present but empty,
+// or keys that are not #name / :name.
+func (p *Params) CheckPlaceholders() error {
+	if p.names != nil {
+		if len(p.names) == 0 {
+			return errorf("ExpressionAttributeNames must not be empty")
+		}
+		for _, k := range sortedKeys(p.names) {
+			if !validPlaceholder(k, '#') {
+				return errorf(`ExpressionAttributeNames contains invalid key: Syntax error; key: "`, k, `"`)
+			}
+		}
+	}
+	if p.values != nil {
+		if len(p.values) == 0 {
+			return errorf("ExpressionAttributeValues must not be empty")
+		}
+		for _, k := range sortedKeys(p.values) {
+			if !validPlaceholder(k, ':') {
+				return errorf(`ExpressionAttributeValues contains invalid key: Syntax error; key: "`, k, `"`)
+			}
+		}
+	}
+	return nil
+}
+
+func validPlaceholder(k string, c byte) bool {
+	if len(k) < 2 || k[0] != c {
+		return false
+	}
+	for i := 1; i < len(k); i++ {
+		if !isLetter(k[i]) && !isDigit(k[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// CheckUnused returns DynamoDB's error for names, then values, that no
+// expression of the request used.
+func (p *Params) CheckUnused() error {
+	var unused []string
+	for _, k := range sortedKeys(p.names) {
+		if _, ok := p.used.names[k]; !ok {
+			unused = append(unused, k)
+		}
+	}
+	if len(unused) > 0 {
+		return errorf("Value provided in ExpressionAttributeNames unused in expressions: keys: {", strings.Join(unused, ", "), "}")
+	}
+	for _, k := range sortedKeys(p.values) {
+		if _, ok := p.used.values[k]; !ok {
+			unused = append(unused, k)
+		}
+	}
+	if len(unused) > 0 {
+		return errorf("Value provided in ExpressionAttributeValues unused in expressions: keys: {", strings.Join(unused, ", "), "}")
+	}
+	return nil
+}
+
+// prepare applies the checks common to every expression parameter and
+// returns the (cached) syntax tree.
+func (p *Params) prepare(param string, m mode, text string) (*parsed, error) {
+	if text == "" {
+		return nil, errorf("Invalid ", param, ": The expression can not be empty;")
+	}
+	if len(text) > MaxExpressionSize {
+		return nil, errorf("Invalid ", param, ": Expression size has exceeded the maximum allowed size; expression size: ", strconv.Itoa(len(text)))
+	}
+	ps := p.cache.parse(m, text)
+	if ps.err != "" {
+		return nil, errorf("Invalid ", param, ": ", ps.err)
+	}
+	return ps, nil
+}
+
+func (p *Params) binder(update bool) *binder {
+	return &binder{names: p.names, values: p.values, used: &p.used, update: update}
+}
+
+func (p *Params) condition(param, text string) (*Condition, error) {
+	ps, err := p.prepare(param, mCond, text)
+	if err != nil {
+		return nil, err
+	}
+	b := p.binder(false)
+	c := b.cond(ps.cond)
+	if e := b.condErr(); e != "" {
+		return nil, errorf("Invalid ", param, ": ", e)
+	}
+	return &Condition{root: c}, nil
+}
+
+// Condition parses and binds a ConditionExpression.
+func (p *Params) Condition(text string) (*Condition, error) {
+	return p.condition("ConditionExpression", text)
+}
+
+// Filter parses and binds a FilterExpression.
+func (p *Params) Filter(text string) (*Condition, error) {
+	return p.condition("FilterExpression", text)
+}
+
+// Update parses and binds an UpdateExpression.
+func (p *Params) Update(text string) (*Update, error) {
+	ps, err := p.prepare("UpdateExpression", mUpdate, text)
+	if err != nil {
+		return nil, err
+	}
+	b := p.binder(true)
+	acts := b.updateActions(ps.actions)
+	if e := b.updateErr(); e != "" {
+		return nil, errorf("Invalid UpdateExpression: ", e)
+	}
+	return &Update{actions: acts}, nil
+}
+
+// Projection parses and binds a ProjectionExpression.
+func (p *Params) Projection(text string) (*Projection, error) {
+	ps, err := p.prepare("ProjectionExpression", mProj, text)
+	if err != nil {
+		return nil, err
+	}
+	b := p.binder(true)
+	paths := make([]Path, len(ps.paths))
+	for i, s := range ps.paths {
+		paths[i] = b.path(s)
+		for j := 0; j < i && b.errOverlap == "" && b.errConflict == ""; j++ {
+			b.checkPaths(paths[j], paths[i])
+		}
+	}
+	if e := b.updateErr(); e != "" {
+		return nil, errorf("Invalid ProjectionExpression: ", e)
+	}
+	return &Projection{paths: paths}, nil
+}
+
+// Request lists the expression parameters of one request; nil means absent.
+type Request struct {
+	Names                  map[string]string
+	Values                 map[string]av.Value
+	UpdateExpression       *string
+	ConditionExpression    *string
+	KeyConditionExpression *string
+	FilterExpression       *string
+	ProjectionExpression   *string
+}
+
+// Parsed holds the bound expressions of a request; absent ones are nil.
+type Parsed struct {
+	Update       *Update
+	Condition    *Condition
+	KeyCondition *KeyCondition
+	Filter       *Condition
+	Projection   *Projection
+}
+
+// Parse validates and binds every expression of a request in DynamoDB's
+// order (placeholder maps, update, condition, key condition, filter,
+// projection, then unused names and values). cache may be nil.
+func Parse(r Request, cache *Cache) (*Parsed, error) {
+	p := NewParams(r.Names, r.Values, cache)
+	if err := p.CheckPlaceholders(); err != nil {
+		return nil, err
+	}
+	var out Parsed
+	var err error
+	if r.UpdateExpression != nil {
+		if out.Update, err = p.Update(*r.UpdateExpression); err != nil {
+			return nil, err
+		}
+	}
+	if r.ConditionExpression != nil {
+		if out.Condition, err = p.Condition(*r.ConditionExpression); err != nil {
+			return nil, err
+		}
+	}
+	if r.KeyConditionExpression != nil {
+		if out.KeyCondition, err = p.KeyCondition(*r.KeyConditionExpression); err != nil {
+			return nil, err
+		}
+	}
+	if r.FilterExpression != nil {
+		if out.Filter, err = p.Filter(*r.FilterExpression); err != nil {
+			return nil, err
+		}
+	}
+	if r.ProjectionExpression != nil {
+		if out.Projection, err = p.Projection(*r.ProjectionExpression); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CheckParameterMix returns DynamoDB's errors for a request that combines
+// expression and legacy parameters, or sends placeholders without
+// expressions. expressions and legacy name the parameters present, in
+// DynamoDB's order (e.g. {"UpdateExpression", "ConditionExpression"} and
+// {"AttributeUpdates", "Expected"}); valueExprs names every expression
+// parameter of the operation that can use values (for the "are null"
+// message); namesSet and valuesSet tell whether the maps were sent.
+func CheckParameterMix(expressions, legacy, valueExprs []string, namesSet, valuesSet bool) error {
+	if len(expressions) > 0 && len(legacy) > 0 {
+		return errorf("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {",
+			strings.Join(legacy, ", "), "} Expression parameters: {", strings.Join(expressions, ", "), "}")
+	}
+	if namesSet && len(expressions) == 0 {
+		return errorf("ExpressionAttributeNames can only be specified when using expressions")
+	}
+	if valuesSet && len(valueExprs) > 0 {
+		usesValues := false
+		for _, e := range expressions {
+			if e != "ProjectionExpression" {
+				usesValues = true
+			}
+		}
+		if !usesValues {
+			verb := " is null"
+			if len(valueExprs) > 1 {
+				verb = " are null"
+			}
+			return errorf("ExpressionAttributeValues can only be specified when using expressions: ", strings.Join(valueExprs, " and "), verb)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package expr
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// Condition is a bound condition or filter: placeholders resolved, ready to
+// evaluate against items. It is immutable and safe for concurrent use.
+type Condition struct {
+	root *cond
+}
+
+// Eval reports whether item satisfies the condition. A nil or empty item is
+// an item that does not exist (every attribute is missing). Comparisons of
+// different types are false, as in DynamoDB; the error is reserved for
+// failures DynamoDB reports while evaluating and is nil today.
+func (c *Condition) Eval(item av.Item) (bool, error) {
+	if c == nil || c.root == nil {
+		return true, nil
+	}
+	return evalCond(c.root, item), nil
+}
+
+// Lookup returns the value at path in item.
+func Lookup(item av.Item, path Path) (av.Value, bool) {
+	if len(path) == 0 || path[0].IsIndex {
+		return av.Value{}, false
+	}
+	v, ok := item[path[0].Name]
+	if !ok {
+		return av.Value{}, false
+	}
+	for _, e := range path[1:] {
+		if e.IsIndex {
+			if v.Type != av.TypeL || e.Index >= len(v.L) {
+				return av.Value{}, false
+			}
+			v = v.L[e.Index]
+		} else {
+			if v.Type != av.TypeM {
+				return av.Value{}, false
+			}
+			if v, ok = v.M[e.Name]; !ok {
+				return av.Value{}, false
+			}
+		}
+	}
+	return v, true
+}
+
+func evalCond(c *cond, item av.Item) bool {
+	switch c.kind {
+	case cTrue:
+		return true
+	case cAnd:
+		return evalCond(c.l, item) && evalCond(c.r, item)
+	case cOr:
+		return evalCond(c.l, item) || evalCond(c.r, item)
+	case cNot:
+		return !evalCond(c.l, item)
+	case cCmp:
+		a, aok := evalOperand(c.args[0], item)
+		b, bok := evalOperand(c.args[1], item)
+		switch c.cmp {
+		case tEq:
+			return aok && bok && equalValues(a, b)
+		case tNe:
+			return !(aok && bok && equalValues(a, b))
+		}
+		if !aok || !bok {
+			return false
+		}
+		r, ok := compareValues(a, b)
+		if !ok {
+			return false
+		}
+		switch c.cmp {
+		case tLt:
+			return r < 0
+		case tLe:
+			return r <= 0
+		case tGt:
+			return r > 0
+		case tGe:
+			return r >= 0
+		}
+		return false
+	case cBetween:
+		x, ok := evalOperand(c.args[0], item)
+		lo, lok := evalOperand(c.args[1], item)
+		hi, hok := evalOperand(c.args[2], item)
+		if !ok || !lok || !hok {
+			return false
+		}
+		r1, ok1 := compareValues(x, lo)
+		r2, ok2 := compareValues(x, hi)
+		return ok1 && ok2 && r1 >= 0 && r2 <= 0
+	case cIn:
+		x, ok := evalOperand(c.args[0], item)
+		if !ok {
+			return false
+		}
+		for _, a := range c.args[1:] {
+			if v, ok := evalOperand(a, item); ok && equalValues(x, v) {
+				return true
+			}
+		}
+		return false
+	case cFunc:
+		return evalFunc(c.fn, c.args, item)
+	}
+	return false
+}
+
+func evalOperand(o *operand, item av.Item) (av.Value, bool) {
+	switch o.kind {
+	case opValue:
+		return o.val, true
+	case opPath:
+		return Lookup(item, o.path)
+	case opFunc:
+		if o.fn == "size" {
+			v, ok := evalOperand(o.args[0], item)
+			if !ok {
+				return av.Value{}, false
+			}
+			n, ok := sizeOf(v)
+			if !ok {
+				return av.Value{}, false
+			}
+			return av.Value{Type: av.TypeN, S: itoa(n)}, true
+		}
+	}
+	return av.Value{}, false
+}
+
+func itoa(n int) string {
+	var buf [20]byte
+	i := len(buf)
+	if n == 0 {
+		return "0"
+	}
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}
+
+// sizeOf is DynamoDB's size(): the length of a string, the byte count of a
+// binary, the number of elements of a set, list or map.
+func sizeOf(v av.Value) (int, bool) {
+	switch v.Type {
+	case av.TypeS:
+		return utf8.RuneCountInString(v.S), true
+	case av.TypeB:
+		return len(v.S), true
+	case av.TypeSS, av.TypeNS, av.TypeBS:
+		return len(v.Set), true
+	case av.TypeL:
+		return len(v.L), true
+	case av.TypeM:
+		return len(v.M), true
+	}
+	return 0, false
+}
+
+func evalFunc(fn string, args []*operand, item av.Item) bool {
+	switch fn {
+	case "attribute_exists":
+		_, ok := evalOperand(args[0], item)
+		return ok
+	case "attribute_not_exists":
+		_, ok := evalOperand(args[0], item)
+		return !ok
+	case "attribute_type":
+		v, ok := evalOperand(args[0], item)
+		t, tok := evalOperand(args[1], item)
+		return ok && tok && t.Type == av.TypeS && v.Type.String() == t.S
+	case "begins_with":
+		v, ok := evalOperand(args[0], item)
+		p, pok := evalOperand(args[1], item)
+		return ok && pok && v.Type == p.Type && (v.Type == av.TypeS || v.Type == av.TypeB) && strings.HasPrefix(v.S, p.S)
+	case "contains":
+		v, ok := evalOperand(args[0], item)
+		x, xok := evalOperand(args[1], item)
+		if !ok || !xok {
+			return false
+		}
+		switch v.Type {
+		case av.TypeS, av.TypeB:
+			return x.Type == v.Type && strings.Contains(v.S, x.S)
+		case av.TypeSS:
+			return x.Type == av.TypeS && setHas(v.Type, v.Set, x.S)
+		case av.TypeNS:
+			return x.Type == av.TypeN && setHas(v.Type, v.Set, x.S)
+		case av.TypeBS:
+			return x.Type == av.TypeB && setHas(v.Type, v.Set, x.S)
+		case av.TypeL:
+			for _, e := range v.L {
+				if equalValues(e, x) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

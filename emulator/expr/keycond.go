@@ -1,0 +1,184 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// KeyCondition is a bound KeyConditionExpression (or legacy KeyConditions):
+// at most two simple conditions, one per key attribute, joined by AND.
+type KeyCondition struct {
+	conds []KeyTerm
+}
+
+// KeyTerm is one condition of a key condition.
+type KeyTerm struct {
+	Name string
+	// Op is EQ, LT, LE, GT, GE, BETWEEN or BEGINS_WITH.
+	Op     string
+	Values []av.Value
+}
+
+// KeyQuery is a key condition checked against the key schema: the
+// partition key's value and the optional sort-key condition.
+type KeyQuery struct {
+	PartitionName  string
+	PartitionValue av.Value
+	Sort           *KeyTerm
+}
+
+// Terms returns the conditions as written (one per attribute).
+func (k *KeyCondition) Terms() []KeyTerm { return k.conds }
+
+// Resolve checks the condition against the key schema of the table or
+// index queried (rangeKey is "" when there is none).
+func (k *KeyCondition) Resolve(hashKey, rangeKey string) (KeyQuery, error) {
+	var q KeyQuery
+	var hash *KeyTerm
+	for i := range k.conds {
+		c := &k.conds[i]
+		switch {
+		case c.Name == hashKey:
+			hash = c
+		case rangeKey != "" && c.Name == rangeKey:
+			q.Sort = c
+		}
+	}
+	if len(k.conds) > 2 {
+		return q, errorf("Query key condition not supported")
+	}
+	if hash == nil {
+		return q, errorf("Query condition missed key schema element: ", hashKey)
+	}
+	if len(k.conds) == 2 && q.Sort == nil {
+		if rangeKey == "" {
+			return q, errorf("Query key condition not supported")
+		}
+		return q, errorf("Query condition missed key schema element: ", rangeKey)
+	}
+	if hash.Op != "EQ" {
+		return q, errorf("Query key condition not supported")
+	}
+	q.PartitionName, q.PartitionValue = hash.Name, hash.Values[0]
+	return q, nil
+}
+
+// Match reports whether a sort-key value satisfies the term.
+func (t *KeyTerm) Match(v av.Value) bool {
+	r, ok := compareValues(v, t.Values[0])
+	switch t.Op {
+	case "EQ":
+		return ok && r == 0
+	case "LT":
+		return ok && r < 0
+	case "LE":
+		return ok && r <= 0
+	case "GT":
+		return ok && r > 0
+	case "GE":
+		return ok && r >= 0
+	case "BETWEEN":
+		r2, ok2 := compareValues(v, t.Values[1])
+		return ok && ok2 && r >= 0 && r2 <= 0
+	case "BEGINS_WITH":
+		return v.Type == t.Values[0].Type && strings.HasPrefix(v.S, t.Values[0].S)
+	}
+	return false
+}
+
+// KeyCondition parses and binds a KeyConditionExpression and checks it is
+// of the form Query accepts.
+func (p *Params) KeyCondition(text string) (*KeyCondition, error) {
+	c, err := p.condition("KeyConditionExpression", text)
+	if err != nil {
+		return nil, err
+	}
+	k := &KeyCondition{}
+	if msg := k.collect(c.root); msg != "" {
+		return nil, errorf(msg)
+	}
+	return k, nil
+}
+
+var flipped = map[tokKind]string{tEq: "EQ", tLt: "GT", tLe: "GE", tGt: "LT", tGe: "LE"}
+var straight = map[tokKind]string{tEq: "EQ", tLt: "LT", tLe: "LE", tGt: "GT", tGe: "GE"}
+
+func (k *KeyCondition) collect(c *cond) string {
+	switch c.kind {
+	case cAnd:
+		if m := k.collect(c.l); m != "" {
+			return m
+		}
+		return k.collect(c.r)
+	case cOr:
+		return "Invalid operator used in KeyConditionExpression: OR"
+	case cNot:
+		return "Invalid operator used in KeyConditionExpression: NOT"
+	case cIn:
+		return "Invalid operator used in KeyConditionExpression: IN"
+	case cCmp:
+		if c.cmp == tNe {
+			return "Invalid operator used in KeyConditionExpression: <>"
+		}
+	case cFunc:
+		if c.fn != "begins_with" {
+			if c.fn == "size" {
+				return "KeyConditionExpressions cannot contain nested operations"
+			}
+			return "Invalid operator used in KeyConditionExpression: " + c.fn
+		}
+	}
+	for _, a := range c.args {
+		if a.kind == opFunc {
+			return "KeyConditionExpressions cannot contain nested operations"
+		}
+	}
+	if (c.kind == cBetween || c.kind == cFunc) && c.args[0].kind != opPath {
+		op := "BETWEEN"
+		if c.kind == cFunc {
+			op = c.fn
+		}
+		return "Invalid condition in KeyConditionExpression: " + op + " operator must have the key attribute as its first operand"
+	}
+	name, at := "", -1
+	for i, a := range c.args {
+		if a.kind != opPath {
+			continue
+		}
+		if at >= 0 {
+			return "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"
+		}
+		if len(a.path) > 1 {
+			return "KeyConditionExpressions cannot have conditions on nested attributes"
+		}
+		name, at = a.path[0].Name, i
+	}
+	if at < 0 {
+		return "Invalid condition in KeyConditionExpression: No key attribute specified"
+	}
+	for _, t := range k.conds {
+		if t.Name == name {
+			return "KeyConditionExpressions must only contain one condition per key"
+		}
+	}
+	t := KeyTerm{Name: name}
+	switch c.kind {
+	case cCmp:
+		if at == 0 {
+			t.Op = straight[c.cmp]
+			t.Values = []av.Value{c.args[1].val}
+		} else {
+			t.Op = flipped[c.cmp]
+			t.Values = []av.Value{c.args[0].val}
+		}
+	case cBetween:
+		t.Op = "BETWEEN"
+		t.Values = []av.Value{c.args[1].val, c.args[2].val}
+	case cFunc:
+		t.Op = "BEGINS_WITH"
+		t.Values = []av.Value{c.args[1].val}
+	}
+	k.conds = append(k.conds, t)
+	return ""
+}
