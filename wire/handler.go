@@ -49,6 +49,10 @@ type handler struct {
 // NewHandler returns the HTTP handler serving the DynamoDB, DynamoDB Streams
 // and STS APIs over eng.
 func NewHandler(eng *emulator.Engine, opts Options) http.Handler {
+	return newHandler(eng, opts).routes()
+}
+
+func newHandler(eng *emulator.Engine, opts Options) *handler {
 	if opts.DefaultAccount == "" {
 		opts.DefaultAccount = DefaultAccount
 	}
@@ -65,6 +69,10 @@ func NewHandler(eng *emulator.Engine, opts Options) http.Handler {
 	if opts.Logger != nil {
 		h.log = *opts.Logger
 	}
+	return h
+}
+
+func (h *handler) routes() http.Handler {
 	r := mux.NewRouter()
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(h.health)
 	// DynamoDB ignores the path of a POST; so do we.

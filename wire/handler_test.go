@@ -1,0 +1,276 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/pebblestore"
+)
+
+func newTestHandler(t testing.TB, opts Options) *handler {
+	t.Helper()
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := emulator.New(emulator.Options{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = eng.Close()
+		_ = st.Close()
+	})
+	return newHandler(eng, opts)
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func do(h http.Handler, method, target, contentType, body string, hdr ...string) response {
+	r := httptest.NewRequest(method, "http://localhost:8000/", strings.NewReader(body))
+	if target != "" {
+		r.Header.Set("X-Amz-Target", target)
+	}
+	if contentType != "" {
+		r.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return response{w.Code, w.Header(), w.Body.String()}
+}
+
+var requestIDPattern = regexp.MustCompile(`^[A-Z0-9]{52}$`)
+
+// checkEnvelope checks the headers DynamoDB puts on every JSON response.
+func checkEnvelope(t *testing.T, r response) {
+	t.Helper()
+	if got := r.header.Get("x-amz-crc32"); got != strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(r.body))), 10) {
+		t.Errorf("x-amz-crc32 %q does not match the body %q", got, r.body)
+	}
+	if id := r.header.Get("x-amzn-RequestId"); !requestIDPattern.MatchString(id) {
+		t.Errorf("x-amzn-RequestId %q is not 52 upper-case alphanumerics", id)
+	}
+	if got := r.header.Get("Content-Length"); got != strconv.Itoa(len(r.body)) {
+		t.Errorf("Content-Length %q, body has %d bytes", got, len(r.body))
+	}
+	if r.header.Get("X-Amzn-ErrorType") != "" {
+		t.Errorf("X-Amzn-ErrorType sent; DynamoDB does not send it")
+	}
+}
+
+func TestUnknownTargets(t *testing.T) {
+	h := newTestHandler(t, Options{}).routes()
+	const unknown = `{"__type":"com.amazon.coral.service#UnknownOperationException"}`
+	for _, tc := range []struct {
+		name, target, contentType, body, want string
+	}{
+		{"unknown operation", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown},
+		{"streams operation", "DynamoDBStreams_20120810.ListStreams", contentTypeJSON10, `{}`, unknown},
+		{"old API version", "DynamoDB_20111205.ListTables", contentTypeJSON10, `{}`, unknown},
+		{"no target", "", contentTypeJSON10, `{}`, unknown},
+		{"case matters", "dynamodb_20120810.ListTables", contentTypeJSON10, `{}`, unknown},
+		{"unknown operation, empty body", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, ``, unknown},
+		{"malformed JSON is reported first", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{`, `{"__type":"com.amazon.coral.service#SerializationException"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(h, http.MethodPost, tc.target, tc.contentType, tc.body)
+			if r.status != http.StatusBadRequest || r.body != tc.want {
+				t.Errorf("got %d %s, want 400 %s", r.status, r.body, tc.want)
+			}
+			if ct := r.header.Get("Content-Type"); ct != contentTypeJSON10 {
+				t.Errorf("Content-Type %q", ct)
+			}
+			checkEnvelope(t, r)
+		})
+	}
+}
+
+func TestContentTypes(t *testing.T) {
+	h := newTestHandler(t, Options{}).routes()
+	target := "DynamoDB_20120810.NoSuchOp"
+	for _, tc := range []struct {
+		contentType, wantType string
+		wantStatus            int
+	}{
+		{contentTypeJSON10, contentTypeJSON10, 400},
+		{contentTypeJSON10 + "; charset=utf-8", contentTypeJSON10, 400},
+		{"application/json", "application/json", 400},
+		{"", contentTypeJSON10, 400},
+		{"text/plain", "", 404},
+	} {
+		r := do(h, http.MethodPost, target, tc.contentType, `{}`)
+		if r.status != tc.wantStatus || r.header.Get("Content-Type") != tc.wantType {
+			t.Errorf("Content-Type %q: got %d %q, want %d %q", tc.contentType, r.status, r.header.Get("Content-Type"), tc.wantStatus, tc.wantType)
+		}
+	}
+	r := do(h, http.MethodPost, target, "text/plain", `{}`)
+	if r.body != "<UnknownOperationException/>\n" {
+		t.Errorf("unsupported content type: body %q", r.body)
+	}
+	checkEnvelope(t, r)
+}
+
+func TestOtherMethods(t *testing.T) {
+	h := newTestHandler(t, Options{}).routes()
+	for _, m := range []string{http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		r := do(h, m, "DynamoDB_20120810.ListTables", contentTypeJSON10, `{}`)
+		if r.status != http.StatusNotFound || r.body != "<UnknownOperationException/>\n" {
+			t.Errorf("%s: %d %q", m, r.status, r.body)
+		}
+	}
+}
+
+func TestHealth(t *testing.T) {
+	h := newTestHandler(t, Options{DefaultRegion: "eu-west-3"}).routes()
+	for _, tc := range []struct {
+		name string
+		hdr  []string
+		want string
+	}{
+		{"default region", nil, "healthy: dynamodb.eu-west-3.amazonaws.com "},
+		{"host names the region", []string{"Host", "dynamodb.ap-south-1.amazonaws.com"}, "healthy: dynamodb.ap-south-1.amazonaws.com "},
+		{"signed", []string{"Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20260101/cn-north-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x"}, "healthy: dynamodb.cn-north-1.amazonaws.com.cn "},
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		for i := 0; i+1 < len(tc.hdr); i += 2 {
+			if tc.hdr[i] == "Host" {
+				r.Host = tc.hdr[i+1]
+			}
+			r.Header.Set(tc.hdr[i], tc.hdr[i+1])
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 200 || w.Body.String() != tc.want {
+			t.Errorf("%s: %d %q, want 200 %q", tc.name, w.Code, w.Body.String(), tc.want)
+		}
+	}
+}
+
+func TestRequestTooLarge(t *testing.T) {
+	h := newTestHandler(t, Options{}).routes()
+	body := `{"TableName":"` + strings.Repeat("a", MaxRequestBytes) + `"}`
+	r := do(h, http.MethodPost, "DynamoDB_20120810.DescribeTable", contentTypeJSON10, body)
+	if r.status != http.StatusRequestEntityTooLarge || r.body != "" {
+		t.Errorf("oversized body: %d %q", r.status, r.body)
+	}
+	// Exactly at the limit is read (and then rejected for what it says).
+	body = `{"TableName":"` + strings.Repeat("a", MaxRequestBytes-16) + `"}`
+	if len(body) != MaxRequestBytes {
+		t.Fatalf("body is %d bytes", len(body))
+	}
+	r = do(h, http.MethodPost, "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, body)
+	if r.status != http.StatusBadRequest {
+		t.Errorf("16 MB body: %d %q", r.status, r.body)
+	}
+}
+
+func TestPanicAndInternalErrorsAre500(t *testing.T) {
+	hd := newTestHandler(t, Options{})
+	hd.dynamo["Boom"] = func(context.Context, *emulator.Engine, emulator.Namespace, []byte) (any, error) {
+		panic("boom")
+	}
+	hd.dynamo["Plain"] = func(context.Context, *emulator.Engine, emulator.Namespace, []byte) (any, error) {
+		return nil, errors.New("disk on fire")
+	}
+	hd.dynamo["Unencodable"] = func(context.Context, *emulator.Engine, emulator.Namespace, []byte) (any, error) {
+		return map[string]any{"x": func() {}}, nil
+	}
+	h := hd.routes()
+	for _, op := range []string{"Boom", "Plain", "Unencodable"} {
+		r := do(h, http.MethodPost, "DynamoDB_20120810."+op, contentTypeJSON10, `{}`)
+		want := `{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"Internal server error"}`
+		if r.status != http.StatusInternalServerError || r.body != want {
+			t.Errorf("%s: %d %s", op, r.status, r.body)
+		}
+		checkEnvelope(t, r)
+	}
+	// The server still serves after a panic.
+	if r := do(h, http.MethodPost, "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{}`); r.status != 400 {
+		t.Errorf("after panic: %d", r.status)
+	}
+}
+
+func TestDispatchDecodesAndPassesNamespace(t *testing.T) {
+	hd := newTestHandler(t, Options{AccessKeyAccounts: map[string]string{"AKIAMAPPED": "444455556666"}})
+	var gotNS emulator.Namespace
+	var gotIn *emulator.ListTablesInput
+	hd.dynamo["Probe"] = op(func(_ *emulator.Engine, _ context.Context, ns emulator.Namespace, in *emulator.ListTablesInput) (*emulator.DescribeLimitsOutput, error) {
+		gotNS, gotIn = ns, in
+		return &emulator.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 80000}, nil
+	})
+	r := do(hd.routes(), http.MethodPost, "DynamoDB_20120810.Probe", contentTypeJSON10, `{"Limit":7,"Other":1}`,
+		"Authorization", "AWS4-HMAC-SHA256 Credential=AKIAMAPPED/20260101/me-south-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x")
+	if r.status != 200 || !strings.Contains(r.body, `"AccountMaxReadCapacityUnits":80000`) {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	checkEnvelope(t, r)
+	if gotNS != (emulator.Namespace{Account: "444455556666", Region: "me-south-1"}) || gotIn == nil || *gotIn.Limit != 7 {
+		t.Errorf("engine saw %+v %+v", gotNS, gotIn)
+	}
+}
+
+// TestDispatchCoversEngine: every engine method with the operation
+// signature has exactly one entry in the dispatch table, and the table has
+// nothing else.
+func TestDispatchCoversEngine(t *testing.T) {
+	table := dynamoDBOperations()
+	et := reflect.TypeFor[*emulator.Engine]()
+	ctxT := reflect.TypeFor[context.Context]()
+	nsT := reflect.TypeFor[emulator.Namespace]()
+	errT := reflect.TypeFor[error]()
+	n := 0
+	for m := range et.Methods() {
+		ft := m.Type
+		if ft.NumIn() != 4 || ft.NumOut() != 2 || ft.In(1) != ctxT || ft.In(2) != nsT ||
+			ft.In(3).Kind() != reflect.Pointer || ft.Out(0).Kind() != reflect.Pointer || ft.Out(1) != errT {
+			continue
+		}
+		n++
+		if table[m.Name] == nil {
+			t.Errorf("engine method %s is not in the dispatch table", m.Name)
+		}
+	}
+	if n != len(table) {
+		t.Errorf("dispatch table has %d entries, engine has %d operations", len(table), n)
+	}
+}
+
+func TestResponseNumbers(t *testing.T) {
+	ts := 1767225600.123
+	units := 0.5
+	out := emulator.DescribeTableOutput{Table: &emulator.TableDescription{CreationDateTime: ts,
+		ProvisionedThroughput: emulator.ProvisionedThroughputDescription{LastIncreaseDateTime: &ts}}}
+	b, err := encodeOutput(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"CreationDateTime":1767225600.123`)) || !bytes.Contains(b, []byte(`"LastIncreaseDateTime":1767225600.123`)) {
+		t.Errorf("timestamp rendering: %s", b)
+	}
+	b, _ = encodeOutput(emulator.ConsumedCapacity{CapacityUnits: &units})
+	if string(b) != `{"CapacityUnits":0.5}` {
+		t.Errorf("capacity rendering: %s", b)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+}
