@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
@@ -33,12 +35,22 @@ type Options struct {
 	TransitionDelay time.Duration
 	// Logger defaults to a disabled logger.
 	Logger *zerolog.Logger
+	// Limits are the capacity quotas DescribeLimits reports and CreateTable
+	// and UpdateTable enforce; zero fields take the current AWS defaults
+	// (80,000 per account, 40,000 per table, for reads and writes).
+	Limits DescribeLimitsOutput
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
 type Engine struct {
 	opts Options
 	log  zerolog.Logger
+
+	// mu guards tables, the cache of every table's metadata. Control-plane
+	// changes hold it for writing across validate → persist → swap, so they
+	// are serialised; lookups take it for reading only.
+	mu     sync.RWMutex
+	tables map[Namespace]namespaceTables
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -46,9 +58,28 @@ func New(opts Options) (*Engine, error) {
 	if opts.Clock == nil {
 		opts.Clock = SystemClock
 	}
-	e := &Engine{opts: opts, log: zerolog.Nop()}
+	if opts.Store == nil {
+		return nil, fmt.Errorf("emulator: Options.Store is required")
+	}
+	lim := &opts.Limits
+	if lim.AccountMaxReadCapacityUnits == 0 {
+		lim.AccountMaxReadCapacityUnits = 80000
+	}
+	if lim.AccountMaxWriteCapacityUnits == 0 {
+		lim.AccountMaxWriteCapacityUnits = 80000
+	}
+	if lim.TableMaxReadCapacityUnits == 0 {
+		lim.TableMaxReadCapacityUnits = 40000
+	}
+	if lim.TableMaxWriteCapacityUnits == 0 {
+		lim.TableMaxWriteCapacityUnits = 40000
+	}
+	e := &Engine{opts: opts, log: zerolog.Nop(), tables: map[Namespace]namespaceTables{}}
 	if opts.Logger != nil {
 		e.log = *opts.Logger
+	}
+	if err := e.loadTables(); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

@@ -1,0 +1,128 @@
+package emulator
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+)
+
+// Keyspace layout of the kv store. Every key starts with a one-byte family
+// tag; table IDs are fixed-length (16 random bytes), so no separator is needed
+// after them and a prefix of one table never covers another's keys.
+//
+//	'm' <account> 0x00 <region> 0x00 <table name>   → JSON tableMeta (control plane)
+//	'i' <tableID:16> <encoded primary key>          → item (data plane)
+//	'x' <tableID:16> <indexID:4 BE> <encoded key>   → index entry (data plane)
+//	's' <tableID:16> <stream-defined suffix>        → stream records (streams)
+//
+// The table ID is allocated at CreateTable (it is also the TableId UUID that
+// DescribeTable reports), so DeleteTable is one DeleteRange per family over
+// the table's ID and a re-created table of the same name never sees old data.
+// Index IDs are allocated per table from tableMeta.NextIndexID and never
+// reused, so a GSI deleted and re-created under the same name starts empty.
+// Account and Region never contain 0x00 (they come from SigV4 scopes and
+// configuration), so the meta prefix of one namespace is never a prefix of
+// another's.
+const (
+	famMeta   = 'm'
+	famItem   = 'i'
+	famIndex  = 'x'
+	famStream = 's'
+)
+
+// tableID identifies one incarnation of a table.
+type tableID [16]byte
+
+// newTableID returns a random table ID (a version-4 UUID's bits).
+func newTableID() (tableID, error) {
+	var id tableID
+	if _, err := rand.Read(id[:]); err != nil {
+		return id, err
+	}
+	id[6] = (id[6] & 0x0f) | 0x40
+	id[8] = (id[8] & 0x3f) | 0x80
+	return id, nil
+}
+
+// UUID formats the ID as DynamoDB's TableId.
+func (id tableID) UUID() string {
+	var b [36]byte
+	hex.Encode(b[0:8], id[0:4])
+	b[8] = '-'
+	hex.Encode(b[9:13], id[4:6])
+	b[13] = '-'
+	hex.Encode(b[14:18], id[6:8])
+	b[18] = '-'
+	hex.Encode(b[19:23], id[8:10])
+	b[23] = '-'
+	hex.Encode(b[24:], id[10:])
+	return string(b[:])
+}
+
+// MarshalText keeps the ID readable in stored metadata.
+func (id tableID) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(id[:])), nil }
+
+// UnmarshalText is the inverse of MarshalText.
+func (id *tableID) UnmarshalText(b []byte) error {
+	_, err := hex.Decode(id[:], b)
+	return err
+}
+
+// metaPrefix is the prefix of every table metadata key of ns.
+func metaPrefix(ns Namespace) []byte {
+	k := make([]byte, 0, 3+len(ns.Account)+len(ns.Region))
+	k = append(k, famMeta)
+	k = append(k, ns.Account...)
+	k = append(k, 0)
+	k = append(k, ns.Region...)
+	k = append(k, 0)
+	return k
+}
+
+// metaKey is the key of table name's metadata in ns.
+func metaKey(ns Namespace, name string) []byte {
+	return append(metaPrefix(ns), name...)
+}
+
+// itemPrefix is the prefix under which the data plane stores the items of
+// table id: the key of an item is itemPrefix(id) + its encoded primary key.
+func itemPrefix(id tableID) []byte {
+	k := make([]byte, 0, 17)
+	k = append(k, famItem)
+	return append(k, id[:]...)
+}
+
+// indexPrefix is the prefix of the entries of index indexID of table id.
+func indexPrefix(id tableID, indexID uint32) []byte {
+	k := make([]byte, 0, 21)
+	k = append(k, famIndex)
+	k = append(k, id[:]...)
+	return binary.BigEndian.AppendUint32(k, indexID)
+}
+
+// indexesPrefix covers every index of table id.
+func indexesPrefix(id tableID) []byte {
+	k := make([]byte, 0, 17)
+	k = append(k, famIndex)
+	return append(k, id[:]...)
+}
+
+// streamPrefix is the prefix of the stream records of table id.
+func streamPrefix(id tableID) []byte {
+	k := make([]byte, 0, 17)
+	k = append(k, famStream)
+	return append(k, id[:]...)
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix p,
+// or nil when there is none (p is all 0xff).
+func prefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}

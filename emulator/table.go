@@ -1,0 +1,511 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/extenddb/extenddb/kv"
+)
+
+// Table, index and stream statuses.
+const (
+	statusCreating = "CREATING"
+	statusUpdating = "UPDATING"
+	statusDeleting = "DELETING"
+	statusActive   = "ACTIVE"
+
+	billingProvisioned   = "PROVISIONED"
+	billingPayPerRequest = "PAY_PER_REQUEST"
+
+	classStandard = "STANDARD"
+	classIA       = "STANDARD_INFREQUENT_ACCESS"
+
+	keyHash  = "HASH"
+	keyRange = "RANGE"
+
+	// On-demand tables and indexes start with this warm throughput.
+	onDemandWarmRead  = 12000
+	onDemandWarmWrite = 4000
+)
+
+// metaVersion is bumped when tableMeta's stored form changes incompatibly.
+const metaVersion = 1
+
+// keyElem is one key attribute of a table or index, with its type resolved
+// from the attribute definitions.
+type keyElem struct {
+	Name    string `json:"n"`
+	KeyType string `json:"k"` // HASH or RANGE
+	Type    string `json:"t"` // S, N or B
+}
+
+// attrDef is one attribute definition.
+type attrDef struct {
+	Name string `json:"n"`
+	Type string `json:"t"`
+}
+
+// ptState is provisioned capacity with its change bookkeeping.
+type ptState struct {
+	Read           int64     `json:"r,omitempty"`
+	Write          int64     `json:"w,omitempty"`
+	LastIncrease   time.Time `json:"li,omitzero"`
+	LastDecrease   time.Time `json:"ld,omitzero"`
+	DecreasesToday int64     `json:"dt,omitempty"`
+	DecreaseDay    string    `json:"dd,omitempty"` // UTC date of DecreasesToday
+}
+
+// odtCaps is an OnDemandThroughput cap; 0 means "no cap" for a member.
+type odtCaps struct {
+	Read  int64 `json:"r,omitempty"`
+	Write int64 `json:"w,omitempty"`
+}
+
+func (o odtCaps) set() bool { return o.Read > 0 || o.Write > 0 }
+
+// warmState is a warm throughput and when its pending increase completes.
+type warmState struct {
+	Read  int64     `json:"r"`
+	Write int64     `json:"w"`
+	Until time.Time `json:"u,omitzero"`
+}
+
+// indexMeta describes one secondary index. The data plane keys its entries
+// with indexPrefix(table.ID, ID).
+type indexMeta struct {
+	Name           string    `json:"name"`
+	ID             uint32    `json:"id"`
+	Local          bool      `json:"local,omitempty"`
+	KeySchema      []keyElem `json:"keys"`
+	ProjectionType string    `json:"proj"`
+	NonKeyAttrs    []string  `json:"nonKey,omitempty"`
+	Throughput     ptState   `json:"pt"`
+	OnDemand       odtCaps   `json:"odt"`
+	Warm           warmState `json:"warm"`
+	// Backfill marks an index added by UpdateTable, whose items the data
+	// plane copies in (see Engine.backfillIndex); CreateTable indexes start empty.
+	Backfill      bool      `json:"backfill,omitempty"`
+	CreatingUntil time.Time `json:"creatingUntil,omitzero"`
+	UpdatingUntil time.Time `json:"updatingUntil,omitzero"`
+	// Deleted is set by a GSI Delete; the entry stays listed as DELETING
+	// until DeletingUntil and is then dropped.
+	Deleted       bool      `json:"deleted,omitempty"`
+	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
+}
+
+// status derives the index status at now.
+func (ix *indexMeta) status(now time.Time) string {
+	switch {
+	case ix.Deleted:
+		return statusDeleting
+	case now.Before(ix.CreatingUntil):
+		return statusCreating
+	case now.Before(ix.UpdatingUntil):
+		return statusUpdating
+	}
+	return statusActive
+}
+
+// gone reports whether a deleted index has finished deleting at now.
+func (ix *indexMeta) gone(now time.Time) bool {
+	return ix.Deleted && !now.Before(ix.DeletingUntil)
+}
+
+// hashKey returns the first HASH attribute of the index key.
+func (ix *indexMeta) hashKey() keyElem { return ix.KeySchema[0] }
+
+// tableMeta is everything the engine knows about one table. A *tableMeta
+// handed out by the cache is never modified: changes build a copy (clone),
+// persist it and swap it in, so readers need no lock.
+type tableMeta struct {
+	Version   int       `json:"v"`
+	Account   string    `json:"account"`
+	Region    string    `json:"region"`
+	Name      string    `json:"name"`
+	ID        tableID   `json:"id"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	KeySchema []keyElem `json:"keys"`
+	// AttrDefs holds every definition ever accepted; descriptions report
+	// only those a live key still uses, as DynamoDB prunes them.
+	AttrDefs []attrDef `json:"attrs"`
+
+	BillingMode string `json:"billing"`
+	// LastPayPerRequest is when the table last became PAY_PER_REQUEST
+	// (zero if it never was); BillingModeSummary is shown once it is set.
+	LastPayPerRequest time.Time `json:"lastPPR,omitzero"`
+	EverPayPerRequest bool      `json:"everPPR,omitempty"`
+	Throughput        ptState   `json:"pt"`
+	OnDemand          odtCaps   `json:"odt"`
+	Warm              warmState `json:"warm"`
+
+	GSIs        []*indexMeta `json:"gsis,omitempty"`
+	LSIs        []*indexMeta `json:"lsis,omitempty"`
+	NextIndexID uint32       `json:"nextIndexID"`
+
+	StreamEnabled  bool   `json:"streamOn,omitempty"`
+	StreamViewType string `json:"streamView,omitempty"`
+	// StreamLabel is the latest stream's label; it outlives a disable, as
+	// DynamoDB keeps LatestStreamArn/Label after the stream is turned off.
+	StreamLabel string `json:"streamLabel,omitempty"`
+
+	SSEEnabled   bool   `json:"sse,omitempty"`
+	SSEKMSKeyArn string `json:"sseKey,omitempty"`
+
+	TableClass       string    `json:"class,omitempty"`
+	TableClassSet    bool      `json:"classSet,omitempty"`
+	TableClassUpdate time.Time `json:"classUpdate,omitzero"`
+
+	DeletionProtection bool   `json:"dp,omitempty"`
+	ResourcePolicy     string `json:"policy,omitempty"`
+	Tags               []Tag  `json:"tags,omitempty"`
+
+	TTLEnabled bool   `json:"ttl,omitempty"`
+	TTLAttr    string `json:"ttlAttr,omitempty"`
+
+	PITREnabled   bool      `json:"pitr,omitempty"`
+	PITRDays      int64     `json:"pitrDays,omitempty"`
+	PITREnabledAt time.Time `json:"pitrAt,omitzero"`
+
+	CreatingUntil time.Time `json:"creatingUntil,omitzero"`
+	UpdatingUntil time.Time `json:"updatingUntil,omitzero"`
+	// UpdatingWhat names the change in flight, for ResourceInUse messages.
+	UpdatingWhat string `json:"updatingWhat,omitempty"`
+	// Deleting is set by DeleteTable when a transition delay keeps the
+	// table visible as DELETING until DeletingUntil.
+	Deleting      bool      `json:"deleting,omitempty"`
+	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
+}
+
+func (t *tableMeta) ns() Namespace { return Namespace{Account: t.Account, Region: t.Region} }
+
+// ARN is the table's ARN.
+func (t *tableMeta) ARN() string { return t.ns().TableARN(t.Name) }
+
+// status derives the table status at now.
+func (t *tableMeta) status(now time.Time) string {
+	switch {
+	case t.Deleting:
+		return statusDeleting
+	case now.Before(t.CreatingUntil):
+		return statusCreating
+	case now.Before(t.UpdatingUntil):
+		return statusUpdating
+	}
+	return statusActive
+}
+
+// gone reports whether a deleting table has finished deleting at now.
+func (t *tableMeta) gone(now time.Time) bool {
+	return t.Deleting && !now.Before(t.DeletingUntil)
+}
+
+// hashKey and rangeKey return the table's key attributes; rangeKey's ok is
+// false for a hash-only table.
+func (t *tableMeta) hashKey() keyElem { return t.KeySchema[0] }
+
+func (t *tableMeta) rangeKey() (keyElem, bool) {
+	if len(t.KeySchema) < 2 {
+		return keyElem{}, false
+	}
+	return t.KeySchema[1], true
+}
+
+// index returns the live (not gone) GSI or LSI named name.
+func (t *tableMeta) index(name string, now time.Time) (*indexMeta, bool) {
+	for _, ix := range t.LSIs {
+		if ix.Name == name {
+			return ix, true
+		}
+	}
+	for _, ix := range t.GSIs {
+		if ix.Name == name && !ix.gone(now) {
+			return ix, true
+		}
+	}
+	return nil, false
+}
+
+// liveGSIs returns the GSIs not yet gone at now (DELETING ones included).
+func (t *tableMeta) liveGSIs(now time.Time) []*indexMeta {
+	out := make([]*indexMeta, 0, len(t.GSIs))
+	for _, ix := range t.GSIs {
+		if !ix.gone(now) {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// usedAttrDefs returns the attribute definitions a live key uses, sorted by
+// name as DescribeTable reports them.
+func (t *tableMeta) usedAttrDefs(now time.Time) []attrDef {
+	used := map[string]bool{}
+	for _, k := range t.KeySchema {
+		used[k.Name] = true
+	}
+	for _, ix := range t.LSIs {
+		for _, k := range ix.KeySchema {
+			used[k.Name] = true
+		}
+	}
+	for _, ix := range t.liveGSIs(now) {
+		for _, k := range ix.KeySchema {
+			used[k.Name] = true
+		}
+	}
+	out := make([]attrDef, 0, len(used))
+	for _, d := range t.AttrDefs {
+		if used[d.Name] {
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (t *tableMeta) attrType(name string) (string, bool) {
+	for _, d := range t.AttrDefs {
+		if d.Name == name {
+			return d.Type, true
+		}
+	}
+	return "", false
+}
+
+// clone returns a deep copy to modify.
+func (t *tableMeta) clone() *tableMeta {
+	b, err := json.Marshal(t)
+	if err != nil {
+		panic(fmt.Sprintf("emulator: table metadata does not marshal: %v", err))
+	}
+	var c tableMeta
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(fmt.Sprintf("emulator: table metadata does not unmarshal: %v", err))
+	}
+	return &c
+}
+
+// dropGone removes deleted indexes whose deletion has completed.
+func (t *tableMeta) dropGone(now time.Time) {
+	kept := t.GSIs[:0]
+	for _, ix := range t.GSIs {
+		if !ix.gone(now) {
+			kept = append(kept, ix)
+		}
+	}
+	t.GSIs = kept
+}
+
+// namespaceTables is the cached tables of one namespace.
+type namespaceTables map[string]*tableMeta
+
+// loadTables fills the cache from the store (at start-up).
+func (e *Engine) loadTables() error {
+	it, err := e.opts.Store.NewIter([]byte{famMeta}, []byte{famMeta + 1})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		var t tableMeta
+		if err := json.Unmarshal(it.Value(), &t); err != nil {
+			return fmt.Errorf("emulator: table metadata at %q: %w", it.Key(), err)
+		}
+		if t.Version != metaVersion {
+			return fmt.Errorf("emulator: table metadata at %q has version %d, want %d", it.Key(), t.Version, metaVersion)
+		}
+		e.cacheTable(&t)
+	}
+	return it.Error()
+}
+
+// cacheTable stores t in the cache; the caller holds e.mu (or is New).
+func (e *Engine) cacheTable(t *tableMeta) {
+	ns := t.ns()
+	m := e.tables[ns]
+	if m == nil {
+		m = namespaceTables{}
+		e.tables[ns] = m
+	}
+	m[t.Name] = t
+}
+
+func (e *Engine) uncacheTable(ns Namespace, name string) {
+	if m := e.tables[ns]; m != nil {
+		delete(m, name)
+	}
+}
+
+// lookup returns the cached table or nil; a table whose deletion has
+// completed counts as absent. The caller holds e.mu (read or write).
+func (e *Engine) lookup(ns Namespace, name string, now time.Time) *tableMeta {
+	t := e.tables[ns][name]
+	if t == nil || t.gone(now) {
+		return nil
+	}
+	return t
+}
+
+// resolveName turns a TableName member (bare name or table ARN) into the
+// namespace and name it designates. Another account's ARN resolves in that
+// account, as cross-account access through resource policies does; another
+// Region's ARN is rejected as DynamoDB rejects it.
+func resolveName(ns Namespace, nameOrARN string) (Namespace, string, error) {
+	if !strings.HasPrefix(nameOrARN, "arn:") {
+		return ns, nameOrARN, nil
+	}
+	a, err := parseARN(nameOrARN)
+	if err != nil {
+		return ns, "", err
+	}
+	if a.partition != ns.Partition() {
+		return ns, "", Validation("1 validation error detected: Invalid AWS partition in '%s'", nameOrARN)
+	}
+	if a.region != ns.Region {
+		return ns, "", Validation("1 validation error detected: Invalid AWS region in '%s'", nameOrARN)
+	}
+	if a.index != "" || a.stream != "" || a.table == "" {
+		return ns, "", Validation("1 validation error detected: Invalid resource type in '%s'", nameOrARN)
+	}
+	return Namespace{Account: a.account, Region: a.region}, a.table, nil
+}
+
+// arn is a parsed DynamoDB ARN.
+type arnParts struct {
+	partition, service, region, account string
+	table, index, stream                string
+}
+
+// parseARN splits arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME[/index/I|/stream/S].
+func parseARN(s string) (arnParts, error) {
+	bad := Validation("1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in '%s'", s)
+	parts := strings.SplitN(s, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" {
+		return arnParts{}, bad
+	}
+	a := arnParts{partition: parts[1], service: parts[2], region: parts[3], account: parts[4]}
+	if a.service != "dynamodb" {
+		return a, Validation("1 validation error detected: Invalid resource type in '%s'", s)
+	}
+	res := parts[5]
+	if !strings.HasPrefix(res, "table/") {
+		return a, Validation("1 validation error detected: Invalid resource type in '%s'", s)
+	}
+	rest := strings.Split(strings.TrimPrefix(res, "table/"), "/")
+	a.table = rest[0]
+	switch {
+	case len(rest) == 1:
+	case len(rest) == 3 && rest[1] == "index":
+		a.index = rest[2]
+	case len(rest) == 3 && rest[1] == "stream":
+		a.stream = rest[2]
+	default:
+		return a, bad
+	}
+	if a.table == "" || a.region == "" || a.account == "" {
+		return a, bad
+	}
+	return a, nil
+}
+
+// table resolves a TableName (bare name or ARN) for the data plane. It
+// returns tables in every state but gone (check t.status for ACTIVE), and
+// ResourceNotFoundException with DynamoDB's message otherwise. The returned
+// *tableMeta must not be modified.
+func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
+	tns, name, err := resolveName(ns, nameOrARN)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.RLock()
+	t := e.lookup(tns, name, e.now())
+	e.mu.RUnlock()
+	if t == nil {
+		return nil, TableNotFound(name)
+	}
+	return t, nil
+}
+
+// tableStats reports the item count and size of t. The data plane fills it
+// in; until then descriptions report zeros.
+func (e *Engine) tableStats(t *tableMeta) (items, bytes int64) { return 0, 0 }
+
+// indexStats reports the item count and size of an index (see tableStats).
+func (e *Engine) indexStats(t *tableMeta, ix *indexMeta) (items, bytes int64) { return 0, 0 }
+
+// backfillIndex copies the existing items of t into a GSI just added by
+// UpdateTable. The data plane implements it; the index is metadata-only until
+// then. It runs after the new metadata is committed.
+func (e *Engine) backfillIndex(t *tableMeta, ix *indexMeta) error { return nil }
+
+// putTable writes t's metadata in b and, once b commits, the caller caches t.
+func putTable(b kv.Batch, t *tableMeta) error {
+	t.Version = metaVersion
+	v, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return b.Set(metaKey(t.ns(), t.Name), v)
+}
+
+// commit commits b with the engine's durability setting and closes it.
+func (e *Engine) commit(b kv.Batch) error {
+	defer b.Close()
+	if err := b.Commit(e.opts.Sync); err != nil {
+		return fmt.Errorf("emulator: commit: %w", err)
+	}
+	return nil
+}
+
+// saveTable persists t and swaps it into the cache. The caller holds e.mu.
+func (e *Engine) saveTable(t *tableMeta) error {
+	b := e.opts.Store.NewBatch()
+	if err := putTable(b, t); err != nil {
+		_ = b.Close()
+		return err
+	}
+	if err := e.commit(b); err != nil {
+		return err
+	}
+	e.cacheTable(t)
+	return nil
+}
+
+// dropTableData deletes every key of table id in b.
+func dropTableData(b kv.Batch, id tableID) error {
+	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id)} {
+		if err := b.DeleteRange(p, prefixEnd(p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// purgeGone removes a table whose delayed deletion has completed from the
+// store and cache. The caller holds e.mu for writing.
+func (e *Engine) purgeGone(t *tableMeta) error {
+	b := e.opts.Store.NewBatch()
+	if err := b.Delete(metaKey(t.ns(), t.Name)); err != nil {
+		_ = b.Close()
+		return err
+	}
+	if err := e.commit(b); err != nil {
+		return err
+	}
+	e.uncacheTable(t.ns(), t.Name)
+	return nil
+}
+
+// internalError wraps an unexpected store failure; the wire layer answers 500.
+func internalError(err error) error {
+	var de *Error
+	if errors.As(err, &de) {
+		return err
+	}
+	return &Error{Code: CodeInternalServerError, Message: "Internal server error: " + err.Error()}
+}
