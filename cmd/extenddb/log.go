@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	stdlog "log"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// newLogger builds the process logger. level and format were validated.
+func newLogger(w io.Writer, level, format string) zerolog.Logger {
+	if format == "console" {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339, NoColor: !isTerminal(w)}
+	}
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil {
+		lvl = zerolog.InfoLevel
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+}
+
+// isTerminal reports whether w is a character device, so colour codes are
+// not written into files and CI logs.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// newStdLogger routes net/http's own messages (TLS noise, handler panics)
+// into zerolog at warn.
+func newStdLogger(log zerolog.Logger) *stdlog.Logger {
+	return stdlog.New(lineWriter{log}, "", 0)
+}
+
+type lineWriter struct{ log zerolog.Logger }
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w.log.Warn().Str("component", "http").Msg(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// pebbleLogger adapts zerolog to pebblestore.Logger. Pebble's info messages
+// (flushes, compactions) are debug detail for us.
+type pebbleLogger struct{ log zerolog.Logger }
+
+func (l pebbleLogger) Infof(format string, args ...any) {
+	l.log.Debug().Str("component", "pebble").Msg(fmt.Sprintf(format, args...))
+}
+
+func (l pebbleLogger) Errorf(format string, args ...any) {
+	l.log.Error().Str("component", "pebble").Msg(fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// cli is what a subcommand may touch of the outside world, so tests run
+// commands in-process with their own streams and environment.
+type cli struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// notify returns a context cancelled on the first SIGINT or SIGTERM,
+	// and a function restoring default handling (so a second signal kills).
+	notify func(ctx context.Context) (context.Context, context.CancelFunc)
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, c *cli, args []string) int
+	// usage prints the command's full help (flags with defaults) to w.
+	usage func(c *cli, w io.Writer)
+}
+
+// commands lists every subcommand, in the order usage shows them.
+func commands() []command {
+	return []command{
+		{name: "serve", summary: "serve the DynamoDB API", run: runServe, usage: serveUsage},
+		{name: "version", summary: "print version information", run: runVersion, usage: versionUsage},
+	}
+}
+
+func main() {
+	c := &cli{
+		stdout: os.Stdout,
+		stderr: os.Stderr,
+		getenv: os.Getenv,
+		notify: func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		},
+	}
+	os.Exit(c.main(context.Background(), os.Args[1:]))
+}
+
+// main dispatches args to a subcommand and returns the exit code: 0 success,
+// 1 failure, 2 bad usage.
+func (c *cli) main(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		c.usage(c.stderr)
+		return 2
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(rest) == 0 {
+			c.usage(c.stdout)
+			return 0
+		}
+		if cmd, ok := lookup(rest[0]); ok {
+			cmd.usage(c, c.stdout)
+			return 0
+		}
+		fmt.Fprintf(c.stderr, "extenddb: unknown command %q\n\n", rest[0])
+		c.usage(c.stderr)
+		return 2
+	case "-version", "--version":
+		name = "version"
+	}
+	cmd, ok := lookup(name)
+	if !ok {
+		fmt.Fprintf(c.stderr, "extenddb: unknown command %q\n\n", name)
+		c.usage(c.stderr)
+		return 2
+	}
+	return cmd.run(ctx, c, rest)
+}
+
+func lookup(name string) (command, bool) {
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return cmd, true
+		}
+	}
+	return command{}, false
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprint(w, "ExtendDB: a local Amazon DynamoDB.\n\nUsage:\n\n\textenddb <command> [flags]\n\nCommands:\n\n")
+	for _, cmd := range commands() {
+		fmt.Fprintf(w, "\t%-10s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprint(w, "\t"+fmt.Sprintf("%-10s %s", "help", "print this help, or a command's: extenddb help serve")+"\n")
+	fmt.Fprint(w, "\nRun 'extenddb <command> --help' for a command's flags and their defaults.\n")
+}

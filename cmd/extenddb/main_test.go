@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestParseServe(t *testing.T) {
+	home := env("HOME", "/home/u")
+	cases := []struct {
+		name    string
+		args    []string
+		getenv  func(string) string
+		check   func(t *testing.T, c serveConfig)
+		wantErr string // substring; "" means success
+	}{
+		{name: "defaults", getenv: home, check: func(t *testing.T, c serveConfig) {
+			if c.addr != ":8000" || c.dataDir != "/home/u/.local/share/extenddb" || c.inMemory ||
+				c.defaultAccount != "000000000000" || c.defaultRegion != "us-east-1" || c.logLevel != "info" ||
+				c.logFormat != "console" || c.sync || c.transitionDelay != 0 || len(c.accessKeyAccounts) != 0 {
+				t.Errorf("defaults: %+v", c)
+			}
+		}},
+		{name: "xdg data home", getenv: env("HOME", "/home/u", "XDG_DATA_HOME", "/xdg"), check: func(t *testing.T, c serveConfig) {
+			if c.dataDir != "/xdg/extenddb" {
+				t.Errorf("dataDir = %q", c.dataDir)
+			}
+		}},
+		{name: "relative xdg ignored", getenv: env("HOME", "/h", "XDG_DATA_HOME", "rel"), check: func(t *testing.T, c serveConfig) {
+			if c.dataDir != "/h/.local/share/extenddb" {
+				t.Errorf("dataDir = %q", c.dataDir)
+			}
+		}},
+		{name: "every flag", getenv: home, args: []string{
+			"--addr", "127.0.0.1:9000", "--data-dir", "/d", "--default-account", "111122223333",
+			"--default-region", "eu-west-1", "--log-level", "debug", "--log-format", "json", "--sync",
+			"--transition-delay", "1500ms", "--shutdown-timeout", "3s",
+			"--access-key-account", "AKIA1=111111111111", "-access-key-account=AKIA2=222222222222,AKIA3=333333333333",
+		}, check: func(t *testing.T, c serveConfig) {
+			if c.addr != "127.0.0.1:9000" || c.dataDir != "/d" || c.defaultAccount != "111122223333" ||
+				c.defaultRegion != "eu-west-1" || c.logLevel != "debug" || c.logFormat != "json" || !c.sync ||
+				c.transitionDelay != 1500*time.Millisecond || c.shutdownTimeout != 3*time.Second {
+				t.Errorf("parsed: %+v", c)
+			}
+			if got := c.accessKeyAccounts.String(); got != "AKIA1=111111111111,AKIA2=222222222222,AKIA3=333333333333" {
+				t.Errorf("access keys: %s", got)
+			}
+		}},
+		{name: "env fallback", getenv: env("HOME", "/h", "EXTENDDB_ADDR", ":1", "EXTENDDB_SYNC", "true",
+			"EXTENDDB_ACCESS_KEY_ACCOUNT", "A=444455556666", "EXTENDDB_DEFAULT_REGION", "ap-south-1"),
+			check: func(t *testing.T, c serveConfig) {
+				if c.addr != ":1" || !c.sync || c.accessKeyAccounts["A"] != "444455556666" || c.defaultRegion != "ap-south-1" {
+					t.Errorf("from env: %+v", c)
+				}
+			}},
+		{name: "flag beats env", getenv: env("HOME", "/h", "EXTENDDB_ADDR", ":1"), args: []string{"--addr", ":2"},
+			check: func(t *testing.T, c serveConfig) {
+				if c.addr != ":2" {
+					t.Errorf("addr = %q", c.addr)
+				}
+			}},
+		{name: "in memory", getenv: home, args: []string{"--in-memory"}, check: func(t *testing.T, c serveConfig) {
+			if !c.inMemory {
+				t.Error("inMemory not set")
+			}
+		}},
+		{name: "account too short", getenv: home, args: []string{"--default-account", "12345"}, wantErr: "--default-account \"12345\": must be 12 digits"},
+		{name: "account not digits", getenv: home, args: []string{"--default-account", "12345678901x"}, wantErr: "must be 12 digits"},
+		{name: "account from env", getenv: env("EXTENDDB_DEFAULT_ACCOUNT", "1"), wantErr: "must be 12 digits"},
+		{name: "bad region", getenv: home, args: []string{"--default-region", "US East"}, wantErr: "--default-region"},
+		{name: "bad level", getenv: home, args: []string{"--log-level", "trace"}, wantErr: "--log-level"},
+		{name: "bad format", getenv: home, args: []string{"--log-format", "xml"}, wantErr: "--log-format"},
+		{name: "negative delay", getenv: home, args: []string{"--transition-delay", "-1s"}, wantErr: "--transition-delay"},
+		{name: "bad delay", getenv: home, args: []string{"--transition-delay", "soon"}, wantErr: "invalid value"},
+		{name: "bad access key", getenv: home, args: []string{"--access-key-account", "AKIA"}, wantErr: "AKID=ACCOUNT"},
+		{name: "bad access key account", getenv: home, args: []string{"--access-key-account", "AKIA=1"}, wantErr: "12 digits"},
+		{name: "in memory and data dir", getenv: home, args: []string{"--in-memory", "--data-dir", "/d"}, wantErr: "mutually exclusive"},
+		{name: "bad addr", getenv: home, args: []string{"--addr", "8000"}, wantErr: "--addr"},
+		{name: "unknown flag", getenv: home, args: []string{"--nope"}, wantErr: "flag provided but not defined"},
+		{name: "positional", getenv: home, args: []string{"extra"}, wantErr: "unexpected argument"},
+		{name: "bad env", getenv: env("EXTENDDB_SYNC", "maybe"), wantErr: "EXTENDDB_SYNC"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseServe(tc.args, tc.getenv)
+			if tc.wantErr != "" {
+				var ue usageError
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.As(err, &ue) {
+					t.Fatalf("err = %v; want a usage error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+}
+
+// run executes the CLI in-process and returns exit code, stdout, stderr.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	c := &cli{stdout: &out, stderr: &errb, getenv: env("HOME", "/home/u"), notify: context.WithCancel}
+	code := c.main(context.Background(), args)
+	return code, out.String(), errb.String()
+}
+
+func TestDispatch(t *testing.T) {
+	cases := []struct {
+		args               []string
+		code               int
+		stdout, stderr     string
+		noStdout, noStderr bool
+	}{
+		{args: nil, code: 2, stderr: "Commands:", noStdout: true},
+		{args: []string{"help"}, code: 0, stdout: "Commands:", noStderr: true},
+		{args: []string{"--help"}, code: 0, stdout: "serve", noStderr: true},
+		{args: []string{"help", "serve"}, code: 0, stdout: "--default-account", noStderr: true},
+		{args: []string{"help", "nope"}, code: 2, stderr: `unknown command "nope"`, noStdout: true},
+		{args: []string{"frobnicate"}, code: 2, stderr: `unknown command "frobnicate"`, noStdout: true},
+		{args: []string{"serve", "--help"}, code: 0, stdout: "Usage: extenddb serve", noStderr: true},
+		{args: []string{"serve", "-h"}, code: 0, stdout: "--transition-delay", noStderr: true},
+		{args: []string{"serve", "--default-account", "1"}, code: 2, stderr: "must be 12 digits", noStdout: true},
+		{args: []string{"serve", "--bogus"}, code: 2, stderr: "Usage: extenddb serve", noStdout: true},
+		{args: []string{"version"}, code: 0, stdout: "extenddb dev\ngo: go1.", noStderr: true},
+		{args: []string{"--version"}, code: 0, stdout: "extenddb ", noStderr: true},
+		{args: []string{"version", "--help"}, code: 0, stdout: "Usage: extenddb version", noStderr: true},
+		{args: []string{"version", "extra"}, code: 2, stderr: "unexpected argument", noStdout: true},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := run(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d; want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errOut)
+			}
+			if !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+				t.Errorf("stdout %q (want %q), stderr %q (want %q)", out, tc.stdout, errOut, tc.stderr)
+			}
+			if tc.noStdout && out != "" {
+				t.Errorf("unexpected stdout: %q", out)
+			}
+			if tc.noStderr && errOut != "" {
+				t.Errorf("unexpected stderr: %q", errOut)
+			}
+		})
+	}
+}
+
+// TestServeHelpListsEveryFlag keeps the help a complete reference: every
+// registered flag appears with its default and environment variable.
+func TestServeHelpListsEveryFlag(t *testing.T) {
+	_, out, _ := run(t, "serve", "--help")
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c := newServeConfig(env("HOME", "/home/u"))
+	c.register(fs)
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		n++
+		i := strings.Index(out, "  --"+f.Name+" ")
+		if i < 0 {
+			i = strings.Index(out, "  --"+f.Name+"\n")
+		}
+		if i < 0 {
+			t.Errorf("--%s missing from help", f.Name)
+			return
+		}
+		want := "(default " + f.DefValue + "; env " + envName(f.Name) + ")"
+		if f.DefValue == "" {
+			want = `(default ""; env ` + envName(f.Name) + ")"
+		}
+		if !strings.Contains(out[i:], want) {
+			t.Errorf("--%s: help lacks %q", f.Name, want)
+		}
+	})
+	if n < 11 {
+		t.Errorf("only %d flags registered", n)
+	}
+	for _, s := range []string{"(default :8000;", "(default /home/u/.local/share/extenddb;", "(default 000000000000;",
+		"(default us-east-1;", "(default info;", "(default console;", "(default false; env EXTENDDB_SYNC)", "(default 0s;", "(default none;"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("help lacks %q", s)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServe runs `serve args...` in-process and returns the listening
+// address, a stop function (the "signal") and the exit code channel.
+func startServe(t *testing.T, args ...string) (string, *syncBuffer, context.CancelFunc, <-chan int) {
+	t.Helper()
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &cli{stdout: io.Discard, stderr: logs, getenv: env("HOME", t.TempDir()), notify: context.WithCancel}
+	done := make(chan int, 1)
+	go func() {
+		done <- c.main(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-format", "json"}, args...))
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		sc := bufio.NewScanner(strings.NewReader(logs.String()))
+		for sc.Scan() {
+			var line struct{ Message, Addr string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "extenddb serving" {
+				return line.Addr, logs, cancel, done
+			}
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited %d before listening:\n%s", code, logs.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	t.Fatalf("serve never logged its address:\n%s", logs.String())
+	return "", nil, nil, nil
+}
+
+func TestServeStartsAndStops(t *testing.T) {
+	for _, args := range [][]string{{"--in-memory"}, {"--data-dir", filepath.Join(t.TempDir(), "d")}} {
+		t.Run(args[0], func(t *testing.T) {
+			addr, logs, stop, done := startServe(t, args...)
+			resp, err := http.Get("http://" + addr + "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("GET / = %d", resp.StatusCode)
+			}
+			stop()
+			if code := <-done; code != 0 {
+				t.Fatalf("exit %d\n%s", code, logs.String())
+			}
+			out := logs.String()
+			for _, want := range []string{`"account":"000000000000"`, `"region":"us-east-1"`, `"message":"stopped"`} {
+				if !strings.Contains(out, want) {
+					t.Errorf("logs lack %s:\n%s", want, out)
+				}
+			}
+			if args[0] == "--in-memory" && !strings.Contains(out, `"inMemory":true`) ||
+				args[0] == "--data-dir" && !strings.Contains(out, `"dataDir":"`+args[1]+`"`) {
+				t.Errorf("start line does not say where data lives:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestServeDataDirLocked(t *testing.T) {
+	dir := t.TempDir()
+	_, _, stop, done := startServe(t, "--data-dir", dir)
+	defer func() { stop(); <-done }()
+	code, _, errOut := run(t, "serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--log-format", "json")
+	if code != 1 || !strings.Contains(errOut, "lock") {
+		t.Fatalf("second server on the same data dir: exit %d\n%s", code, errOut)
+	}
+}
+
+func TestServeAddrInUse(t *testing.T) {
+	addr, _, stop, done := startServe(t, "--in-memory")
+	defer func() { stop(); <-done }()
+	code, _, errOut := run(t, "serve", "--in-memory", "--addr", addr, "--log-format", "json")
+	if code != 1 || !strings.Contains(errOut, "address already in use") {
+		t.Fatalf("second server on %s: exit %d\n%s", addr, code, errOut)
+	}
+}
+
+func TestDebugLogsRequests(t *testing.T) {
+	addr, logs, stop, done := startServe(t, "--in-memory", "--log-level", "debug")
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader("{}"))
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	stop()
+	<-done
+	if !strings.Contains(logs.String(), `"level":"debug"`) || !strings.Contains(logs.String(), "ListTables") {
+		t.Errorf("no debug line for the request:\n%s", logs.String())
+	}
+}

@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
+	"github.com/rs/zerolog"
+)
+
+// serveConfig is everything `extenddb serve` is told. Each field is one flag
+// (see register); defaults live in newServeConfig.
+type serveConfig struct {
+	addr              string
+	dataDir           string
+	inMemory          bool
+	defaultAccount    string
+	defaultRegion     string
+	logLevel          string
+	logFormat         string
+	sync              bool
+	transitionDelay   time.Duration
+	shutdownTimeout   time.Duration
+	accessKeyAccounts accessKeyAccounts
+}
+
+func newServeConfig(getenv func(string) string) serveConfig {
+	return serveConfig{
+		addr:              ":8000",
+		dataDir:           defaultDataDir(getenv),
+		defaultAccount:    wire.DefaultAccount,
+		defaultRegion:     wire.DefaultRegion,
+		logLevel:          "info",
+		logFormat:         "console",
+		shutdownTimeout:   10 * time.Second,
+		accessKeyAccounts: accessKeyAccounts{},
+	}
+}
+
+// defaultDataDir is $XDG_DATA_HOME/extenddb, else ~/.local/share/extenddb,
+// else (no home directory) ./extenddb-data.
+func defaultDataDir(getenv func(string) string) string {
+	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "extenddb")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "extenddb")
+	}
+	return "extenddb-data"
+}
+
+// register declares c's flags on fs, with c's current values as defaults.
+func (c *serveConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.addr, "addr", c.addr, "`HOST:PORT` to listen on (port 0 picks a free port)")
+	fs.StringVar(&c.dataDir, "data-dir", c.dataDir, "`DIR` holding the Pebble store; created if missing, kept across restarts")
+	fs.BoolVar(&c.inMemory, "in-memory", c.inMemory, "keep all data in memory (lost on exit); conflicts with --data-dir")
+	fs.StringVar(&c.defaultAccount, "default-account", c.defaultAccount, "12-digit `ACCOUNT` of requests whose access key is not mapped")
+	fs.StringVar(&c.defaultRegion, "default-region", c.defaultRegion, "`REGION` of requests that carry no SigV4 credential scope")
+	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "`LEVEL` of logging: debug (one line per request), info, warn or error")
+	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "`FORMAT` of log lines on stderr: console or json")
+	fs.BoolVar(&c.sync, "sync", c.sync, "fsync every acknowledged write (durable across a power cut; slower)")
+	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
+	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
+}
+
+var (
+	accountRE = regexp.MustCompile(`^[0-9]{12}$`)
+	// regionRE accepts AWS Region names (us-east-1, us-gov-west-1) and
+	// simple made-up ones such as "local"; it keeps ARNs well formed.
+	regionRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+)
+
+// validate reports the first invalid setting. explicit names the flags set
+// on the command line or by environment.
+func (c *serveConfig) validate(explicit map[string]bool) error {
+	if !accountRE.MatchString(c.defaultAccount) {
+		return fmt.Errorf("--default-account %q: must be 12 digits", c.defaultAccount)
+	}
+	if !regionRE.MatchString(c.defaultRegion) {
+		return fmt.Errorf("--default-region %q: must be a Region name such as us-east-1", c.defaultRegion)
+	}
+	if _, err := zerolog.ParseLevel(c.logLevel); err != nil || !oneOf(c.logLevel, "debug", "info", "warn", "error") {
+		return fmt.Errorf("--log-level %q: must be debug, info, warn or error", c.logLevel)
+	}
+	if !oneOf(c.logFormat, "console", "json") {
+		return fmt.Errorf("--log-format %q: must be console or json", c.logFormat)
+	}
+	if c.transitionDelay < 0 {
+		return fmt.Errorf("--transition-delay %s: must not be negative", c.transitionDelay)
+	}
+	if c.shutdownTimeout < 0 {
+		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
+	}
+	if c.inMemory && explicit["data-dir"] {
+		return errors.New("--in-memory and --data-dir are mutually exclusive")
+	}
+	if !c.inMemory && c.dataDir == "" {
+		return errors.New("--data-dir must not be empty (or use --in-memory)")
+	}
+	if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return fmt.Errorf("--addr %q: %w", c.addr, err)
+	}
+	return nil
+}
+
+func oneOf(s string, set ...string) bool {
+	for _, v := range set {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// accessKeyAccounts is the --access-key-account flag: AKID → account.
+type accessKeyAccounts map[string]string
+
+func (m accessKeyAccounts) String() string {
+	if len(m) == 0 {
+		return "none"
+	}
+	pairs := make([]string, 0, len(m))
+	for k, v := range m {
+		pairs = append(pairs, k+"="+v)
+	}
+	sort.Strings(pairs)
+	return strings.Join(pairs, ",")
+}
+
+// Set adds one or more comma-separated AKID=ACCOUNT pairs.
+func (m accessKeyAccounts) Set(s string) error {
+	for pair := range strings.SplitSeq(s, ",") {
+		pair = strings.TrimSpace(pair)
+		akid, account, ok := strings.Cut(pair, "=")
+		if !ok || akid == "" {
+			return fmt.Errorf("%q: want AKID=ACCOUNT", pair)
+		}
+		if !accountRE.MatchString(account) {
+			return fmt.Errorf("%q: account %q must be 12 digits", pair, account)
+		}
+		m[akid] = account
+	}
+	return nil
+}
+
+// parseServe turns serve's arguments and environment into a valid config.
+func parseServe(args []string, getenv func(string) string) (serveConfig, error) {
+	c := newServeConfig(getenv)
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c.register(fs)
+	if err := parseFlags(fs, args, getenv); err != nil {
+		return c, err
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if getenv(envName("data-dir")) != "" {
+		explicit["data-dir"] = true
+	}
+	if err := c.validate(explicit); err != nil {
+		return c, usageError{err}
+	}
+	return c, nil
+}
+
+func serveUsage(c *cli, w io.Writer) {
+	sc := newServeConfig(c.getenv)
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	sc.register(fs)
+	fmt.Fprint(w, "Usage: extenddb serve [flags]\n\nServe the DynamoDB API (JSON 1.0), DynamoDB Streams and STS GetCallerIdentity.\nEvery flag can also be set by the environment variable shown.\n\nFlags:\n\n")
+	printFlags(w, fs)
+}
+
+func runServe(ctx context.Context, c *cli, args []string) int {
+	cfg, err := parseServe(args, c.getenv)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		serveUsage(c, c.stdout)
+		return 0
+	case err != nil:
+		fmt.Fprintf(c.stderr, "extenddb serve: %v\n\n", err)
+		serveUsage(c, c.stderr)
+		return 2
+	}
+	log := newLogger(c.stderr, cfg.logLevel, cfg.logFormat)
+	ctx, stop := c.notify(ctx)
+	defer stop()
+	if err := serve(ctx, stop, cfg, log); err != nil {
+		log.Error().Err(err).Msg("extenddb stopped with an error")
+		return 1
+	}
+	return 0
+}
+
+// serve runs until ctx is cancelled, then shuts down in order: stop
+// accepting and drain in-flight requests, close the engine, close Pebble.
+// stop is called once ctx is done, so a second signal kills the process.
+func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log zerolog.Logger) (err error) {
+	storeOpts := pebblestore.Options{InMemory: cfg.inMemory, Logger: pebbleLogger{log}}
+	if !cfg.inMemory {
+		storeOpts.Dir = cfg.dataDir
+		if err := os.MkdirAll(cfg.dataDir, 0o750); err != nil {
+			return fmt.Errorf("creating data directory: %w", err)
+		}
+	}
+	store, err := pebblestore.Open(storeOpts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := store.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("closing store: %w", cerr))
+		}
+	}()
+	eng, err := emulator.New(emulator.Options{
+		Store:           store,
+		Sync:            cfg.sync,
+		TransitionDelay: cfg.transitionDelay,
+		Logger:          &log,
+	})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := eng.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("closing engine: %w", cerr))
+		}
+	}()
+	handler := wire.NewHandler(eng, wire.Options{
+		DefaultAccount:    cfg.defaultAccount,
+		DefaultRegion:     cfg.defaultRegion,
+		AccessKeyAccounts: cfg.accessKeyAccounts,
+		Logger:            &log,
+	})
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          newStdLogger(log),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	ev := log.Info().Str("addr", ln.Addr().String())
+	if cfg.inMemory {
+		ev = ev.Bool("inMemory", true)
+	} else {
+		ev = ev.Str("dataDir", cfg.dataDir)
+	}
+	ev.Str("account", cfg.defaultAccount).Str("region", cfg.defaultRegion).
+		Bool("sync", cfg.sync).Str("version", versionString()).Msg("extenddb serving")
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	stop()
+	log.Info().Str("timeout", cfg.shutdownTimeout.String()).Msg("shutting down: draining in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		// Requests still running past the timeout are cut off; the store is
+		// closed cleanly regardless, so nothing acknowledged is lost.
+		log.Warn().Err(err).Msg("in-flight requests did not finish in time")
+		_ = srv.Close()
+	}
+	<-served
+	log.Info().Msg("stopped")
+	return nil
+}
