@@ -1,0 +1,18 @@
+package archtest
+
+// Rules are ExtendDB's dependency rules (DESIGN.md, "Layout and dependency
+// direction"; docs/adr/0001-kv-contract-package.md).
+func Rules() []Rule {
+	return []Rule{
+		{From: "kv", Allow: []string{}, Why: "kv is the storage contract: it imports nothing of ours"},
+		{From: "throttle", Allow: []string{}, Why: "throttle is pure: it imports nothing of ours"},
+		{From: "pebblestore", Allow: []string{"kv"}, Why: "pebblestore knows only the kv contract"},
+		{From: "emulator", Deny: []string{"wire", "iac", "cmd", "pebblestore", "internal/testserver"}, TestsExcepted: true,
+			Why: "the engine knows no HTTP, no IaC and no concrete store"},
+		{From: "wire", Deny: []string{"iac", "cmd"}, Why: "wire serves the engine; IaC loading is cmd's wiring"},
+		{From: "iac", Deny: []string{"wire", "cmd", "pebblestore"}, TestsExcepted: true,
+			Why: "iac provisions through the emulator's API only"},
+		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
+		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
+	}
+}
