@@ -155,3 +155,19 @@ func isTableName(s string) bool {
 	}
 	return true
 }
+
+// ThrottleThroughput returns what a table described by d is registered with
+// in the throttle manager: PAY_PER_REQUEST with its OnDemandThroughput caps
+// (absent or -1 is no cap in that direction), else PROVISIONED with its
+// RCU/WCU. A description without BillingModeSummary is provisioned, as the
+// service omits the summary for tables that never chose a mode.
+func ThrottleThroughput(d *TableDescription) throttle.Throughput {
+	if d.BillingModeSummary != nil && d.BillingModeSummary.BillingMode == "PAY_PER_REQUEST" {
+		tp := throttle.Throughput{Billing: throttle.OnDemand}
+		if c := d.OnDemandThroughput; c != nil {
+			tp.MaxReadRequestUnits, tp.MaxWriteRequestUnits = c.MaxReadRequestUnits, c.MaxWriteRequestUnits
+		}
+		return tp
+	}
+	return throttle.ProvisionedThroughput(d.ProvisionedThroughput.ReadCapacityUnits, d.ProvisionedThroughput.WriteCapacityUnits)
+}

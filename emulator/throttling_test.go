@@ -178,3 +178,30 @@ func FuzzThrottleResource(f *testing.F) {
 		}
 	})
 }
+
+func TestThrottleThroughput(t *testing.T) {
+	pt := func(r, w int64) emulator.ProvisionedThroughputDescription {
+		return emulator.ProvisionedThroughputDescription{ReadCapacityUnits: r, WriteCapacityUnits: w}
+	}
+	mode := func(m string) *emulator.BillingModeSummary { return &emulator.BillingModeSummary{BillingMode: m} }
+	caps := func(r, w int64) *emulator.OnDemandThroughputDescription {
+		return &emulator.OnDemandThroughputDescription{MaxReadRequestUnits: r, MaxWriteRequestUnits: w}
+	}
+	for _, c := range []struct {
+		name string
+		d    emulator.TableDescription
+		want throttle.Throughput
+	}{
+		{"provisioned without summary", emulator.TableDescription{ProvisionedThroughput: pt(5, 7)}, throttle.ProvisionedThroughput(5, 7)},
+		{"provisioned", emulator.TableDescription{ProvisionedThroughput: pt(5, 7), BillingModeSummary: mode("PROVISIONED")}, throttle.ProvisionedThroughput(5, 7)},
+		{"provisioned ignores caps", emulator.TableDescription{ProvisionedThroughput: pt(5, 7), OnDemandThroughput: caps(1, 1)}, throttle.ProvisionedThroughput(5, 7)},
+		{"on-demand without caps", emulator.TableDescription{BillingModeSummary: mode("PAY_PER_REQUEST")}, throttle.OnDemandThroughput(0, 0)},
+		{"on-demand caps -1", emulator.TableDescription{BillingModeSummary: mode("PAY_PER_REQUEST"), OnDemandThroughput: caps(-1, -1)}, throttle.OnDemandThroughput(-1, -1)},
+		{"on-demand capped", emulator.TableDescription{BillingModeSummary: mode("PAY_PER_REQUEST"), OnDemandThroughput: caps(100, 50)}, throttle.OnDemandThroughput(100, 50)},
+		{"on-demand write capped only", emulator.TableDescription{BillingModeSummary: mode("PAY_PER_REQUEST"), OnDemandThroughput: caps(-1, 50)}, throttle.OnDemandThroughput(-1, 50)},
+	} {
+		if got := emulator.ThrottleThroughput(&c.d); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
