@@ -1,0 +1,295 @@
+package expr
+
+import (
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+func TestFromExpectedErrors(t *testing.T) {
+	cases := []struct {
+		exp  ExpectedAttributeValue
+		op   *string
+		want string
+	}{
+		{ExpectedAttributeValue{Value: ptr(S("x")), AttributeValueList: []av.Value{S("x")}}, nil,
+			"One or more parameter values were invalid: Value and AttributeValueList cannot be used together for Attribute: a"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("EQ"), Exists: ptr(true), Value: ptr(S("x"))}, nil,
+			"One or more parameter values were invalid: Exists and ComparisonOperator cannot be used together for Attribute: a"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("EQ")}, nil,
+			"One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("EQ"), AttributeValueList: []av.Value{S("x"), S("y")}}, nil,
+			"One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("NULL"), AttributeValueList: []av.Value{S("x")}}, nil,
+			"One or more parameter values were invalid: Invalid number of argument(s) for the NULL ComparisonOperator"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("BETWEEN"), AttributeValueList: []av.Value{S("x")}}, nil,
+			"One or more parameter values were invalid: Invalid number of argument(s) for the BETWEEN ComparisonOperator"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("IN"), AttributeValueList: []av.Value{}}, nil,
+			"One or more parameter values were invalid: Invalid number of argument(s) for the IN ComparisonOperator"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("IN"), AttributeValueList: []av.Value{S("x"), N("1")}}, nil,
+			"One or more parameter values were invalid: AttributeValues inside AttributeValueList must be of same type"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("BETWEEN"), AttributeValueList: []av.Value{N("5"), N("1")}}, nil,
+			"The BETWEEN condition was provided a range where the lower bound is greater than the upper bound"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("BEGINS_WITH"), AttributeValueList: []av.Value{N("5")}}, nil,
+			"One or more parameter values were invalid: ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("LT"), AttributeValueList: []av.Value{SS("a")}}, nil,
+			"One or more parameter values were invalid: ComparisonOperator LT is not valid for SS AttributeValue type"},
+		{ExpectedAttributeValue{AttributeValueList: []av.Value{S("x")}}, nil,
+			"One or more parameter values were invalid: AttributeValueList can only be used with a ComparisonOperator for Attribute: a"},
+		{ExpectedAttributeValue{}, nil,
+			"One or more parameter values were invalid: Value must be provided when Exists is null for Attribute: a"},
+		{ExpectedAttributeValue{Exists: ptr(true)}, nil,
+			"One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"},
+		{ExpectedAttributeValue{Exists: ptr(false), Value: ptr(S("x"))}, nil,
+			"One or more parameter values were invalid: Value cannot be used when Exists is false for Attribute: a"},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("FOO")}, nil,
+			"1 validation error detected: Value 'FOO' at 'expected.a.member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"},
+		{ExpectedAttributeValue{Exists: ptr(false)}, ptr("XOR"),
+			"1 validation error detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]"},
+		{ExpectedAttributeValue{Exists: ptr(false)}, ptr("OR"), ""},
+		{ExpectedAttributeValue{ComparisonOperator: ptr("EQ"), Value: ptr(S("x"))}, nil, ""},
+	}
+	for i, c := range cases {
+		_, err := FromExpected(map[string]ExpectedAttributeValue{"a": c.exp}, c.op)
+		if got := errMsg(t, err); got != c.want {
+			t.Errorf("case %d:\n got  %q\n want %q", i, got, c.want)
+		}
+	}
+}
+
+func TestLegacyEval(t *testing.T) {
+	item := av.Item{"s": S("hello"), "n": N("10"), "ss": SS("a", "b"), "l": L(S("x"))}
+	one := func(v av.Value) []av.Value { return []av.Value{v} }
+	cases := []struct {
+		attr, op string
+		vals     []av.Value
+		want     bool
+	}{
+		{"s", "EQ", one(S("hello")), true},
+		{"s", "EQ", one(N("1")), false},
+		{"s", "NE", one(S("x")), true},
+		{"nope", "NE", one(S("x")), true},
+		{"n", "LT", one(N("11")), true},
+		{"n", "LE", one(N("10")), true},
+		{"n", "GT", one(N("10")), false},
+		{"n", "GE", one(N("10")), true},
+		{"n", "GT", one(S("1")), false},
+		{"s", "NOT_NULL", nil, true},
+		{"nope", "NOT_NULL", nil, false},
+		{"nope", "NULL", nil, true},
+		{"s", "NULL", nil, false},
+		{"s", "CONTAINS", one(S("ell")), true},
+		{"ss", "CONTAINS", one(S("a")), true},
+		{"l", "CONTAINS", one(S("x")), true},
+		{"s", "NOT_CONTAINS", one(S("zz")), true},
+		{"ss", "NOT_CONTAINS", one(S("a")), false},
+		{"nope", "NOT_CONTAINS", one(S("a")), false},
+		{"s", "BEGINS_WITH", one(S("he")), true},
+		{"n", "IN", []av.Value{N("1"), N("10")}, true},
+		{"n", "IN", []av.Value{N("1")}, false},
+		{"n", "BETWEEN", []av.Value{N("1"), N("10")}, true},
+		{"n", "BETWEEN", []av.Value{N("11"), N("12")}, false},
+	}
+	for _, c := range cases {
+		for _, kind := range []string{"expected", "filter"} {
+			var cond *Condition
+			var err error
+			if kind == "expected" {
+				cond, err = FromExpected(map[string]ExpectedAttributeValue{c.attr: {ComparisonOperator: ptr(c.op), AttributeValueList: c.vals}}, nil)
+			} else {
+				cond, err = FromFilter("scanFilter", map[string]LegacyCondition{c.attr: {ComparisonOperator: ptr(c.op), AttributeValueList: c.vals}}, nil)
+			}
+			if err != nil {
+				t.Errorf("%s %s %s: %v", kind, c.attr, c.op, err)
+				continue
+			}
+			if got, _ := cond.Eval(item); got != c.want {
+				t.Errorf("%s %s %s %v = %v, want %v", kind, c.attr, c.op, c.vals, got, c.want)
+			}
+		}
+	}
+	// Exists/Value forms and ConditionalOperator.
+	exp := map[string]ExpectedAttributeValue{
+		"s":    {Value: ptr(S("hello"))},
+		"nope": {Exists: ptr(false)},
+	}
+	for op, want := range map[string]bool{"AND": true, "OR": true} {
+		c, err := FromExpected(exp, ptr(op))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := c.Eval(item); got != want {
+			t.Errorf("%s = %v", op, got)
+		}
+	}
+	exp["n"] = ExpectedAttributeValue{Value: ptr(N("99"))}
+	for op, want := range map[string]bool{"AND": false, "OR": true} {
+		c, _ := FromExpected(exp, ptr(op))
+		if got, _ := c.Eval(item); got != want {
+			t.Errorf("%s with a failing entry = %v, want %v", op, got, want)
+		}
+	}
+	c, _ := FromExpected(nil, nil)
+	if ok, _ := c.Eval(nil); !ok {
+		t.Error("empty Expected should pass")
+	}
+}
+
+func TestFromFilterErrors(t *testing.T) {
+	cases := []struct {
+		c    LegacyCondition
+		want string
+	}{
+		{LegacyCondition{ComparisonOperator: ptr("EQ")}, "One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"},
+		{LegacyCondition{ComparisonOperator: ptr("CONTAINS"), AttributeValueList: []av.Value{L()}}, "One or more parameter values were invalid: ComparisonOperator CONTAINS is not valid for L AttributeValue type"},
+		{LegacyCondition{}, "1 validation error detected: Value '' at 'queryFilter.a.member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"},
+	}
+	for i, c := range cases {
+		_, err := FromFilter("queryFilter", map[string]LegacyCondition{"a": c.c}, nil)
+		if got := errMsg(t, err); got != c.want {
+			t.Errorf("case %d:\n got  %q\n want %q", i, got, c.want)
+		}
+	}
+}
+
+func TestKeyConditions(t *testing.T) {
+	vals := map[string]av.Value{":p": S("p"), ":s": S("s"), ":n1": N("1"), ":n2": N("2")}
+	cases := []struct {
+		text, hash, rng string
+		want            string
+		sortOp          string
+	}{
+		{"pk = :p", "pk", "", "", ""},
+		{"pk = :p AND sk > :s", "pk", "sk", "", "GT"},
+		{":s < sk AND pk = :p", "pk", "sk", "", "GT"},
+		{":s >= sk AND pk = :p", "pk", "sk", "", "LE"},
+		{"pk = :p AND begins_with(sk, :s)", "pk", "sk", "", "BEGINS_WITH"},
+		{"pk = :p AND sk BETWEEN :n1 AND :n2", "pk", "sk", "", "BETWEEN"},
+		{"sk = :s", "pk", "sk", "Query condition missed key schema element: pk", ""},
+		{"pk = :p AND foo = :s", "pk", "sk", "Query condition missed key schema element: sk", ""},
+		{"foo = :p AND sk = :s", "pk", "sk", "Query condition missed key schema element: pk", ""},
+		{"pk > :p", "pk", "", "Query key condition not supported", ""},
+		{"begins_with(pk, :p)", "pk", "", "Query key condition not supported", ""},
+		{"pk = :p AND sk = :s", "pk", "", "Query key condition not supported", ""},
+	}
+	for _, c := range cases {
+		p := NewParams(nil, vals, nil)
+		k, err := p.KeyCondition(c.text)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		q, err := k.Resolve(c.hash, c.rng)
+		if got := errMsg(t, err); got != c.want {
+			t.Errorf("%q: %q, want %q", c.text, got, c.want)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if q.PartitionName != c.hash || !equalValues(q.PartitionValue, S("p")) {
+			t.Errorf("%q: partition %s %v", c.text, q.PartitionName, q.PartitionValue)
+		}
+		if (q.Sort == nil) != (c.sortOp == "") || q.Sort != nil && q.Sort.Op != c.sortOp {
+			t.Errorf("%q: sort %+v, want %s", c.text, q.Sort, c.sortOp)
+		}
+	}
+	// Legacy KeyConditions give the same structure.
+	k, err := FromKeyConditions(map[string]LegacyCondition{
+		"pk": {ComparisonOperator: ptr("EQ"), AttributeValueList: []av.Value{S("p")}},
+		"sk": {ComparisonOperator: ptr("BETWEEN"), AttributeValueList: []av.Value{N("1"), N("3")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := k.Resolve("pk", "sk")
+	if err != nil || q.Sort == nil || !q.Sort.Match(N("2")) || q.Sort.Match(N("4")) {
+		t.Errorf("legacy key conditions: %+v %v", q, err)
+	}
+	if _, err := FromKeyConditions(map[string]LegacyCondition{"pk": {ComparisonOperator: ptr("NE"), AttributeValueList: []av.Value{S("p")}}}); errMsg(t, err) != "Attempted conditional constraint is not an indexable operation" {
+		t.Errorf("NE key condition: %v", err)
+	}
+}
+
+func TestKeyTermMatch(t *testing.T) {
+	cases := []struct {
+		op   string
+		vals []av.Value
+		v    av.Value
+		want bool
+	}{
+		{"EQ", []av.Value{N("1")}, N("1.0"), true},
+		{"LT", []av.Value{N("1")}, N("0"), true},
+		{"LE", []av.Value{S("b")}, S("b"), true},
+		{"GT", []av.Value{S("b")}, S("a"), false},
+		{"GE", []av.Value{B("\x02")}, B("\x02"), true},
+		{"BETWEEN", []av.Value{N("1"), N("3")}, N("3"), true},
+		{"BEGINS_WITH", []av.Value{S("ab")}, S("abc"), true},
+		{"BEGINS_WITH", []av.Value{S("ab")}, S("a"), false},
+		{"BEGINS_WITH", []av.Value{B("ab")}, S("abc"), false},
+		{"EQ", []av.Value{N("1")}, S("1"), false},
+	}
+	for _, c := range cases {
+		k := KeyTerm{Op: c.op, Values: c.vals}
+		if got := k.Match(c.v); got != c.want {
+			t.Errorf("%s %v on %v = %v", c.op, c.vals, c.v, got)
+		}
+	}
+}
+
+func TestFromAttributeUpdates(t *testing.T) {
+	cases := []struct {
+		u    AttributeValueUpdate
+		want string
+	}{
+		{AttributeValueUpdate{}, "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified"},
+		{AttributeValueUpdate{Action: ptr("ADD")}, "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified"},
+		{AttributeValueUpdate{Action: ptr("DELETE"), Value: ptr(S("x"))}, "One or more parameter values were invalid: DELETE action with value is not supported for the type S"},
+		{AttributeValueUpdate{Action: ptr("ADD"), Value: ptr(S("x"))}, "One or more parameter values were invalid: ADD action is not supported for the type S"},
+		{AttributeValueUpdate{Action: ptr("MERGE"), Value: ptr(S("x"))}, "1 validation error detected: Value 'MERGE' at 'attributeUpdates.a.member.action' failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]"},
+		{AttributeValueUpdate{Action: ptr("ADD"), Value: ptr(L(S("x")))}, ""},
+	}
+	for i, c := range cases {
+		_, err := FromAttributeUpdates(map[string]AttributeValueUpdate{"a": c.u})
+		if got := errMsg(t, err); got != c.want {
+			t.Errorf("case %d:\n got  %q\n want %q", i, got, c.want)
+		}
+	}
+	u, err := FromAttributeUpdates(map[string]AttributeValueUpdate{
+		"s":  {Value: ptr(S("new"))},
+		"n":  {Action: ptr("ADD"), Value: ptr(N("2"))},
+		"l":  {Action: ptr("ADD"), Value: ptr(L(S("z")))},
+		"ss": {Action: ptr("DELETE"), Value: ptr(SS("a"))},
+		"x":  {Action: ptr("DELETE")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := u.Apply(av.Item{"pk": S("k"), "n": N("1"), "l": L(S("a")), "ss": SS("a", "b"), "x": S("gone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := av.Item{"pk": S("k"), "s": S("new"), "n": N("3"), "l": L(S("a"), S("z")), "ss": SS("b")}
+	if !itemEqual(got, want) {
+		t.Errorf("got %s", dumpItem(got))
+	}
+	if msg := errMsg(t, u.CheckKeys("x")); msg != "One or more parameter values were invalid: Cannot update attribute x. This attribute is part of the key" {
+		t.Errorf("legacy key error %q", msg)
+	}
+}
+
+func TestFromAttributesToGet(t *testing.T) {
+	p, err := FromAttributesToGet([]string{"a", "size", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Project(av.Item{"a": S("1"), "size": S("2"), "c": S("3")})
+	if !itemEqual(got, av.Item{"a": S("1"), "size": S("2")}) {
+		t.Errorf("got %s", dumpItem(got))
+	}
+	if names := p.TopLevel(); len(names) != 3 || names[1] != "size" {
+		t.Errorf("TopLevel = %v", names)
+	}
+	if _, err := FromAttributesToGet([]string{"a", "a"}); errMsg(t, err) != "One or more parameter values were invalid: Duplicate value in attribute name: a" {
+		t.Errorf("duplicate: %v", err)
+	}
+}
