@@ -172,11 +172,21 @@ func (t *Table) fresh(n int64, rate, ceil float64) bucket {
 // sweep evicts the partition buckets that have refilled to their ceiling:
 // fresh would rebuild them identical, so dropping them changes nothing.
 func (t *Table) sweep(td *tableDir, n int64, rate, ceil float64) {
+	before := len(td.parts)
 	for k, pb := range td.parts {
 		pb.refill(n, rate, ceil)
 		if pb.bal >= ceil {
 			delete(td.parts, k)
 		}
+	}
+	// A Go map never gives back the memory of deleted entries, so after a
+	// burst of keys has gone idle, move the survivors to a map of their size.
+	if len(td.parts) < before/4 {
+		m := make(map[string]*bucket, len(td.parts))
+		for k, pb := range td.parts {
+			m[k] = pb
+		}
+		td.parts = m
 	}
 	td.sweepAt = max(minSweep, 2*len(td.parts))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -470,6 +471,12 @@ func TestPartitionEviction(t *testing.T) {
 	if n := parts(); n != 3*minSweep+1 {
 		t.Fatalf("%d buckets before they could refill, want %d (none is full)", n, 3*minSweep+1)
 	}
+	mapID := func() uintptr {
+		tbl.mu.Lock()
+		defer tbl.mu.Unlock()
+		return reflect.ValueOf(tbl.dirs[Write].parts).Pointer()
+	}
+	grown := mapID()
 	// From 300 s on every "a" key has refilled to its ceiling, and a key
 	// charged 1 unit is full again a millisecond later: with keys arriving
 	// 10 ms apart, sweeps keep the map near minSweep.
@@ -483,6 +490,9 @@ func TestPartitionEviction(t *testing.T) {
 	}
 	if n := parts(); n > minSweep+1 {
 		t.Fatalf("%d buckets after the wave, want at most %d", n, minSweep+1)
+	}
+	if mapID() == grown {
+		t.Fatal("the map that grew to thousands of keys was kept after they were evicted")
 	}
 	later := at(600)
 	if b, _ := tbl.partitionBalance(later, Write, "hot"); !near(b, 1000-1_000_000+600_000) {
