@@ -26,11 +26,14 @@ func describeKeys(ks []keyElem) []DescribedKeySchemaElement {
 	return out
 }
 
-func describeThroughput(pt ptState, billing string) ProvisionedThroughputDescription {
+func describeThroughput(pt ptState, billing string, now time.Time) ProvisionedThroughputDescription {
 	d := ProvisionedThroughputDescription{
-		LastIncreaseDateTime:   epochPtr(pt.LastIncrease),
-		LastDecreaseDateTime:   epochPtr(pt.LastDecrease),
-		NumberOfDecreasesToday: pt.DecreasesToday,
+		LastIncreaseDateTime: epochPtr(pt.LastIncrease),
+		LastDecreaseDateTime: epochPtr(pt.LastDecrease),
+	}
+	// The counter restarts at 00:00 UTC.
+	if pt.DecreaseDay == now.UTC().Format(time.DateOnly) {
+		d.NumberOfDecreasesToday = pt.DecreasesToday
 	}
 	if billing == billingProvisioned {
 		d.ReadCapacityUnits, d.WriteCapacityUnits = pt.Read, pt.Write
@@ -71,7 +74,7 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 		TableStatus:               t.status(now),
 		CreationDateTime:          epochSeconds(t.CreatedAt),
 		KeySchema:                 describeKeys(t.KeySchema),
-		ProvisionedThroughput:     describeThroughput(t.Throughput, t.BillingMode),
+		ProvisionedThroughput:     describeThroughput(t.Throughput, t.BillingMode, now),
 		DeletionProtectionEnabled: t.DeletionProtection,
 		OnDemandThroughput:        describeODT(t.OnDemand),
 		WarmThroughput: &TableWarmThroughputDescription{
@@ -106,7 +109,7 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 			KeySchema:             describeKeys(ix.KeySchema),
 			Projection:            DescribedProjection{ProjectionType: ix.ProjectionType, NonKeyAttributes: sortedCopy(ix.NonKeyAttrs)},
 			IndexStatus:           ix.status(now),
-			ProvisionedThroughput: describeThroughput(ix.Throughput, t.BillingMode),
+			ProvisionedThroughput: describeThroughput(ix.Throughput, t.BillingMode, now),
 			OnDemandThroughput:    describeODT(ix.OnDemand),
 			WarmThroughput: &GlobalSecondaryIndexWarmThroughputDescription{
 				ReadUnitsPerSecond:  ix.Warm.Read,

@@ -1,0 +1,159 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/extenddb/extenddb/pebblestore"
+)
+
+// fakeClock is a Clock tests move by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 12, 2, 11, 30, 0, 123000000, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// testEngine is an engine over an in-memory Pebble store that can be
+// restarted on the same data.
+type testEngine struct {
+	*Engine
+	t     *testing.T
+	fs    vfs.FS
+	store *pebblestore.Store
+	opts  Options
+	clock *fakeClock
+}
+
+var (
+	nsA = Namespace{Account: "111122223333", Region: "us-east-1"}
+	nsB = Namespace{Account: "111122223333", Region: "eu-west-1"}
+	nsC = Namespace{Account: "444455556666", Region: "us-east-1"}
+)
+
+func newTestEngine(t *testing.T, mod ...func(*Options)) *testEngine {
+	t.Helper()
+	te := &testEngine{t: t, fs: vfs.NewMem(), clock: newFakeClock()}
+	te.opts = Options{Clock: te.clock}
+	for _, m := range mod {
+		m(&te.opts)
+	}
+	te.open()
+	t.Cleanup(func() {
+		_ = te.Engine.Close()
+		_ = te.store.Close()
+	})
+	return te
+}
+
+func (te *testEngine) open() {
+	te.t.Helper()
+	st, err := pebblestore.Open(pebblestore.Options{Dir: "/db", FS: te.fs})
+	if err != nil {
+		te.t.Fatal(err)
+	}
+	o := te.opts
+	o.Store = st
+	e, err := New(o)
+	if err != nil {
+		te.t.Fatal(err)
+	}
+	te.Engine, te.store = e, st
+}
+
+// restart closes and reopens the engine and store on the same data.
+func (te *testEngine) restart() {
+	te.t.Helper()
+	if err := te.Engine.Close(); err != nil {
+		te.t.Fatal(err)
+	}
+	if err := te.store.Close(); err != nil {
+		te.t.Fatal(err)
+	}
+	te.open()
+}
+
+func s(v string) *string { return &v }
+func i64(v int64) *int64  { return &v }
+func bl(v bool) *bool     { return &v }
+
+func attrs(kv ...string) []AttributeDefinition {
+	out := []AttributeDefinition{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, AttributeDefinition{AttributeName: s(kv[i]), AttributeType: s(kv[i+1])})
+	}
+	return out
+}
+
+func keys(kv ...string) []KeySchemaElement {
+	var out []KeySchemaElement
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, KeySchemaElement{AttributeName: s(kv[i]), KeyType: s(kv[i+1])})
+	}
+	return out
+}
+
+func pt(r, w int64) *ProvisionedThroughput {
+	return &ProvisionedThroughput{ReadCapacityUnits: i64(r), WriteCapacityUnits: i64(w)}
+}
+
+// simpleTable is a valid on-demand hash-only table request.
+func simpleTable(name string) *CreateTableInput {
+	return &CreateTableInput{
+		TableName:            s(name),
+		AttributeDefinitions: attrs("pk", "S"),
+		KeySchema:            keys("pk", "HASH"),
+		BillingMode:          s("PAY_PER_REQUEST"),
+	}
+}
+
+func (te *testEngine) mustCreate(ns Namespace, in *CreateTableInput) *TableDescription {
+	te.t.Helper()
+	out, err := te.CreateTable(context.Background(), ns, in)
+	if err != nil {
+		te.t.Fatalf("CreateTable: %v", err)
+	}
+	return out.TableDescription
+}
+
+func (te *testEngine) describeT(ns Namespace, name string) *TableDescription {
+	te.t.Helper()
+	out, err := te.DescribeTable(context.Background(), ns, &DescribeTableInput{TableName: s(name)})
+	if err != nil {
+		te.t.Fatalf("DescribeTable: %v", err)
+	}
+	return out.Table
+}
+
+// wantErr checks err is an *Error with code and message.
+func wantErr(t *testing.T, err error, code, msg string) {
+	t.Helper()
+	var de *Error
+	if !errors.As(err, &de) {
+		t.Fatalf("got error %v, want %s: %s", err, code, msg)
+	}
+	if de.Code != code || de.Message != msg {
+		t.Fatalf("got %s: %q\nwant %s: %q", de.Code, de.Message, code, msg)
+	}
+}
+
+func asError(err error, target **Error) bool { return errors.As(err, target) }
