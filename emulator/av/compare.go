@@ -17,8 +17,14 @@ func Equal(a, b Value) bool {
 	case TypeNULL:
 		return true
 	case TypeSS, TypeBS:
+		if len(a.Set) > 16 || len(b.Set) > 16 {
+			return sameKeys(setOf(a.Set, false), setOf(b.Set, false))
+		}
 		return setsEqual(a.Set, b.Set, func(x, y string) bool { return x == y })
 	case TypeNS:
+		if len(a.Set) > 16 || len(b.Set) > 16 {
+			return sameKeys(setOf(a.Set, true), setOf(b.Set, true))
+		}
 		return setsEqual(a.Set, b.Set, func(x, y string) bool { return CompareNumbers(x, y) == 0 })
 	case TypeL:
 		if len(a.L) != len(b.L) {
@@ -47,6 +53,31 @@ func mapsEqual(a, b map[string]Value) bool {
 	for k, av := range a {
 		bv, ok := b[k]
 		if !ok || !Equal(av, bv) {
+			return false
+		}
+	}
+	return true
+}
+
+// setOf builds a lookup set for large sets; numbers are keyed by their
+// canonical text so that equal values collide.
+func setOf(set []string, numbers bool) map[string]struct{} {
+	m := make(map[string]struct{}, len(set))
+	for _, s := range set {
+		if numbers {
+			s = canonicalOrRaw(s)
+		}
+		m[s] = struct{}{}
+	}
+	return m
+}
+
+func sameKeys(a, b map[string]struct{}) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
 			return false
 		}
 	}

@@ -282,3 +282,23 @@ func sampleItem() Item {
 		}},
 	}
 }
+
+// The hand-written string decoder agrees with encoding/json.
+func FuzzJSONStringDifferential(f *testing.F) {
+	for _, s := range []string{`abc`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\ud800\u0041`, `\udc00\ud800`, "\xff", `\n\t\/\b\f\r\"\\`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		doc := []byte(`{"S":"` + string(raw) + `"}`)
+		var ref struct{ S string }
+		refErr := json.Unmarshal(doc, &ref)
+		var v Value
+		err := v.UnmarshalJSON(doc)
+		if (refErr == nil) != (err == nil) {
+			t.Fatalf("%q: encoding/json err %v, ours %v", doc, refErr, err)
+		}
+		if err == nil && v.S != ref.S {
+			t.Fatalf("%q: encoding/json %q, ours %q", doc, ref.S, v.S)
+		}
+	})
+}

@@ -1,7 +1,9 @@
 package av
 
 import (
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,6 +64,23 @@ func TestValidateLargeSets(t *testing.T) {
 	}
 	if err := ValidateValue(Value{Type: TypeNS, Set: ns}); err != nil {
 		t.Fatal(err)
+	}
+	if !Equal(Value{Type: TypeNS, Set: ns}, Value{Type: TypeNS, Set: ns}) {
+		t.Fatal("large NS not equal to itself")
+	}
+	if Equal(Value{Type: TypeNS, Set: ns}, Value{Type: TypeNS, Set: ns[1:]}) || Equal(Value{Type: TypeSS, Set: ss}, Value{Type: TypeSS, Set: append(ss[1:], "other")}) {
+		t.Fatal("large sets with different members are equal")
+	}
+	ssRev := slices.Clone(ss)
+	slices.Reverse(ssRev)
+	if !Equal(Value{Type: TypeSS, Set: ss}, Value{Type: TypeSS, Set: ssRev}) {
+		t.Fatal("large SS not equal to its reverse")
+	}
+	nsAlt := slices.Clone(ns)
+	nsAlt[5], _ = CanonicalNumber(ns[5])
+	nsAlt[5] += ".000"
+	if !Equal(Value{Type: TypeNS, Set: ns}, Value{Type: TypeNS, Set: nsAlt}) {
+		t.Fatal("large NS with a member written differently not equal")
 	}
 	if err := ValidateValue(Value{Type: TypeNS, Set: append(ns, "1.0e0")}); err == nil || err.Error() != msgNSDuplicates {
 		t.Fatalf("large NS with 1 and 1.0e0: %v", err)
@@ -229,6 +248,9 @@ func FuzzUnmarshalJSON(f *testing.F) {
 				t.Fatalf("error type %T", err)
 			}
 			return
+		}
+		if !json.Valid(b) {
+			t.Fatalf("accepted invalid JSON %q", b)
 		}
 		// Validation never panics and answers with a ValidationError.
 		if err := ValidateValue(v); err != nil {
