@@ -8,7 +8,7 @@ import (
 
 const (
 	benchCond   = "attribute_exists(#pk) AND #status = :active AND (size(tags) > :zero OR begins_with(#name, :prefix)) AND price BETWEEN :lo AND :hi"
-	benchUpdate = "SET #name = :name, price = price + :delta, tags = list_append(if_not_exists(tags, :empty), :tags) REMOVE old[0] ADD visits :one"
+	benchUpdate = "SET #name = :name, price = price + :delta, tags = list_append(if_not_exists(tags, :empty), :tags) REMOVE hist[0] ADD visits :one"
 )
 
 var benchNames = map[string]string{"#pk": "pk", "#status": "status", "#name": "name"}
@@ -18,7 +18,7 @@ var benchValues = map[string]av.Value{
 }
 var benchItem = av.Item{
 	"pk": S("item#1"), "status": S("ACTIVE"), "name": S("widget"), "price": N("42.5"),
-	"tags": L(S("a"), S("b")), "old": L(S("x"), S("y")), "visits": N("7"),
+	"tags": L(S("a"), S("b")), "hist": L(S("x"), S("y")), "visits": N("7"),
 }
 
 func BenchmarkParseConditionCold(b *testing.B) {

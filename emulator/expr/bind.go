@@ -153,8 +153,11 @@ func (b *binder) checkDistinct(op string, args []*operand) {
 }
 
 func (b *binder) checkCondFunc(name string, args []*operand) {
-	want := map[string]int{"attribute_exists": 1, "attribute_not_exists": 1, "attribute_type": 2,
-		"begins_with": 2, "contains": 2, "size": 1}[name]
+	want := 2
+	switch name {
+	case "attribute_exists", "attribute_not_exists", "size":
+		want = 1
+	}
 	if len(args) != want {
 		setFirst(&b.errOperand, "Incorrect number of operands for operator or function; operator or function: "+
 			name+", number of operands: "+strconv.Itoa(len(args)))
