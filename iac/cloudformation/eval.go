@@ -54,7 +54,9 @@ type stack struct {
 	exports   map[string]string
 }
 
-func (s *stack) ns() emulator.Namespace { return emulator.Namespace{Account: s.account, Region: s.region} }
+func (s *stack) ns() emulator.Namespace {
+	return emulator.Namespace{Account: s.account, Region: s.region}
+}
 
 func (s *stack) partition() string { return s.ns().Partition() }
 

@@ -117,7 +117,9 @@ type converter struct {
 
 const maxDepth = 200
 
-func (c *converter) pos(y *yaml.Node) spec.Pos { return spec.Pos{File: c.file, Line: y.Line, Col: y.Column} }
+func (c *converter) pos(y *yaml.Node) spec.Pos {
+	return spec.Pos{File: c.file, Line: y.Line, Col: y.Column}
+}
 
 func (c *converter) convert(y *yaml.Node, depth int) *node {
 	if depth > maxDepth {

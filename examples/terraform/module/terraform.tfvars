@@ -1,0 +1,4 @@
+environment = "dev"
+tags = {
+  owner = "platform"
+}

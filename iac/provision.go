@@ -1,0 +1,516 @@
+package iac
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/iac/spec"
+)
+
+// Provision creates each table through the engine's API, or reconciles an
+// existing one by UpdateTable's rules. It is idempotent: provisioning the
+// same specs twice changes nothing the second time and keeps every item. A
+// key schema or LSI change is reported, never applied. Each table's
+// failures are reported at its declaration and do not stop the others.
+func Provision(ctx context.Context, eng *emulator.Engine, specs []TableSpec) Diagnostics {
+	var diags Diagnostics
+	for i := range specs {
+		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags}
+		p.run(ctx)
+		if ctx.Err() != nil {
+			diags.Errorf(Pos{}, "provisioning interrupted: %v", ctx.Err())
+			break
+		}
+	}
+	return diags
+}
+
+type provisioner struct {
+	eng   *emulator.Engine
+	s     *TableSpec
+	ns    emulator.Namespace
+	diags *Diagnostics
+}
+
+func (p *provisioner) fail(op string, err error) {
+	p.diags.Errorf(p.s.Pos, "%s (%s in %s/%s): %s: %v", p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region, op, err)
+}
+
+func isNotFound(err error) bool {
+	var e *emulator.Error
+	return errors.As(err, &e) && e.Code == emulator.CodeResourceNotFound
+}
+
+func (p *provisioner) run(ctx context.Context) {
+	name := p.s.Name()
+	desc, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(name)})
+	switch {
+	case isNotFound(err):
+		in := p.s.Create
+		if _, err := p.eng.CreateTable(ctx, p.ns, &in); err != nil {
+			p.fail("CreateTable", err)
+			return
+		}
+	case err != nil:
+		p.fail("DescribeTable", err)
+		return
+	default:
+		if !p.reconcile(ctx, desc.Table) {
+			return
+		}
+	}
+	if !p.waitActive(ctx) {
+		return
+	}
+	p.ttl(ctx)
+	p.pitr(ctx)
+	p.tags(ctx)
+	p.seed(ctx)
+}
+
+// waitActive waits for the table and its indexes to leave the transitional
+// states the engine may hold them in (see emulator.Options.TransitionDelay).
+func (p *provisioner) waitActive(ctx context.Context) bool {
+	for {
+		out, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(p.s.Name())})
+		if err != nil {
+			p.fail("DescribeTable", err)
+			return false
+		}
+		ready := out.Table.TableStatus == "ACTIVE"
+		for _, g := range out.Table.GlobalSecondaryIndexes {
+			if g.IndexStatus != "ACTIVE" {
+				ready = false
+			}
+		}
+		if ready {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func keyString(ks []emulator.KeySchemaElement) string {
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, derefOr(k.AttributeName, "")+" "+derefOr(k.KeyType, ""))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func describedKeyString(ks []emulator.DescribedKeySchemaElement) string {
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, k.AttributeName+" "+k.KeyType)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func derefOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+func attrType(defs []emulator.AttributeDefinition, name string) string {
+	for _, d := range defs {
+		if derefOr(d.AttributeName, "") == name {
+			return derefOr(d.AttributeType, "")
+		}
+	}
+	return ""
+}
+
+func describedAttrType(defs []emulator.DescribedAttributeDefinition, name string) string {
+	for _, d := range defs {
+		if d.AttributeName == name {
+			return d.AttributeType
+		}
+	}
+	return ""
+}
+
+// reconcile brings an existing table to the declaration with UpdateTable.
+// It returns false when the table cannot be reconciled.
+func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescription) bool {
+	want := &p.s.Create
+	if keyString(want.KeySchema) != describedKeyString(cur.KeySchema) {
+		p.diags.Errorf(p.s.Pos, "%s: table %s exists with key schema [%s]; the declaration says [%s]. UpdateTable cannot change a key schema: delete the table to re-create it",
+			p.s.Source, p.s.Name(), describedKeyString(cur.KeySchema), keyString(want.KeySchema))
+		return false
+	}
+	for _, k := range want.KeySchema {
+		n := derefOr(k.AttributeName, "")
+		if w, c := attrType(want.AttributeDefinitions, n), describedAttrType(cur.AttributeDefinitions, n); w != c {
+			p.diags.Errorf(p.s.Pos, "%s: table %s exists with key attribute %s of type %s; the declaration says %s. UpdateTable cannot change it: delete the table to re-create it",
+				p.s.Source, p.s.Name(), n, c, w)
+			return false
+		}
+	}
+	if lsiString(want.LocalSecondaryIndexes) != describedLSIString(cur.LocalSecondaryIndexes) {
+		p.diags.Errorf(p.s.Pos, "%s: table %s exists with different local secondary indexes; UpdateTable cannot change them: delete the table to re-create it", p.s.Source, p.s.Name())
+		return false
+	}
+	name := spec.Str(p.s.Name())
+	update := func(in *emulator.UpdateTableInput) bool {
+		in.TableName = name
+		if _, err := p.eng.UpdateTable(ctx, p.ns, in); err != nil {
+			p.fail("UpdateTable", err)
+			return false
+		}
+		return p.waitActive(ctx)
+	}
+
+	// Billing mode, throughput and caps.
+	wantBilling := derefOr(want.BillingMode, "PROVISIONED")
+	curBilling := "PROVISIONED"
+	if cur.BillingModeSummary != nil && cur.BillingModeSummary.BillingMode != "" {
+		curBilling = cur.BillingModeSummary.BillingMode
+	}
+	var u emulator.UpdateTableInput
+	changed := false
+	if wantBilling != curBilling {
+		u.BillingMode = spec.Str(wantBilling)
+		changed = true
+	}
+	if wantBilling == "PROVISIONED" && want.ProvisionedThroughput != nil {
+		pt := want.ProvisionedThroughput
+		if changed || derefOr(pt.ReadCapacityUnits, 0) != cur.ProvisionedThroughput.ReadCapacityUnits ||
+			derefOr(pt.WriteCapacityUnits, 0) != cur.ProvisionedThroughput.WriteCapacityUnits {
+			u.ProvisionedThroughput = pt
+			changed = true
+		}
+	}
+	if wantBilling == "PAY_PER_REQUEST" && !sameCaps(want.OnDemandThroughput, cur.OnDemandThroughput) {
+		u.OnDemandThroughput = capsOrNone(want.OnDemandThroughput)
+		changed = true
+	}
+	if changed {
+		if wantBilling == "PAY_PER_REQUEST" && u.BillingMode != nil && want.OnDemandThroughput != nil {
+			u.OnDemandThroughput = want.OnDemandThroughput
+		}
+		if !update(&u) {
+			return false
+		}
+	}
+	if w := want.WarmThroughput; w != nil && (cur.WarmThroughput == nil ||
+		(w.ReadUnitsPerSecond != nil && *w.ReadUnitsPerSecond != cur.WarmThroughput.ReadUnitsPerSecond) ||
+		(w.WriteUnitsPerSecond != nil && *w.WriteUnitsPerSecond != cur.WarmThroughput.WriteUnitsPerSecond)) {
+		if !update(&emulator.UpdateTableInput{WarmThroughput: w}) {
+			return false
+		}
+	}
+
+	// Stream.
+	wantStream := want.StreamSpecification != nil && derefOr(want.StreamSpecification.StreamEnabled, false)
+	curStream := cur.StreamSpecification != nil && cur.StreamSpecification.StreamEnabled
+	switch {
+	case wantStream && !curStream:
+		if !update(&emulator.UpdateTableInput{StreamSpecification: want.StreamSpecification}) {
+			return false
+		}
+	case wantStream && curStream && derefOr(want.StreamSpecification.StreamViewType, "") != cur.StreamSpecification.StreamViewType:
+		// A view type change is a disable followed by an enable.
+		if !update(&emulator.UpdateTableInput{StreamSpecification: &emulator.StreamSpecification{StreamEnabled: spec.Bool(false)}}) ||
+			!update(&emulator.UpdateTableInput{StreamSpecification: want.StreamSpecification}) {
+			return false
+		}
+	case !wantStream && curStream:
+		if !update(&emulator.UpdateTableInput{StreamSpecification: &emulator.StreamSpecification{StreamEnabled: spec.Bool(false)}}) {
+			return false
+		}
+	}
+
+	// Table class and deletion protection.
+	curClass := "STANDARD"
+	if cur.TableClassSummary != nil && cur.TableClassSummary.TableClass != "" {
+		curClass = cur.TableClassSummary.TableClass
+	}
+	if derefOr(want.TableClass, "STANDARD") != curClass {
+		if !update(&emulator.UpdateTableInput{TableClass: spec.Str(derefOr(want.TableClass, "STANDARD"))}) {
+			return false
+		}
+	}
+	if derefOr(want.DeletionProtectionEnabled, false) != cur.DeletionProtectionEnabled {
+		if !update(&emulator.UpdateTableInput{DeletionProtectionEnabled: spec.Bool(derefOr(want.DeletionProtectionEnabled, false))}) {
+			return false
+		}
+	}
+
+	// Global secondary indexes: one change per UpdateTable, as DynamoDB
+	// requires. An index whose keys or projection changed is re-created;
+	// that loses no item.
+	curGSI := map[string]emulator.GlobalSecondaryIndexDescription{}
+	for _, g := range cur.GlobalSecondaryIndexes {
+		curGSI[g.IndexName] = g
+	}
+	wantGSI := map[string]bool{}
+	for _, g := range want.GlobalSecondaryIndexes {
+		wantGSI[derefOr(g.IndexName, "")] = true
+	}
+	var drop []string
+	for n := range curGSI {
+		if !wantGSI[n] {
+			drop = append(drop, n)
+		}
+	}
+	sort.Strings(drop)
+	for _, n := range drop {
+		if !update(&emulator.UpdateTableInput{GlobalSecondaryIndexUpdates: []emulator.GlobalSecondaryIndexUpdate{{Delete: &emulator.DeleteGlobalSecondaryIndexAction{IndexName: spec.Str(n)}}}}) {
+			return false
+		}
+	}
+	for i := range want.GlobalSecondaryIndexes {
+		g := want.GlobalSecondaryIndexes[i]
+		n := derefOr(g.IndexName, "")
+		c, exists := curGSI[n]
+		if exists && (keyString(g.KeySchema) != describedKeyString(c.KeySchema) || projString(g.Projection) != describedProjString(c.Projection)) {
+			if !update(&emulator.UpdateTableInput{GlobalSecondaryIndexUpdates: []emulator.GlobalSecondaryIndexUpdate{{Delete: &emulator.DeleteGlobalSecondaryIndexAction{IndexName: spec.Str(n)}}}}) {
+				return false
+			}
+			exists = false
+		}
+		if !exists {
+			gc := g
+			if !update(&emulator.UpdateTableInput{AttributeDefinitions: want.AttributeDefinitions,
+				GlobalSecondaryIndexUpdates: []emulator.GlobalSecondaryIndexUpdate{{Create: &gc}}}) {
+				return false
+			}
+			continue
+		}
+		act := emulator.UpdateGlobalSecondaryIndexAction{IndexName: spec.Str(n)}
+		changed := false
+		if wantBilling == "PROVISIONED" && g.ProvisionedThroughput != nil &&
+			(derefOr(g.ProvisionedThroughput.ReadCapacityUnits, 0) != c.ProvisionedThroughput.ReadCapacityUnits ||
+				derefOr(g.ProvisionedThroughput.WriteCapacityUnits, 0) != c.ProvisionedThroughput.WriteCapacityUnits) {
+			act.ProvisionedThroughput = g.ProvisionedThroughput
+			changed = true
+		}
+		if wantBilling == "PAY_PER_REQUEST" && !sameCaps(g.OnDemandThroughput, c.OnDemandThroughput) {
+			act.OnDemandThroughput = capsOrNone(g.OnDemandThroughput)
+			changed = true
+		}
+		if changed {
+			if !update(&emulator.UpdateTableInput{GlobalSecondaryIndexUpdates: []emulator.GlobalSecondaryIndexUpdate{{Update: &act}}}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func sameCaps(want *emulator.OnDemandThroughput, cur *emulator.OnDemandThroughputDescription) bool {
+	wr, ww := int64(-1), int64(-1)
+	if want != nil {
+		wr, ww = derefOr(want.MaxReadRequestUnits, -1), derefOr(want.MaxWriteRequestUnits, -1)
+	}
+	cr, cw := int64(-1), int64(-1)
+	if cur != nil {
+		cr, cw = cur.MaxReadRequestUnits, cur.MaxWriteRequestUnits
+	}
+	return wr == cr && ww == cw
+}
+
+// capsOrNone is the OnDemandThroughput that sets want, -1 removing a cap.
+func capsOrNone(want *emulator.OnDemandThroughput) *emulator.OnDemandThroughput {
+	out := &emulator.OnDemandThroughput{MaxReadRequestUnits: spec.Int(-1), MaxWriteRequestUnits: spec.Int(-1)}
+	if want != nil {
+		if want.MaxReadRequestUnits != nil {
+			out.MaxReadRequestUnits = want.MaxReadRequestUnits
+		}
+		if want.MaxWriteRequestUnits != nil {
+			out.MaxWriteRequestUnits = want.MaxWriteRequestUnits
+		}
+	}
+	return out
+}
+
+func projString(p *emulator.Projection) string {
+	if p == nil {
+		return ""
+	}
+	attrs := append([]string(nil), p.NonKeyAttributes...)
+	sort.Strings(attrs)
+	return derefOr(p.ProjectionType, "") + " " + strings.Join(attrs, ",")
+}
+
+func describedProjString(p emulator.DescribedProjection) string {
+	attrs := append([]string(nil), p.NonKeyAttributes...)
+	sort.Strings(attrs)
+	return p.ProjectionType + " " + strings.Join(attrs, ",")
+}
+
+func lsiString(ls []emulator.LocalSecondaryIndex) string {
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, derefOr(l.IndexName, "")+":"+keyString(l.KeySchema)+":"+projString(l.Projection))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ";")
+}
+
+func describedLSIString(ls []emulator.LocalSecondaryIndexDescription) string {
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, l.IndexName+":"+describedKeyString(l.KeySchema)+":"+describedProjString(l.Projection))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ";")
+}
+
+func (p *provisioner) ttl(ctx context.Context) {
+	name := spec.Str(p.s.Name())
+	cur, err := p.eng.DescribeTimeToLive(ctx, p.ns, &emulator.DescribeTimeToLiveInput{TableName: name})
+	if err != nil {
+		p.fail("DescribeTimeToLive", err)
+		return
+	}
+	curOn := cur.TimeToLiveDescription != nil && (cur.TimeToLiveDescription.TimeToLiveStatus == "ENABLED" || cur.TimeToLiveDescription.TimeToLiveStatus == "ENABLING")
+	curAttr := ""
+	if cur.TimeToLiveDescription != nil {
+		curAttr = cur.TimeToLiveDescription.AttributeName
+	}
+	want := p.s.TTL
+	wantOn := want != nil && derefOr(want.Enabled, false)
+	set := func(on bool, attr string) bool {
+		_, err := p.eng.UpdateTimeToLive(ctx, p.ns, &emulator.UpdateTimeToLiveInput{TableName: name,
+			TimeToLiveSpecification: &emulator.TimeToLiveSpecification{Enabled: spec.Bool(on), AttributeName: spec.Str(attr)}})
+		if err != nil {
+			p.fail("UpdateTimeToLive", err)
+			return false
+		}
+		return true
+	}
+	switch {
+	case wantOn && !curOn:
+		set(true, derefOr(want.AttributeName, ""))
+	case wantOn && curOn && derefOr(want.AttributeName, "") != curAttr:
+		if set(false, curAttr) {
+			set(true, derefOr(want.AttributeName, ""))
+		}
+	case !wantOn && curOn:
+		set(false, curAttr)
+	}
+}
+
+func (p *provisioner) pitr(ctx context.Context) {
+	name := spec.Str(p.s.Name())
+	want := p.s.PITR
+	wantOn := want != nil && derefOr(want.PointInTimeRecoveryEnabled, false)
+	cur, err := p.eng.DescribeContinuousBackups(ctx, p.ns, &emulator.DescribeContinuousBackupsInput{TableName: name})
+	if err != nil {
+		p.fail("DescribeContinuousBackups", err)
+		return
+	}
+	curOn := false
+	var curDays int64
+	if d := cur.ContinuousBackupsDescription; d != nil && d.PointInTimeRecoveryDescription != nil {
+		curOn = d.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus == "ENABLED"
+		curDays = derefOr(d.PointInTimeRecoveryDescription.RecoveryPeriodInDays, 0)
+	}
+	if wantOn == curOn && (!wantOn || want.RecoveryPeriodInDays == nil || *want.RecoveryPeriodInDays == curDays) {
+		return
+	}
+	in := &emulator.UpdateContinuousBackupsInput{TableName: name,
+		PointInTimeRecoverySpecification: &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: spec.Bool(wantOn)}}
+	if wantOn {
+		in.PointInTimeRecoverySpecification.RecoveryPeriodInDays = want.RecoveryPeriodInDays
+	}
+	if _, err := p.eng.UpdateContinuousBackups(ctx, p.ns, in); err != nil {
+		p.fail("UpdateContinuousBackups", err)
+	}
+}
+
+// tags makes the table's tags exactly the declared ones.
+func (p *provisioner) tags(ctx context.Context) {
+	arn := spec.Str(p.s.ARN())
+	cur := map[string]string{}
+	var token *string
+	for {
+		out, err := p.eng.ListTagsOfResource(ctx, p.ns, &emulator.ListTagsOfResourceInput{ResourceArn: arn, NextToken: token})
+		if err != nil {
+			p.fail("ListTagsOfResource", err)
+			return
+		}
+		for _, t := range out.Tags {
+			cur[t.Key] = t.Value
+		}
+		if out.NextToken == "" {
+			break
+		}
+		token = spec.Str(out.NextToken)
+	}
+	want := map[string]string{}
+	var add []emulator.Tag
+	for _, t := range p.s.Create.Tags {
+		k, v := derefOr(t.Key, ""), derefOr(t.Value, "")
+		want[k] = v
+		if c, ok := cur[k]; !ok || c != v {
+			add = append(add, emulator.Tag{Key: spec.Str(k), Value: spec.Str(v)})
+		}
+	}
+	var remove []string
+	for k := range cur {
+		if _, ok := want[k]; !ok {
+			remove = append(remove, k)
+		}
+	}
+	sort.Strings(remove)
+	if len(remove) > 0 {
+		if _, err := p.eng.UntagResource(ctx, p.ns, &emulator.UntagResourceInput{ResourceArn: arn, TagKeys: remove}); err != nil {
+			p.fail("UntagResource", err)
+		}
+	}
+	if len(add) > 0 {
+		if _, err := p.eng.TagResource(ctx, p.ns, &emulator.TagResourceInput{ResourceArn: arn, Tags: add}); err != nil {
+			p.fail("TagResource", err)
+		}
+	}
+}
+
+// seed writes each declared item whose key is absent, so a reload never
+// overwrites what a session changed.
+func (p *provisioner) seed(ctx context.Context) {
+	name := spec.Str(p.s.Name())
+	for i, item := range p.s.Items {
+		pos := p.s.Pos
+		if i < len(p.s.ItemPos) {
+			pos = p.s.ItemPos[i]
+		}
+		key := av.Item{}
+		for _, k := range p.s.Create.KeySchema {
+			n := derefOr(k.AttributeName, "")
+			v, ok := item[n]
+			if !ok {
+				p.diags.Errorf(pos, "seed item for table %s lacks key attribute %s", p.s.Name(), n)
+				key = nil
+				break
+			}
+			key[n] = v
+		}
+		if key == nil {
+			continue
+		}
+		got, err := p.eng.GetItem(ctx, p.ns, &emulator.GetItemInput{TableName: name, Key: key, ConsistentRead: spec.Bool(true)})
+		if err != nil {
+			p.diags.Errorf(pos, "seed item for table %s: GetItem: %v", p.s.Name(), err)
+			continue
+		}
+		if got.Item != nil {
+			continue
+		}
+		if _, err := p.eng.PutItem(ctx, p.ns, &emulator.PutItemInput{TableName: name, Item: item}); err != nil {
+			p.diags.Errorf(pos, "seed item for table %s: PutItem: %v", p.s.Name(), err)
+		}
+	}
+}

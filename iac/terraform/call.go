@@ -1,0 +1,135 @@
+package terraform
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/extenddb/extenddb/iac/spec"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// call evaluates one instance of a module call.
+func (in *instance) call(c *block, addr string, ctx *hcl.EvalContext, provs map[string]*providerCfg) *result {
+	res := &result{outputs: cty.DynamicVal}
+	diags := &res.diags
+	pos := spec.PosFromHCL(&c.b.DefRange)
+	if in.depth+1 > maxModuleDepth {
+		diags.Errorf(pos, "module %s: modules are nested more than %d deep (does a module call itself?)", c.name, maxModuleDepth)
+		return res
+	}
+	attrs, hd := c.body.JustAttributes()
+	*diags = append(*diags, spec.FromHCL(hd)...)
+	src := attrs["source"]
+	if src == nil {
+		diags.Errorf(pos, "Missing required argument: the argument \"source\" is required in module %s", c.name)
+		return res
+	}
+	sv, hd := src.Expr.Value(nil)
+	if hd.HasErrors() || sv.Type() != cty.String || sv.IsNull() {
+		diags.Errorf(spec.PosFromHCL(&src.Range), "Invalid module source: the source must be a literal string")
+		return res
+	}
+	key := c.name
+	if in.key != "" {
+		key = in.key + "." + c.name
+	}
+	source := sv.AsString()
+	var dir string
+	switch {
+	case strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../"):
+		dir = filepath.Join(in.mod.dir, source)
+	default:
+		d, ok := in.l.installedDir(key)
+		if !ok {
+			diags.Errorf(spec.PosFromHCL(&src.Range), "Module not installed: module %s has source %q, which is not a local path; run terraform init to download it into .terraform/modules, or use a local path", c.name, source)
+			return res
+		}
+		dir = d
+	}
+	child, pd := in.l.module(dir)
+	*diags = append(*diags, pd...)
+	if child == nil {
+		return res
+	}
+
+	// Providers: the default aws configuration is inherited unless the
+	// call maps providers explicitly.
+	childProvs := map[string]*providerCfg{}
+	if a := attrs["providers"]; a != nil {
+		pairs, hd := hcl.ExprMap(a.Expr)
+		*diags = append(*diags, spec.FromHCL(hd)...)
+		for _, p := range pairs {
+			kt, hd1 := hcl.AbsTraversalForExpr(p.Key)
+			vt, hd2 := hcl.AbsTraversalForExpr(p.Value)
+			if hd1.HasErrors() || hd2.HasErrors() {
+				diags.Errorf(spec.PosFromHCL(p.Key.Range().Ptr()), "Invalid providers argument: each entry must map a provider name to a configuration, like aws = aws.west")
+				continue
+			}
+			from := traversalName(vt)
+			cfg := provs[from]
+			if cfg == nil {
+				diags.Errorf(spec.PosFromHCL(p.Value.Range().Ptr()), "Provider configuration not present: there is no configuration for provider %s", from)
+				continue
+			}
+			childProvs[traversalName(kt)] = cfg
+		}
+	} else if p := provs["aws"]; p != nil {
+		childProvs["aws"] = p
+	}
+
+	declared := map[string]bool{}
+	for _, v := range child.variables {
+		declared[v.name] = true
+	}
+	given := map[string]varValue{}
+	for name, a := range attrs {
+		switch name {
+		case "source", "version", "count", "for_each", "providers", "depends_on":
+			continue
+		}
+		if !declared[name] {
+			diags.Errorf(spec.PosFromHCL(&a.NameRange), "Unsupported argument: an argument named %q is not expected here (module %s declares no such variable)", name, c.name)
+			continue
+		}
+		v, hd := a.Expr.Value(ctx)
+		*diags = append(*diags, spec.FromHCL(hd)...)
+		if hd.HasErrors() {
+			v = cty.DynamicVal
+		}
+		given[name] = varValue{val: v, pos: spec.PosFromHCL(&a.Range)}
+	}
+	vars := finalizeVars(child, given, pos, false, &hcl.EvalContext{Functions: in.l.funcs}, diags)
+	ci := &instance{l: in.l, mod: child, addr: addr + ".", key: key, vars: vars, inherited: childProvs, depth: in.depth + 1}
+	r := ci.eval()
+	res.merge(r)
+	res.outputs = r.outputs
+	return res
+}
+
+// installedDir finds a registry or git module terraform init downloaded,
+// from .terraform/modules/modules.json.
+func (l *loader) installedDir(key string) (string, bool) {
+	if l.installed == nil {
+		l.installed = map[string]string{}
+		data, err := os.ReadFile(filepath.Join(l.rootDir, ".terraform", "modules", "modules.json"))
+		if err == nil {
+			var m struct {
+				Modules []struct{ Key, Dir string }
+			}
+			if json.Unmarshal(data, &m) == nil {
+				for _, e := range m.Modules {
+					dir := e.Dir
+					if !filepath.IsAbs(dir) {
+						dir = filepath.Join(l.rootDir, dir)
+					}
+					l.installed[e.Key] = dir
+				}
+			}
+		}
+	}
+	d, ok := l.installed[key]
+	return d, ok
+}

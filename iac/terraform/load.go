@@ -1,0 +1,248 @@
+package terraform
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/iac/spec"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// pendingItem is an aws_dynamodb_table_item, attached to its table once
+// every table is known.
+type pendingItem struct {
+	ns    emulator.Namespace
+	table string
+	item  string
+	pos   spec.Pos
+	itemP spec.Pos
+}
+
+// pendingTag is an aws_dynamodb_tag.
+type pendingTag struct {
+	arn, key, value string
+	pos             spec.Pos
+}
+
+// pendingReplica is an aws_dynamodb_table_replica.
+type pendingReplica struct {
+	arn        string
+	ns         emulator.Namespace
+	pitr       *bool
+	class      *string
+	tags       map[string]string
+	protection *bool
+	kms        *string
+	propagate  bool
+	pos        spec.Pos
+	addr       string
+}
+
+// LoadDir loads the root module in dir. A configuration with any error
+// yields no tables.
+func LoadDir(dir string, opts spec.Options) ([]spec.TableSpec, spec.Diagnostics) {
+	var diags spec.Diagnostics
+	dir = filepath.Clean(dir)
+	l := &loader{opts: opts, rootDir: dir, parser: hclparse.NewParser(), modules: map[string]*module{},
+		parseDiag: map[string]spec.Diagnostics{}, funcs: functions(dir)}
+	root, pd := l.module(dir)
+	diags = append(diags, pd...)
+	if root == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	given := l.rootValues(root, &diags)
+	vars := finalizeVars(root, given, spec.Pos{File: dir}, true, &hcl.EvalContext{Functions: l.funcs}, &diags)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	in := &instance{l: l, mod: root, vars: vars}
+	res := in.eval()
+	diags = append(diags, res.diags...)
+	specs := res.specs
+	attach(&specs, res, &diags)
+	diags = dedup(diags)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return specs, diags
+}
+
+// dedup drops repeated diagnostics: a module called several times reports
+// a problem of its source once.
+func dedup(ds spec.Diagnostics) spec.Diagnostics {
+	seen := map[string]bool{}
+	var out spec.Diagnostics
+	for _, d := range ds {
+		k := fmt.Sprint(d.Severity, d.String())
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// attach applies items, tags and replicas to the tables they name.
+func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
+	byARN := func(arn string) int {
+		for i := range *specs {
+			if (*specs)[i].ARN() == arn {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, rp := range res.replicas {
+		i := byARN(rp.arn)
+		if i < 0 {
+			diags.Errorf(rp.pos, "global_table_arn %s names no table declared in this configuration", rp.arn)
+			continue
+		}
+		src := &(*specs)[i]
+		rs := cloneSpec(*src)
+		rs.Account = rp.ns.Account
+		rs.Region = rp.ns.Region
+		rs.Pos = rp.pos
+		rs.Source = rp.addr
+		rs.PITR = nil
+		if rp.pitr != nil && *rp.pitr {
+			rs.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: rp.pitr}
+		}
+		if rp.class != nil {
+			rs.Create.TableClass = rp.class
+		}
+		rs.Create.DeletionProtectionEnabled = rp.protection
+		if rp.kms != nil {
+			rs.Create.SSESpecification = &emulator.SSESpecification{Enabled: spec.Bool(true), SSEType: spec.Str("KMS"), KMSMasterKeyId: rp.kms}
+		}
+		rs.Create.Tags = nil
+		if len(rp.tags) > 0 {
+			rs.Create.Tags = spec.TagsFromMap(rp.tags)
+		}
+		if rs.Region == src.Region && rs.Account == src.Account {
+			diags.Errorf(rp.pos, "the replica of %s is in the table's own Region %s", src.Name(), rs.Region)
+			continue
+		}
+		regions := src.Replicas
+		if len(regions) == 0 {
+			regions = []string{src.Region}
+		}
+		regions = append(append([]string(nil), regions...), rs.Region)
+		for j := range *specs {
+			if (*specs)[j].Name() == src.Name() && (*specs)[j].Account == src.Account {
+				(*specs)[j].Replicas = regions
+			}
+		}
+		rs.Replicas = regions
+		*specs = append(*specs, rs)
+	}
+	for _, t := range res.tags {
+		i := byARN(t.arn)
+		if i < 0 {
+			diags.Errorf(t.pos, "resource_arn %s names no table declared in this configuration", t.arn)
+			continue
+		}
+		(*specs)[i].SetTag(t.key, t.value)
+	}
+	for _, it := range res.items {
+		found := false
+		for i := range *specs {
+			s := &(*specs)[i]
+			if s.Namespace() == it.ns && s.Name() == it.table {
+				item, err := spec.DecodeItem([]byte(it.item))
+				if err != nil {
+					diags.Errorf(it.itemP, "Invalid item: %v", err)
+				} else {
+					s.Items = append(s.Items, item)
+					s.ItemPos = append(s.ItemPos, it.pos)
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			diags.Errorf(it.pos, "table_name %s names no table declared in account %s, Region %s", it.table, it.ns.Account, it.ns.Region)
+		}
+	}
+}
+
+// resource evaluates one resource instance and returns its value.
+func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs map[string]*providerCfg, res *result, skipped map[string]bool) cty.Value {
+	diags := &res.diags
+	s := schema(b.typ)
+	if s == nil {
+		if !skipped[b.typ+"."+b.name] {
+			skipped[b.typ+"."+b.name] = true
+			diags.Infof(spec.PosFromHCL(&b.b.DefRange), "%s%s.%s: resource type %s is not a DynamoDB table, skipped", in.addr, b.typ, b.name, b.typ)
+		}
+		return cty.DynamicVal
+	}
+	p := pickProvider(b.body, provs, b.b.DefRange, diags)
+	if p == nil {
+		return cty.DynamicVal
+	}
+	if b.typ == "aws_dynamodb_table" {
+		return in.table(b, addr, ctx, p, res)
+	}
+	d := decode(b.body, s, ctx, diags, b.b.DefRange)
+	r := &reader{ctx: ctx, diags: diags}
+	region := p.region
+	if v := r.str(d.attrs, "region"); v != nil {
+		region = *v
+	}
+	ns := emulator.Namespace{Account: p.account, Region: region}
+	pos := spec.PosFromHCL(&b.b.DefRange)
+	switch b.typ {
+	case "aws_dynamodb_table_item":
+		table, item := r.str(d.attrs, "table_name"), r.str(d.attrs, "item")
+		if table == nil || item == nil {
+			if d.attrs["table_name"] == nil || d.attrs["item"] == nil {
+				diags.Errorf(pos, "Missing required argument: aws_dynamodb_table_item needs table_name, hash_key and item")
+			}
+			return cty.DynamicVal
+		}
+		ip := pos
+		if a := d.attrs["item"]; a != nil {
+			ip = spec.PosFromHCL(a.Expr.StartRange().Ptr())
+		}
+		res.items = append(res.items, pendingItem{ns: ns, table: *table, item: *item, pos: pos, itemP: ip})
+		return cty.ObjectVal(map[string]cty.Value{"table_name": cty.StringVal(*table), "item": cty.StringVal(*item),
+			"id": cty.StringVal(*table)})
+	case "aws_dynamodb_tag":
+		arn, key, value := r.str(d.attrs, "resource_arn"), r.str(d.attrs, "key"), r.str(d.attrs, "value")
+		if arn == nil || key == nil {
+			return cty.DynamicVal
+		}
+		v := ""
+		if value != nil {
+			v = *value
+		}
+		res.tags = append(res.tags, pendingTag{arn: *arn, key: *key, value: v, pos: pos})
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*arn + "," + *key)})
+	case "aws_dynamodb_table_replica":
+		arn := r.str(d.attrs, "global_table_arn")
+		if arn == nil {
+			return cty.DynamicVal
+		}
+		rp := pendingReplica{arn: *arn, ns: ns, pitr: r.boolean(d.attrs, "point_in_time_recovery"),
+			class: r.str(d.attrs, "table_class_override"), tags: r.strMap(d.attrs, "tags"),
+			protection: r.boolean(d.attrs, "deletion_protection_enabled"), kms: r.str(d.attrs, "kms_key_arn"),
+			pos: pos, addr: addr}
+		// The replica keeps the source's name; its account is the
+		// global table's.
+		if parts := strings.SplitN(*arn, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
+			rp.ns.Account = parts[4]
+			name := strings.TrimPrefix(parts[5], "table/")
+			res.replicas = append(res.replicas, rp)
+			return cty.ObjectVal(map[string]cty.Value{"arn": cty.StringVal(rp.ns.TableARN(name)), "id": cty.StringVal(name + ":" + rp.ns.Region)})
+		}
+		diags.Errorf(pos, "global_table_arn %q is not a DynamoDB table ARN", *arn)
+		return cty.DynamicVal
+	}
+	return cty.DynamicVal
+}

@@ -1,0 +1,388 @@
+package terraform
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/iac/spec"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/zclconf/go-cty/cty"
+)
+
+func attrs(names ...string) []hcl.AttributeSchema {
+	out := make([]hcl.AttributeSchema, len(names))
+	for i, n := range names {
+		out[i] = hcl.AttributeSchema{Name: n}
+	}
+	return out
+}
+
+func blocks(names ...string) []hcl.BlockHeaderSchema {
+	out := make([]hcl.BlockHeaderSchema, len(names))
+	for i, n := range names {
+		out[i] = hcl.BlockHeaderSchema{Type: n}
+	}
+	return out
+}
+
+// metaArgs are accepted on every resource.
+var metaAttrs = []string{"count", "for_each", "provider", "depends_on"}
+var metaBlocks = []string{"lifecycle", "provisioner", "connection", "timeouts"}
+
+// schema returns the schema of a resource type's body (nil when ExtendDB
+// does not model the type). It follows the current AWS provider.
+func schema(typ string) *hcl.BodySchema {
+	switch typ {
+	case "aws_dynamodb_table":
+		return &hcl.BodySchema{
+			Attributes: attrs(append([]string{"name", "hash_key", "range_key", "billing_mode", "read_capacity",
+				"write_capacity", "stream_enabled", "stream_view_type", "table_class", "deletion_protection_enabled",
+				"tags", "region", "restore_source_name", "restore_source_table_arn", "restore_date_time",
+				"restore_to_latest_time", "restore_backup_arn"}, metaAttrs...)...),
+			Blocks: blocks(append([]string{"attribute", "global_secondary_index", "local_secondary_index", "ttl",
+				"point_in_time_recovery", "server_side_encryption", "replica", "global_table_witness",
+				"on_demand_throughput", "warm_throughput", "import_table"}, metaBlocks...)...),
+		}
+	case "aws_dynamodb_table_item":
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"table_name", "hash_key", "range_key", "item", "region"}, metaAttrs...)...),
+			Blocks: blocks(metaBlocks...)}
+	case "aws_dynamodb_tag":
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"resource_arn", "key", "value", "region"}, metaAttrs...)...),
+			Blocks: blocks(metaBlocks...)}
+	case "aws_dynamodb_table_replica":
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"global_table_arn", "kms_key_arn", "point_in_time_recovery",
+			"table_class_override", "tags", "deletion_protection_enabled", "region"}, metaAttrs...)...),
+			Blocks: blocks(metaBlocks...)}
+	}
+	return nil
+}
+
+var nestedSchemas = map[string]*hcl.BodySchema{
+	"attribute": {Attributes: attrs("name", "type")},
+	"global_secondary_index": {Attributes: attrs("name", "hash_key", "range_key", "projection_type", "non_key_attributes", "read_capacity", "write_capacity"),
+		Blocks: blocks("key_schema", "on_demand_throughput", "warm_throughput")},
+	"key_schema":             {Attributes: attrs("attribute_name", "key_type")},
+	"local_secondary_index":  {Attributes: attrs("name", "range_key", "projection_type", "non_key_attributes")},
+	"ttl":                    {Attributes: attrs("enabled", "attribute_name")},
+	"point_in_time_recovery": {Attributes: attrs("enabled", "recovery_period_in_days")},
+	"server_side_encryption": {Attributes: attrs("enabled", "kms_key_arn")},
+	"replica":                {Attributes: attrs("region_name", "kms_key_arn", "point_in_time_recovery", "deletion_protection_enabled", "propagate_tags", "consistency_mode")},
+	"global_table_witness":   {Attributes: attrs("region_name")},
+	"on_demand_throughput":   {Attributes: attrs("max_read_request_units", "max_write_request_units")},
+	"warm_throughput":        {Attributes: attrs("read_units_per_second", "write_units_per_second")},
+	"import_table":           {Attributes: attrs("input_format", "input_compression_type"), Blocks: blocks("input_format_options", "s3_bucket_source")},
+	"input_format_options":   {Blocks: blocks("csv")},
+	"csv":                    {Attributes: attrs("delimiter", "header_list")},
+	"s3_bucket_source":       {Attributes: attrs("bucket", "bucket_owner", "key_prefix")},
+	"timeouts":               {Attributes: attrs("create", "update", "delete", "read")},
+	"lifecycle": {Attributes: attrs("create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"),
+		Blocks: blocks("precondition", "postcondition")},
+	"precondition":  {Attributes: attrs("condition", "error_message")},
+	"postcondition": {Attributes: attrs("condition", "error_message")},
+}
+
+// content decodes a block body (dynamic blocks expanded) by its schema,
+// checking nested blocks recursively so a misspelt argument anywhere is
+// reported where it is.
+func content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext, diags *spec.Diagnostics) *hcl.BodyContent {
+	c, hd := dynblock.Expand(body, ctx).Content(s)
+	*diags = append(*diags, spec.FromHCL(hd)...)
+	if c == nil {
+		return &hcl.BodyContent{Attributes: hcl.Attributes{}}
+	}
+	return c
+}
+
+type decoded struct {
+	attrs  hcl.Attributes
+	blocks map[string][]*decoded
+	rng    hcl.Range
+}
+
+func decode(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext, diags *spec.Diagnostics, rng hcl.Range) *decoded {
+	c := content(body, s, ctx, diags)
+	d := &decoded{attrs: c.Attributes, blocks: map[string][]*decoded{}, rng: rng}
+	for _, b := range c.Blocks {
+		ns := nestedSchemas[b.Type]
+		if ns == nil || b.Type == "provisioner" || b.Type == "connection" {
+			continue
+		}
+		// Nested bodies from dynblock are already expanded; Content on
+		// them keeps the iterator in scope (JustAttributes would not).
+		nc, hd := b.Body.Content(ns)
+		*diags = append(*diags, spec.FromHCL(hd)...)
+		if nc == nil {
+			continue
+		}
+		nd := &decoded{attrs: nc.Attributes, blocks: map[string][]*decoded{}, rng: b.DefRange}
+		for _, bb := range nc.Blocks {
+			if nns := nestedSchemas[bb.Type]; nns != nil {
+				nd.blocks[bb.Type] = append(nd.blocks[bb.Type], decode(bb.Body, nns, ctx, diags, bb.DefRange))
+			}
+		}
+		d.blocks[b.Type] = append(d.blocks[b.Type], nd)
+	}
+	return d
+}
+
+func (d *decoded) one(typ string) *decoded {
+	if bs := d.blocks[typ]; len(bs) > 0 {
+		return bs[0]
+	}
+	return nil
+}
+
+// table turns one aws_dynamodb_table instance into its specs (one per
+// Region: the table's and each replica's) and the value references see.
+func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *providerCfg, res *result) cty.Value {
+	diags := &res.diags
+	d := decode(b.body, schema(b.typ), ctx, diags, b.defRange())
+	r := &reader{ctx: ctx, diags: diags}
+	pos := spec.PosFromHCL(&b.b.DefRange)
+
+	region := p.region
+	if v := r.str(d.attrs, "region"); v != nil {
+		region = *v
+	}
+	ns := emulator.Namespace{Account: p.account, Region: region}
+	name := r.str(d.attrs, "name")
+	if name == nil {
+		if d.attrs["name"] == nil {
+			diags.Errorf(pos, "Missing required argument: the argument \"name\" is required, but no definition was found")
+		}
+		return cty.DynamicVal
+	}
+	s := spec.TableSpec{Account: ns.Account, Region: ns.Region, Pos: pos, Source: addr}
+	c := &s.Create
+	c.TableName = name
+	for _, a := range d.blocks["attribute"] {
+		c.AttributeDefinitions = append(c.AttributeDefinitions, emulator.AttributeDefinition{
+			AttributeName: r.str(a.attrs, "name"), AttributeType: r.str(a.attrs, "type")})
+	}
+	hash, rangeKey := r.str(d.attrs, "hash_key"), r.str(d.attrs, "range_key")
+	if hash == nil && d.attrs["hash_key"] == nil {
+		diags.Errorf(pos, "Missing required argument: the argument \"hash_key\" is required, but no definition was found")
+	}
+	c.KeySchema = keySchema(hash, rangeKey)
+	billing := "PROVISIONED"
+	if v := r.str(d.attrs, "billing_mode"); v != nil {
+		billing = *v
+	}
+	c.BillingMode = spec.Str(billing)
+	if billing == "PROVISIONED" {
+		rc, wc := r.num(d.attrs, "read_capacity"), r.num(d.attrs, "write_capacity")
+		if rc != nil || wc != nil {
+			c.ProvisionedThroughput = &emulator.ProvisionedThroughput{ReadCapacityUnits: rc, WriteCapacityUnits: wc}
+		}
+	}
+	if od := d.one("on_demand_throughput"); od != nil {
+		c.OnDemandThroughput = onDemand(r, od)
+	}
+	if w := d.one("warm_throughput"); w != nil {
+		c.WarmThroughput = warm(r, w)
+	}
+	for _, g := range d.blocks["global_secondary_index"] {
+		gsi := emulator.GlobalSecondaryIndex{IndexName: r.str(g.attrs, "name"), Projection: projection(r, g.attrs)}
+		if ks := g.blocks["key_schema"]; len(ks) > 0 {
+			for _, k := range ks {
+				gsi.KeySchema = append(gsi.KeySchema, emulator.KeySchemaElement{AttributeName: r.str(k.attrs, "attribute_name"), KeyType: r.str(k.attrs, "key_type")})
+			}
+		} else {
+			gsi.KeySchema = keySchema(r.str(g.attrs, "hash_key"), r.str(g.attrs, "range_key"))
+		}
+		if billing == "PROVISIONED" {
+			rc, wc := r.num(g.attrs, "read_capacity"), r.num(g.attrs, "write_capacity")
+			if rc != nil || wc != nil {
+				gsi.ProvisionedThroughput = &emulator.ProvisionedThroughput{ReadCapacityUnits: rc, WriteCapacityUnits: wc}
+			}
+		}
+		if od := g.one("on_demand_throughput"); od != nil {
+			gsi.OnDemandThroughput = onDemand(r, od)
+		}
+		if w := g.one("warm_throughput"); w != nil {
+			gsi.WarmThroughput = warm(r, w)
+		}
+		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, gsi)
+	}
+	for _, l := range d.blocks["local_secondary_index"] {
+		c.LocalSecondaryIndexes = append(c.LocalSecondaryIndexes, emulator.LocalSecondaryIndex{
+			IndexName:  r.str(l.attrs, "name"),
+			KeySchema:  keySchema(hash, r.str(l.attrs, "range_key")),
+			Projection: projection(r, l.attrs),
+		})
+	}
+	streamOn := false
+	if v := r.boolean(d.attrs, "stream_enabled"); v != nil && *v {
+		streamOn = true
+		c.StreamSpecification = &emulator.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: r.str(d.attrs, "stream_view_type")}
+	}
+	if t := d.one("ttl"); t != nil {
+		if en := r.boolean(t.attrs, "enabled"); en != nil && *en {
+			s.TTL = &emulator.TimeToLiveSpecification{Enabled: en, AttributeName: r.str(t.attrs, "attribute_name")}
+		}
+	}
+	if pt := d.one("point_in_time_recovery"); pt != nil {
+		s.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: r.boolean(pt.attrs, "enabled"),
+			RecoveryPeriodInDays: r.num(pt.attrs, "recovery_period_in_days")}
+		if s.PITR.PointInTimeRecoveryEnabled == nil {
+			s.PITR.PointInTimeRecoveryEnabled = spec.Bool(false)
+		}
+	}
+	if sse := d.one("server_side_encryption"); sse != nil {
+		en := r.boolean(sse.attrs, "enabled")
+		if en != nil {
+			c.SSESpecification = &emulator.SSESpecification{Enabled: en}
+			if *en {
+				c.SSESpecification.SSEType = spec.Str("KMS")
+				c.SSESpecification.KMSMasterKeyId = r.str(sse.attrs, "kms_key_arn")
+			}
+		}
+	}
+	c.TableClass = r.str(d.attrs, "table_class")
+	c.DeletionProtectionEnabled = r.boolean(d.attrs, "deletion_protection_enabled")
+	tags := map[string]string{}
+	for k, v := range p.defaultTags {
+		tags[k] = v
+	}
+	resTags := r.strMap(d.attrs, "tags")
+	for k, v := range resTags {
+		tags[k] = v
+	}
+	if len(tags) > 0 {
+		c.Tags = spec.TagsFromMap(tags)
+	}
+	for _, n := range []string{"restore_source_name", "restore_source_table_arn", "restore_date_time", "restore_to_latest_time", "restore_backup_arn"} {
+		if a := d.attrs[n]; a != nil {
+			diags.Warnf(spec.PosFromHCL(&a.Range), "%s: restores are not performed; the table is created empty", n)
+		}
+	}
+	if it := d.one("import_table"); it != nil {
+		diags.Warnf(spec.PosFromHCL(&it.rng), "import_table: imports from S3 are not performed; the table is created empty")
+	}
+	if w := d.one("global_table_witness"); w != nil {
+		diags.Infof(spec.PosFromHCL(&w.rng), "global_table_witness: witness Regions hold no table in ExtendDB")
+	}
+
+	// Replicas: the same table in each replica Region of the same account.
+	regions := []string{region}
+	var replicaSpecs []spec.TableSpec
+	var replicaVals []cty.Value
+	for _, rb := range d.blocks["replica"] {
+		rn := r.str(rb.attrs, "region_name")
+		if rn == nil {
+			continue
+		}
+		if *rn == region {
+			diags.Errorf(spec.PosFromHCL(&rb.rng), "replica region_name %s is the table's own Region", *rn)
+			continue
+		}
+		rs := cloneSpec(s)
+		rs.Region = *rn
+		rs.Pos = spec.PosFromHCL(&rb.rng)
+		rs.Source = fmt.Sprintf("%s.replica[%s]", addr, *rn)
+		rs.PITR = nil
+		if v := r.boolean(rb.attrs, "point_in_time_recovery"); v != nil && *v {
+			rs.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: v}
+		}
+		rs.Create.DeletionProtectionEnabled = r.boolean(rb.attrs, "deletion_protection_enabled")
+		if k := r.str(rb.attrs, "kms_key_arn"); k != nil {
+			rs.Create.SSESpecification = &emulator.SSESpecification{Enabled: spec.Bool(true), SSEType: spec.Str("KMS"), KMSMasterKeyId: k}
+		}
+		if v := r.boolean(rb.attrs, "propagate_tags"); v == nil || !*v {
+			rs.Create.Tags = nil
+		}
+		regions = append(regions, *rn)
+		replicaSpecs = append(replicaSpecs, rs)
+		rarn := emulator.Namespace{Account: ns.Account, Region: *rn}.TableARN(*name)
+		replicaVals = append(replicaVals, cty.ObjectVal(map[string]cty.Value{
+			"region_name": cty.StringVal(*rn), "arn": cty.StringVal(rarn),
+			"stream_arn": streamARN(streamOn), "stream_label": streamLabel(streamOn),
+		}))
+	}
+	if len(regions) > 1 {
+		s.Replicas = regions
+		for i := range replicaSpecs {
+			replicaSpecs[i].Replicas = regions
+		}
+	}
+	res.specs = append(res.specs, s)
+	res.specs = append(res.specs, replicaSpecs...)
+
+	replica := cty.EmptyTupleVal
+	if len(replicaVals) > 0 {
+		replica = cty.TupleVal(replicaVals)
+	}
+	return cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal(*name), "name": cty.StringVal(*name), "arn": cty.StringVal(ns.TableARN(*name)),
+		"stream_arn": streamARN(streamOn), "stream_label": streamLabel(streamOn),
+		"hash_key": strOrNull(hash), "range_key": strOrNull(rangeKey), "billing_mode": cty.StringVal(billing),
+		"read_capacity": numOrNull(ptOr(c.ProvisionedThroughput, true)), "write_capacity": numOrNull(ptOr(c.ProvisionedThroughput, false)),
+		"stream_enabled": cty.BoolVal(streamOn), "stream_view_type": strOrNull(streamView(c)),
+		"table_class": strOrNull(c.TableClass), "deletion_protection_enabled": boolOrNull(c.DeletionProtectionEnabled),
+		"tags": strMapVal(resTags), "tags_all": strMapVal(tags), "replica": replica, "region": cty.StringVal(region),
+	})
+}
+
+func ptOr(pt *emulator.ProvisionedThroughput, read bool) *int64 {
+	if pt == nil {
+		return nil
+	}
+	if read {
+		return pt.ReadCapacityUnits
+	}
+	return pt.WriteCapacityUnits
+}
+
+func streamView(c *emulator.CreateTableInput) *string {
+	if c.StreamSpecification == nil {
+		return nil
+	}
+	return c.StreamSpecification.StreamViewType
+}
+
+// A stream's ARN embeds its label, the creation time of the stream, which
+// only exists once the table is provisioned.
+func streamARN(on bool) cty.Value {
+	if on {
+		return cty.UnknownVal(cty.String)
+	}
+	return cty.NullVal(cty.String)
+}
+
+func streamLabel(on bool) cty.Value { return streamARN(on) }
+
+func keySchema(hash, rangeKey *string) []emulator.KeySchemaElement {
+	var ks []emulator.KeySchemaElement
+	if hash != nil {
+		ks = append(ks, emulator.KeySchemaElement{AttributeName: hash, KeyType: spec.Str("HASH")})
+	}
+	if rangeKey != nil {
+		ks = append(ks, emulator.KeySchemaElement{AttributeName: rangeKey, KeyType: spec.Str("RANGE")})
+	}
+	return ks
+}
+
+func projection(r *reader, a hcl.Attributes) *emulator.Projection {
+	p := &emulator.Projection{ProjectionType: r.str(a, "projection_type"), NonKeyAttributes: r.strList(a, "non_key_attributes")}
+	sort.Strings(p.NonKeyAttributes)
+	return p
+}
+
+func onDemand(r *reader, d *decoded) *emulator.OnDemandThroughput {
+	return &emulator.OnDemandThroughput{MaxReadRequestUnits: r.num(d.attrs, "max_read_request_units"), MaxWriteRequestUnits: r.num(d.attrs, "max_write_request_units")}
+}
+
+func warm(r *reader, d *decoded) *emulator.WarmThroughput {
+	return &emulator.WarmThroughput{ReadUnitsPerSecond: r.num(d.attrs, "read_units_per_second"), WriteUnitsPerSecond: r.num(d.attrs, "write_units_per_second")}
+}
+
+func cloneSpec(s spec.TableSpec) spec.TableSpec {
+	out := s
+	out.Create.GlobalSecondaryIndexes = append([]emulator.GlobalSecondaryIndex(nil), s.Create.GlobalSecondaryIndexes...)
+	out.Create.Tags = append([]emulator.Tag(nil), s.Create.Tags...)
+	out.Items = append(out.Items[:0:0], s.Items...)
+	out.ItemPos = append(out.ItemPos[:0:0], s.ItemPos...)
+	return out
+}
