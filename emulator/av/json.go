@@ -901,6 +901,10 @@ func (d *decoder) member(p *avParts, k string, depth int) error {
 	return nil
 }
 
+// TypeByName returns the type of a wire descriptor ("S", "NS", "BOOL", …),
+// or TypeInvalid for anything else.
+func TypeByName(name string) Type { return typeOfName(name) }
+
 func typeOfName(k string) Type {
 	switch k {
 	case "S":

@@ -302,3 +302,16 @@ func FuzzJSONStringDifferential(f *testing.F) {
 		}
 	})
 }
+
+func TestTypeByName(t *testing.T) {
+	for ty := TypeS; ty <= TypeBOOL; ty++ {
+		if got := TypeByName(ty.String()); got != ty {
+			t.Errorf("TypeByName(%q) = %v", ty.String(), got)
+		}
+	}
+	for _, s := range []string{"", "s", "Bool", "X"} {
+		if TypeByName(s) != TypeInvalid {
+			t.Errorf("TypeByName(%q) valid", s)
+		}
+	}
+}
