@@ -28,15 +28,18 @@ func BenchmarkAdmitCharge(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				// 10 µs apart: refill keeps pace, so nothing is refused.
-				now := t0.Add(time.Duration(i) * 10 * time.Microsecond)
+				// 1 ms apart, 1 unit each: refill keeps pace with the
+				// slowest bucket (1,000 a second), so nothing is refused
+				// and every iteration pays for both steps.
+				now := t0.Add(time.Duration(i) * time.Millisecond)
 				key := ""
 				if bc.key {
 					key = keys[i%len(keys)]
 				}
-				if _, ok := tbl.Admit(now, Write, key); ok {
-					tbl.Charge(now, Write, key, 1)
+				if c, ok := tbl.Admit(now, Write, key); !ok {
+					b.Fatalf("refused by %v", c)
 				}
+				tbl.Charge(now, Write, key, 1)
 				i++
 			}
 		})
@@ -57,11 +60,13 @@ func BenchmarkAdmitChargeParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			i := clock.Add(1)
-			now := t0.Add(time.Duration(i) * 10 * time.Microsecond)
+			now := t0.Add(time.Duration(i) * time.Millisecond)
 			key := keys[int(i)%len(keys)]
-			if _, ok := tbl.Admit(now, Write, key); ok {
-				tbl.Charge(now, Write, key, 1)
+			if c, ok := tbl.Admit(now, Write, key); !ok {
+				b.Errorf("refused by %v", c)
+				return
 			}
+			tbl.Charge(now, Write, key, 1)
 		}
 	})
 }
