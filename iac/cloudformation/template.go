@@ -222,7 +222,9 @@ func (s *stack) loadParams(params *node, opts spec.Options, diags *spec.Diagnost
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		diags.Errorf(spec.Pos{File: s.file, Line: 1, Col: 1}, "Parameters: [%s] do not exist in the template", strings.Join(unknown, ", "))
+		// CloudFormation rejects the stack; one --param-file often serves
+		// several templates loaded together, so this only warns.
+		diags.Warnf(spec.Pos{File: s.file, Line: 1, Col: 1}, "Parameters: [%s] do not exist in the template; ignored", strings.Join(unknown, ", "))
 	}
 	if params == nil {
 		return

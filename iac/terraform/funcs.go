@@ -432,7 +432,7 @@ var yamlEncodeFunc = function.New(&function.Spec{
 })
 
 func setBlockStyle(n *yaml.Node) {
-	n.Style &^= yaml.FlowStyle
+	n.Style = 0
 	for _, c := range n.Content {
 		setBlockStyle(c)
 	}
