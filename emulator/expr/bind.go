@@ -188,7 +188,7 @@ func (b *binder) checkCondFunc(name string, args []*operand) {
 			b.errFunction = incorrectOperand(name, t)
 			return
 		}
-		if typeByName(args[1].val.S) == av.TypeInvalid {
+		if av.TypeByName(args[1].val.S) == av.TypeInvalid {
 			b.errFunction = "Invalid attribute type name found; type: " + args[1].val.S +
 				", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"
 		}
@@ -273,7 +273,7 @@ func (b *binder) cond(c *cond) *cond {
 			bounds := "lower bound operand: " + formatAV(lo.val) + ", upper bound operand: " + formatAV(hi.val)
 			if lo.val.Type != hi.val.Type {
 				b.errFunction = "The BETWEEN operator requires same data type for lower and upper bounds; " + bounds
-			} else if r, ok := compareValues(lo.val, hi.val); ok && r > 0 {
+			} else if r, ok := av.Compare(lo.val, hi.val); ok && r > 0 {
 				b.errFunction = "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; " + bounds
 			}
 		}

@@ -66,14 +66,14 @@ func evalCond(c *cond, item av.Item) bool {
 		b, bok := evalOperand(c.args[1], item)
 		switch c.cmp {
 		case tEq:
-			return aok && bok && equalValues(a, b)
+			return aok && bok && av.Equal(a, b)
 		case tNe:
-			return !(aok && bok && equalValues(a, b))
+			return !(aok && bok && av.Equal(a, b))
 		}
 		if !aok || !bok {
 			return false
 		}
-		r, ok := compareValues(a, b)
+		r, ok := av.Compare(a, b)
 		if !ok {
 			return false
 		}
@@ -95,8 +95,8 @@ func evalCond(c *cond, item av.Item) bool {
 		if !ok || !lok || !hok {
 			return false
 		}
-		r1, ok1 := compareValues(x, lo)
-		r2, ok2 := compareValues(x, hi)
+		r1, ok1 := av.Compare(x, lo)
+		r2, ok2 := av.Compare(x, hi)
 		return ok1 && ok2 && r1 >= 0 && r2 <= 0
 	case cIn:
 		x, ok := evalOperand(c.args[0], item)
@@ -104,7 +104,7 @@ func evalCond(c *cond, item av.Item) bool {
 			return false
 		}
 		for _, a := range c.args[1:] {
-			if v, ok := evalOperand(a, item); ok && equalValues(x, v) {
+			if v, ok := evalOperand(a, item); ok && av.Equal(x, v) {
 				return true
 			}
 		}
@@ -202,10 +202,20 @@ func evalFunc(fn string, args []*operand, item av.Item) bool {
 			return x.Type == av.TypeB && setHas(v.Type, v.Set, x.S)
 		case av.TypeL:
 			for _, e := range v.L {
-				if equalValues(e, x) {
+				if av.Equal(e, x) {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// setHas reports whether members contains m under the set type's equality.
+func setHas(t av.Type, members []string, m string) bool {
+	for _, x := range members {
+		if x == m || t == av.TypeNS && av.CompareNumbers(x, m) == 0 {
+			return true
 		}
 	}
 	return false

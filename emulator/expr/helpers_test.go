@@ -45,7 +45,7 @@ func errMsg(t *testing.T, err error) string {
 }
 
 func itemEqual(a, b av.Item) bool {
-	return equalValues(av.Value{Type: av.TypeM, M: a}, av.Value{Type: av.TypeM, M: b})
+	return av.Equal(av.Value{Type: av.TypeM, M: a}, av.Value{Type: av.TypeM, M: b})
 }
 
 func dump(v av.Value) string {

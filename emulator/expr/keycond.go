@@ -66,7 +66,7 @@ func (k *KeyCondition) Resolve(hashKey, rangeKey string) (KeyQuery, error) {
 
 // Match reports whether a sort-key value satisfies the term.
 func (t *KeyTerm) Match(v av.Value) bool {
-	r, ok := compareValues(v, t.Values[0])
+	r, ok := av.Compare(v, t.Values[0])
 	switch t.Op {
 	case "EQ":
 		return ok && r == 0
@@ -79,7 +79,7 @@ func (t *KeyTerm) Match(v av.Value) bool {
 	case "GE":
 		return ok && r >= 0
 	case "BETWEEN":
-		r2, ok2 := compareValues(v, t.Values[1])
+		r2, ok2 := av.Compare(v, t.Values[1])
 		return ok && ok2 && r >= 0 && r2 <= 0
 	case "BEGINS_WITH":
 		return v.Type == t.Values[0].Type && strings.HasPrefix(v.S, t.Values[0].S)

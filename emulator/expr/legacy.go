@@ -91,7 +91,7 @@ func checkValues(op string, vals []av.Value) *Error {
 		}
 	}
 	if op == "BETWEEN" {
-		if r, ok := compareValues(vals[0], vals[1]); ok && r > 0 {
+		if r, ok := av.Compare(vals[0], vals[1]); ok && r > 0 {
 			return errorf("The BETWEEN condition was provided a range where the lower bound is greater than the upper bound")
 		}
 	}

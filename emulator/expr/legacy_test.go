@@ -186,7 +186,7 @@ func TestKeyConditions(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if q.PartitionName != c.hash || !equalValues(q.PartitionValue, S("p")) {
+		if q.PartitionName != c.hash || !av.Equal(q.PartitionValue, S("p")) {
 			t.Errorf("%q: partition %s %v", c.text, q.PartitionName, q.PartitionValue)
 		}
 		if (q.Sort == nil) != (c.sortOp == "") || q.Sort != nil && q.Sort.Op != c.sortOp {

@@ -110,7 +110,7 @@ func TestApply(t *testing.T) {
 			continue
 		}
 		for k, v := range c.want {
-			if g, ok := got[k]; !ok || !equalValues(g, v) {
+			if g, ok := got[k]; !ok || !av.Equal(g, v) {
 				t.Errorf("%q: %s = %s, want %s", c.text, k, dump(g), dump(v))
 			}
 		}
