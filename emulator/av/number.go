@@ -111,7 +111,7 @@ func parseNumber(s string) (x number, ok bool) {
 		return x, false
 	}
 	if x.n == 0 {
-		x.neg = false
+		// Zero: the sign is never observable (canonical text, order, size).
 		return x, true
 	}
 	x.exp = intLen - 1 - firstNZ + e
