@@ -73,6 +73,8 @@ func (tp Throughput) rate(cfg *Config, d Direction) (float64, bool) {
 // the account and table it touches.
 type Manager struct {
 	cfg Config
+	// minSweep is defaultMinSweep; tests lower it.
+	minSweep int
 
 	mu       sync.Mutex
 	accounts map[nsKey]*Account
@@ -92,7 +94,7 @@ func New(cfg Config) (*Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Manager{cfg: c, accounts: map[nsKey]*Account{}, tables: map[tableKey]*Table{}}, nil
+	return &Manager{cfg: c, minSweep: defaultMinSweep, accounts: map[nsKey]*Account{}, tables: map[tableKey]*Table{}}, nil
 }
 
 // Config returns the effective configuration, defaults filled in (what
@@ -137,7 +139,7 @@ func (m *Manager) Register(now time.Time, account, region, name string, tp Throu
 		t.update(now.UnixNano(), tp)
 		return t, nil
 	}
-	t := newTable(&m.cfg, m.accountLocked(now, k.nsKey), now.UnixNano(), tp)
+	t := newTable(&m.cfg, m.accountLocked(now, k.nsKey), now.UnixNano(), tp, m.minSweep)
 	m.tables[k] = t
 	return t, nil
 }

@@ -5,10 +5,11 @@ import (
 	"time"
 )
 
-// minSweep is the number of partition buckets a table direction holds
-// before the first sweep for idle full buckets. Sweeps then run whenever the
-// map doubles since the last one, so their cost is amortised over inserts.
-const minSweep = 1024
+// defaultMinSweep is the number of partition buckets a table direction
+// holds before the first sweep for idle full buckets. Sweeps then run
+// whenever the map doubles since the last one, so their cost is amortised
+// over inserts.
+const defaultMinSweep = 1024
 
 // Table is the handle of one registered table: its own bucket per direction
 // and the buckets of its partition key values.
@@ -20,6 +21,8 @@ type Table struct {
 	// was never used, or was evicted when full, is materialised as if it had
 	// been refilling since born. That makes eviction invisible.
 	born int64
+	// minSweep is defaultMinSweep; tests lower it to sweep small maps.
+	minSweep int
 
 	mu   sync.Mutex
 	tp   Throughput
@@ -39,8 +42,8 @@ type tableDir struct {
 	sweepAt int
 }
 
-func newTable(cfg *Config, acct *Account, n int64, tp Throughput) *Table {
-	t := &Table{cfg: cfg, acct: acct, born: n, tp: tp}
+func newTable(cfg *Config, acct *Account, n int64, tp Throughput, minSweep int) *Table {
+	t := &Table{cfg: cfg, acct: acct, born: n, tp: tp, minSweep: minSweep}
 	for d := Read; d <= Write; d++ {
 		td := &t.dirs[d]
 		td.rate, td.capped = tp.rate(cfg, d)
@@ -57,7 +60,7 @@ func (t *Table) setPartitions(d Direction) {
 		td.parts = nil
 	case td.parts == nil:
 		td.parts = map[string]*bucket{}
-		td.sweepAt = minSweep
+		td.sweepAt = t.minSweep
 	}
 }
 
@@ -188,7 +191,7 @@ func (t *Table) sweep(td *tableDir, n int64, rate, ceil float64) {
 		}
 		td.parts = m
 	}
-	td.sweepAt = max(minSweep, 2*len(td.parts))
+	td.sweepAt = max(t.minSweep, 2*len(td.parts))
 }
 
 // Balance returns the table bucket's balance in direction d at now.

@@ -465,11 +465,11 @@ func TestPartitionEviction(t *testing.T) {
 	}
 	// A hot key deep in debt must survive every sweep.
 	tbl.Charge(t0, Write, "hot", 1_000_000)
-	for i := range 3 * minSweep {
+	for i := range 3 * defaultMinSweep {
 		tbl.Charge(t0, Write, fmt.Sprint("a", i), 1)
 	}
-	if n := parts(); n != 3*minSweep+1 {
-		t.Fatalf("%d buckets before they could refill, want %d (none is full)", n, 3*minSweep+1)
+	if n := parts(); n != 3*defaultMinSweep+1 {
+		t.Fatalf("%d buckets before they could refill, want %d (none is full)", n, 3*defaultMinSweep+1)
 	}
 	mapID := func() uintptr {
 		tbl.mu.Lock()
@@ -479,17 +479,17 @@ func TestPartitionEviction(t *testing.T) {
 	grown := mapID()
 	// From 300 s on every "a" key has refilled to its ceiling, and a key
 	// charged 1 unit is full again a millisecond later: with keys arriving
-	// 10 ms apart, sweeps keep the map near minSweep.
+	// 10 ms apart, sweeps keep the map near defaultMinSweep.
 	largest := 0
-	for i := range 20 * minSweep {
+	for i := range 20 * defaultMinSweep {
 		tbl.Charge(at(300+float64(i)/100), Write, fmt.Sprint("b", i), 1)
 		largest = max(largest, parts())
 	}
-	if largest > 4*minSweep+1 {
-		t.Fatalf("%d buckets at most during the wave, want at most %d", largest, 4*minSweep+1)
+	if largest > 4*defaultMinSweep+1 {
+		t.Fatalf("%d buckets at most during the wave, want at most %d", largest, 4*defaultMinSweep+1)
 	}
-	if n := parts(); n > minSweep+1 {
-		t.Fatalf("%d buckets after the wave, want at most %d", n, minSweep+1)
+	if n := parts(); n > defaultMinSweep+1 {
+		t.Fatalf("%d buckets after the wave, want at most %d", n, defaultMinSweep+1)
 	}
 	if mapID() == grown {
 		t.Fatal("the map that grew to thousands of keys was kept after they were evicted")
