@@ -188,6 +188,10 @@ func (p *Params) CheckUnused() error {
 // prepare applies the checks common to every expression parameter and
 // returns the (cached) syntax tree.
 func (p *Params) prepare(param string, m mode, text string) (*parsed, error) {
+	return p.prepareParens(param, m, text, true)
+}
+
+func (p *Params) prepareParens(param string, m mode, text string, parens bool) (*parsed, error) {
 	if text == "" {
 		return nil, errorf("Invalid ", param, ": The expression can not be empty;")
 	}
@@ -195,6 +199,9 @@ func (p *Params) prepare(param string, m mode, text string) (*parsed, error) {
 		return nil, errorf("Invalid ", param, ": Expression size has exceeded the maximum allowed size; expression size: ", strconv.Itoa(len(text)))
 	}
 	ps := p.cache.parse(m, text)
+	if parens && ps.parens != "" {
+		return nil, errorf("Invalid ", param, ": ", ps.parens)
+	}
 	if ps.err != "" {
 		return nil, errorf("Invalid ", param, ": ", ps.err)
 	}
@@ -206,7 +213,7 @@ func (p *Params) binder(update bool) *binder {
 }
 
 func (p *Params) condition(param, text string) (*Condition, error) {
-	ps, err := p.prepare(param, mCond, text)
+	ps, err := p.prepareParens(param, mCond, text, param != "KeyConditionExpression")
 	if err != nil {
 		return nil, err
 	}

@@ -163,6 +163,13 @@ func TestParseErrors(t *testing.T) {
 		{"key", ":s = :s", "Invalid condition in KeyConditionExpression: No key attribute specified"},
 		{"key", "a = :s AND a = :s", "KeyConditionExpressions must only contain one condition per key"},
 		{"key", "a = :s AND begins_with(b, :s)", ""},
+		// Real DynamoDB accepts doubled parentheses in key conditions only.
+		{"key", "((a = :s)) AND ((b = :s))", ""},
+		{"key", "(a = :s AND b = :s)", ""},
+		{"filter", "((a = :s)) AND ((b = :s))", "Invalid FilterExpression: The expression has redundant parentheses;"},
+		{"cond", "((attribute_not_exists(pk)))", "Invalid ConditionExpression: The expression has redundant parentheses;"},
+		{"cond", "(attribute_not_exists(pk)) AND (attribute_not_exists(#a))", ""},
+		{"cond", "(a = :s AND (b = :s))", ""},
 		{"key", ":s = a AND b BETWEEN :n AND :n2", ""},
 		{"key", "begins_with(:s, b)", "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand"},
 		{"key", ":n BETWEEN a AND :n2", "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand"},

@@ -37,6 +37,11 @@ type parsed struct {
 	actions []action
 	paths   [][]synElem
 	err     string // message without the "Invalid XExpression: " prefix
+	// parens is the redundant-parentheses error, kept apart because
+	// DynamoDB reports it for conditions and filters but accepts
+	// "((k = :v))" in a KeyConditionExpression. It takes precedence over
+	// the other text-only errors, which follow in err.
+	parens string
 }
 
 type pstate struct {
@@ -100,12 +105,14 @@ func parseCondition(src string) *parsed {
 	if !ok {
 		return &parsed{err: p.syntaxErr()}
 	}
-	for _, e := range []string{p.st.parens, p.st.unknownFn, p.st.misusedFn, p.st.reserved} {
+	out := &parsed{cond: c, parens: p.st.parens}
+	for _, e := range []string{p.st.unknownFn, p.st.misusedFn, p.st.reserved} {
 		if e != "" {
-			return &parsed{err: e}
+			out.err = e
+			break
 		}
 	}
-	return &parsed{cond: c}
+	return out
 }
 
 // parseUpdate parses an update expression.
