@@ -51,6 +51,10 @@ type Engine struct {
 	// are serialised; lookups take it for reading only.
 	mu     sync.RWMutex
 	tables map[Namespace]namespaceTables
+
+	// items is the data plane's state (lock stripes, expression cache,
+	// stats memo); its zero value is ready to use. See write.go.
+	items itemState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.

@@ -9,26 +9,6 @@ func notImplemented(op string) error {
 	return NewError(CodeUnknownOperation, "The operation %s is not supported yet by ExtendDB", op)
 }
 
-// GetItem is not implemented yet.
-func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
-	return nil, notImplemented("GetItem")
-}
-
-// PutItem is not implemented yet.
-func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*WriteItemOutput, error) {
-	return nil, notImplemented("PutItem")
-}
-
-// UpdateItem is not implemented yet.
-func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInput) (*WriteItemOutput, error) {
-	return nil, notImplemented("UpdateItem")
-}
-
-// DeleteItem is not implemented yet.
-func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInput) (*WriteItemOutput, error) {
-	return nil, notImplemented("DeleteItem")
-}
-
 // Query is not implemented yet.
 func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
 	return nil, notImplemented("Query")

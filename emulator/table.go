@@ -431,17 +431,7 @@ func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
 	return t, nil
 }
 
-// tableStats reports the item count and size of t. The data plane fills it
-// in; until then descriptions report zeros.
-func (e *Engine) tableStats(t *tableMeta) (items, bytes int64) { return 0, 0 }
-
-// indexStats reports the item count and size of an index (see tableStats).
-func (e *Engine) indexStats(t *tableMeta, ix *indexMeta) (items, bytes int64) { return 0, 0 }
-
-// backfillIndex copies the existing items of t into a GSI just added by
-// UpdateTable. The data plane implements it; the index is metadata-only until
-// then. It runs after the new metadata is committed.
-func (e *Engine) backfillIndex(t *tableMeta, ix *indexMeta) error { return nil }
+// tableStats, indexStats and backfillIndex are in write_stats.go and write.go.
 
 // putTable writes t's metadata in b and, once b commits, the caller caches t.
 func putTable(b kv.Batch, t *tableMeta) error {

@@ -1,0 +1,136 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"sort"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// Capacity accounting by DynamoDB's rules (throttling-facts.md §4). One
+// number per request feeds both ReturnConsumedCapacity and the throttle
+// manager (through chargeThroughput), so the two can never disagree.
+
+const (
+	readUnitBytes  = 4 * 1024
+	writeUnitBytes = 1024
+)
+
+// ReadUnits is the RCUs of reading one item of itemBytes (GetItem,
+// BatchGetItem per item, TransactGetItems before doubling): 4 KB units
+// rounded up, at least one, halved for an eventually consistent read. A
+// missing item costs the minimum.
+func ReadUnits(itemBytes int, consistent bool) float64 {
+	u := float64(max(1, (itemBytes+readUnitBytes-1)/readUnitBytes))
+	if !consistent {
+		u /= 2
+	}
+	return u
+}
+
+// WriteUnits is the WCUs of writing one item whose larger version (old or
+// new) is itemBytes: 1 KB units rounded up, at least one. Deleting a missing
+// item and a failed condition still cost this.
+func WriteUnits(itemBytes int) float64 {
+	return float64(max(1, (itemBytes+writeUnitBytes-1)/writeUnitBytes))
+}
+
+// indexWriteUnits is the WCUs one write costs a secondary index, given the
+// item's entry in it before and after (nil when the item is not in the
+// index) and the entries' index keys: a new entry or a removed one is one
+// write of its size, a key change is a delete plus a put, a changed
+// projection is one write, and no visible change costs nothing.
+func indexWriteUnits(oldEntry, newEntry av.Item, oldKey, newKey []byte) float64 {
+	switch {
+	case oldEntry == nil && newEntry == nil:
+		return 0
+	case oldEntry == nil:
+		return WriteUnits(av.ItemSize(newEntry))
+	case newEntry == nil:
+		return WriteUnits(av.ItemSize(oldEntry))
+	case !bytes.Equal(oldKey, newKey):
+		return WriteUnits(av.ItemSize(oldEntry)) + WriteUnits(av.ItemSize(newEntry))
+	case av.EqualItems(oldEntry, newEntry):
+		return 0
+	}
+	return WriteUnits(av.ItemSize(newEntry))
+}
+
+// capacityUse is what one request consumed on one table and its indexes.
+type capacityUse struct {
+	read  bool
+	table float64
+	gsi   map[string]float64
+	lsi   map[string]float64
+}
+
+func (c *capacityUse) addIndex(ix *indexMeta, units float64) {
+	if units == 0 {
+		return
+	}
+	m := &c.gsi
+	if ix.Local {
+		m = &c.lsi
+	}
+	if *m == nil {
+		*m = map[string]float64{}
+	}
+	(*m)[ix.Name] += units
+}
+
+// total is the request's CapacityUnits: the table plus every index.
+func (c *capacityUse) total() float64 {
+	t := c.table
+	for _, u := range c.gsi {
+		t += u
+	}
+	for _, u := range c.lsi {
+		t += u
+	}
+	return t
+}
+
+// consumed renders c for ReturnConsumedCapacity mode (TOTAL, INDEXES or
+// NONE/absent → nil). TableName echoes the request's TableName, an ARN if
+// one was sent, as DynamoDB does. The shapes follow the live responses
+// dynalite recorded: TOTAL carries only CapacityUnits; INDEXES adds Table
+// and one map entry per index the request touched.
+func (c *capacityUse) consumed(tableName string, mode *string) *ConsumedCapacity {
+	if mode == nil || (*mode != "TOTAL" && *mode != "INDEXES") {
+		return nil
+	}
+	out := &ConsumedCapacity{TableName: tableName, CapacityUnits: f64(c.total())}
+	if *mode == "INDEXES" {
+		out.Table = &Capacity{CapacityUnits: f64(c.table)}
+		if len(c.gsi) > 0 {
+			out.GlobalSecondaryIndexes = capacityMap(c.gsi)
+		}
+		if len(c.lsi) > 0 {
+			out.LocalSecondaryIndexes = capacityMap(c.lsi)
+		}
+	}
+	return out
+}
+
+func capacityMap(m map[string]float64) map[string]Capacity {
+	out := make(map[string]Capacity, len(m))
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out[n] = Capacity{CapacityUnits: f64(m[n])}
+	}
+	return out
+}
+
+func f64(v float64) *float64 { return &v }
+
+// chargeThroughput is where the throttle manager takes the capacity a
+// request consumed on table t (partition key encoded as pk). It is called
+// with exactly the number ReturnConsumedCapacity reports. The throttle
+// wiring replaces this no-op; it must not fail the request after the fact.
+func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, pk []byte, c *capacityUse) {
+}

@@ -1,0 +1,596 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/expr"
+)
+
+// The single-item operations. Validation runs in DynamoDB's order, which
+// dynalite established against the live service: the members' shape
+// constraints (one "N validation errors detected" message), the mix of
+// expression and legacy parameters, the attribute values of the request,
+// operation-specific checks (ReturnValues, item size), legacy conditions,
+// expressions (placeholders, syntax, names and values, unused ones); only
+// then the table (ResourceNotFoundException), the key against the schema,
+// index key types, and finally, under the item's lock, the condition.
+
+const (
+	msgItemTooLarge       = "Item size has exceeded the maximum allowed size"
+	msgUpdateTooLarge     = "Item size to update has exceeded the maximum allowed size"
+	msgKeyMismatch        = "The provided key element does not match the schema"
+	msgReturnValuesPutDel = "ReturnValues can only be ALL_OLD or NONE"
+)
+
+var (
+	enumReturnConsumed = []string{"INDEXES", "TOTAL", "NONE"}
+	enumReturnICM      = []string{"SIZE", "NONE"}
+	enumReturnValues   = []string{"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"}
+	enumCondOperator   = []string{"OR", "AND"}
+	enumReturnOnFail   = []string{"ALL_OLD", "NONE"}
+)
+
+// dataTable resolves a data-plane request's table. A table still being
+// created or being deleted is not found, as DynamoDB answers.
+func (e *Engine) dataTable(ns Namespace, nameOrARN string) (*tableMeta, error) {
+	tns, name, err := resolveName(ns, nameOrARN)
+	if err != nil {
+		return nil, err
+	}
+	now := e.now()
+	e.mu.RLock()
+	t := e.lookup(tns, name, now)
+	e.mu.RUnlock()
+	if t == nil {
+		return nil, ResourceNotFound()
+	}
+	if s := t.status(now); s == statusCreating || s == statusDeleting {
+		return nil, ResourceNotFound()
+	}
+	return t, nil
+}
+
+func avType(s string) av.Type {
+	switch s {
+	case "S":
+		return av.TypeS
+	case "N":
+		return av.TypeN
+	case "B":
+		return av.TypeB
+	}
+	return av.TypeInvalid
+}
+
+// checkKey validates a Key parameter: exactly the table's key attributes,
+// of their types, then non-empty and within the size limits.
+func checkKey(t *tableMeta, key av.Item) error {
+	hk := t.hashKey()
+	rk, hasRange := t.rangeKey()
+	want := 1
+	if hasRange {
+		want = 2
+	}
+	if len(key) != want {
+		return Validation(msgKeyMismatch)
+	}
+	elems := []keyElem{hk}
+	if hasRange {
+		elems = append(elems, rk)
+	}
+	for _, ke := range elems {
+		v, ok := key[ke.Name]
+		if !ok || v.Type != avType(ke.Type) {
+			return Validation(msgKeyMismatch)
+		}
+	}
+	return checkItemKeys(t, key)
+}
+
+// checkItemKeys validates the key attributes of an item to be stored.
+func checkItemKeys(t *tableMeta, item av.Item) error {
+	hk := t.hashKey()
+	v, ok := item[hk.Name]
+	if err := av.ValidateKeyAttr(hk.Name, avType(hk.Type), av.HashKey, v, ok); err != nil {
+		return exprError(err)
+	}
+	if rk, has := t.rangeKey(); has {
+		v, ok := item[rk.Name]
+		if err := av.ValidateKeyAttr(rk.Name, avType(rk.Type), av.RangeKey, v, ok); err != nil {
+			return exprError(err)
+		}
+	}
+	return nil
+}
+
+// validateItemValues checks every attribute value of an Item or Key.
+func validateItemValues(it av.Item) error {
+	if err := av.ValidateItem(it); err != nil {
+		return exprError(err)
+	}
+	return nil
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// legacyCondition validates and converts Expected + ConditionalOperator.
+func legacyCondition(expected map[string]ExpectedAttributeValue, op *string) (*expr.Condition, error) {
+	if expected == nil {
+		return nil, nil
+	}
+	conv := make(map[string]expr.ExpectedAttributeValue, len(expected))
+	for _, k := range sortedNames(expected) {
+		x := expected[k]
+		if x.Value != nil {
+			if err := av.ValidateValue(*x.Value); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		for _, v := range x.AttributeValueList {
+			if err := av.ValidateValue(v); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		conv[k] = expr.ExpectedAttributeValue(x)
+	}
+	c, err := expr.FromExpected(conv, op)
+	if err != nil {
+		return nil, exprError(err)
+	}
+	return c, nil
+}
+
+// exprParams starts a request's expression context: the placeholder maps
+// themselves, then every value's validity.
+func (e *Engine) exprParams(names map[string]string, values map[string]av.Value) (*expr.Params, error) {
+	p := expr.NewParams(names, values, e.exprCache())
+	if err := p.CheckPlaceholders(); err != nil {
+		return nil, exprError(err)
+	}
+	for _, k := range sortedNames(values) {
+		if err := av.ValidateValue(values[k]); err != nil {
+			var ve *av.ValidationError
+			if errors.As(err, &ve) {
+				return nil, Validation("ExpressionAttributeValues contains invalid value: %s for key %s", ve.Message, k)
+			}
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func present(s *string, name string, list []string) []string {
+	if s != nil {
+		return append(list, name)
+	}
+	return list
+}
+
+func isMode(s *string, v string) bool { return s != nil && *s == v }
+
+// collectionMetrics answers ReturnItemCollectionMetrics=SIZE, which only
+// tables with local secondary indexes report.
+func collectionMetrics(t *tableMeta, key av.Item, mode *string) *ItemCollectionMetrics {
+	if !isMode(mode, "SIZE") || len(t.LSIs) == 0 {
+		return nil
+	}
+	hk := t.hashKey().Name
+	return &ItemCollectionMetrics{
+		ItemCollectionKey:   av.Item{hk: key[hk]},
+		SizeEstimateRangeGB: []float64{0, 1},
+	}
+}
+
+// GetItem returns one item by primary key.
+func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
+	if in == nil {
+		in = &GetItemInput{}
+	}
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
+	if in.AttributesToGet != nil {
+		if len(in.AttributesToGet) < 1 {
+			v.add("'[]'", "attributesToGet", "Member must have length greater than or equal to 1")
+		}
+		if len(in.AttributesToGet) > 255 {
+			v.add(quoteValue("["+joinNames(in.AttributesToGet)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
+		}
+	}
+	v.tableRef("tableName", in.TableName)
+	if in.Key == nil {
+		v.null("key")
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if err := checkBareName(*in.TableName); err != nil {
+		return nil, err
+	}
+	exprs := present(in.ProjectionExpression, "ProjectionExpression", nil)
+	var legacy []string
+	if in.AttributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, nil, in.ExpressionAttributeNames != nil, false); err != nil {
+		return nil, exprError(err)
+	}
+	if err := validateItemValues(in.Key); err != nil {
+		return nil, err
+	}
+	var proj *expr.Projection
+	if in.AttributesToGet != nil {
+		p, err := expr.FromAttributesToGet(in.AttributesToGet)
+		if err != nil {
+			return nil, exprError(err)
+		}
+		proj = p
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, nil)
+	if err != nil {
+		return nil, err
+	}
+	if in.ProjectionExpression != nil {
+		if proj, err = p.Projection(*in.ProjectionExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, exprError(err)
+	}
+
+	t, err := e.dataTable(ns, *in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKey(t, in.Key); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	k := itemKey(t, in.Key)
+	item, err := readItem(e.opts.Store, k)
+	if err != nil {
+		return nil, err
+	}
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	use := capacityUse{read: true, table: ReadUnits(av.ItemSize(item), consistent)}
+	e.chargeThroughput(ctx, t, k, &use)
+	out := &GetItemOutput{ConsumedCapacity: use.consumed(*in.TableName, in.ReturnConsumedCapacity)}
+	if item != nil {
+		out.Item = proj.Project(item)
+	}
+	return out, nil
+}
+
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// writeShape checks the members PutItem, UpdateItem and DeleteItem share.
+func writeShape(v *violations, table *string, itemPath string, item av.Item, condOp, retValues, retICM, retOnFail, retConsumed *string) {
+	v.enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
+	v.tableRef("tableName", table)
+	if item == nil {
+		v.null(itemPath)
+	}
+	v.enum("conditionalOperator", condOp, enumCondOperator...)
+	v.enum("returnValues", retValues, enumReturnValues...)
+	v.enum("returnItemCollectionMetrics", retICM, enumReturnICM...)
+	v.enum("returnValuesOnConditionCheckFailure", retOnFail, enumReturnOnFail...)
+}
+
+// finishWrite turns a writeOne result into the response members every
+// write operation shares, charging the capacity also when the condition
+// failed.
+func (e *Engine) finishWrite(ctx context.Context, t *tableMeta, tableName string, pw *pendingWrite, err error, retConsumed *string) (*ConsumedCapacity, error) {
+	if pw != nil {
+		e.chargeThroughput(ctx, t, pw.change.Key, &pw.use)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pw.use.consumed(tableName, retConsumed), nil
+}
+
+// PutItem creates or replaces an item.
+func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*WriteItemOutput, error) {
+	if in == nil {
+		in = &PutItemInput{}
+	}
+	var v violations
+	writeShape(&v, in.TableName, "item", in.Item, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if err := checkBareName(*in.TableName); err != nil {
+		return nil, err
+	}
+	exprs := present(in.ConditionExpression, "ConditionExpression", nil)
+	var legacy []string
+	if in.Expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
+		return nil, exprError(err)
+	}
+	if err := validateItemValues(in.Item); err != nil {
+		return nil, err
+	}
+	if in.ReturnValues != nil && *in.ReturnValues != "NONE" && *in.ReturnValues != "ALL_OLD" {
+		return nil, Validation(msgReturnValuesPutDel)
+	}
+	if av.ItemSize(in.Item) > av.MaxItemSize {
+		return nil, Validation(msgItemTooLarge)
+	}
+	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	if in.ConditionExpression != nil {
+		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, exprError(err)
+	}
+
+	t, err := e.dataTable(ns, *in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkItemKeys(t, in.Item); err != nil {
+		return nil, err
+	}
+	if err := validateIndexKeys(t, in.Item); err != nil {
+		return nil, err
+	}
+	item := in.Item
+	spec := &writeSpec{
+		t:               t,
+		key:             itemKey(t, item),
+		cond:            cond,
+		build:           func(av.Item) (av.Item, error) { return item, nil },
+		sizeMsg:         msgItemTooLarge,
+		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
+	}
+	pw, err := e.writeOne(ctx, spec)
+	cc, err := e.finishWrite(ctx, t, *in.TableName, pw, err, in.ReturnConsumedCapacity)
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, item, in.ReturnItemCollectionMetrics)}
+	if isMode(in.ReturnValues, "ALL_OLD") {
+		out.Attributes = pw.change.Old
+	}
+	return out, nil
+}
+
+// DeleteItem deletes an item by primary key.
+func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInput) (*WriteItemOutput, error) {
+	if in == nil {
+		in = &DeleteItemInput{}
+	}
+	var v violations
+	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if err := checkBareName(*in.TableName); err != nil {
+		return nil, err
+	}
+	exprs := present(in.ConditionExpression, "ConditionExpression", nil)
+	var legacy []string
+	if in.Expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
+		return nil, exprError(err)
+	}
+	if err := validateItemValues(in.Key); err != nil {
+		return nil, err
+	}
+	if in.ReturnValues != nil && *in.ReturnValues != "NONE" && *in.ReturnValues != "ALL_OLD" {
+		return nil, Validation(msgReturnValuesPutDel)
+	}
+	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	if in.ConditionExpression != nil {
+		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, exprError(err)
+	}
+
+	t, err := e.dataTable(ns, *in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKey(t, in.Key); err != nil {
+		return nil, err
+	}
+	spec := &writeSpec{
+		t:               t,
+		key:             itemKey(t, in.Key),
+		cond:            cond,
+		build:           func(av.Item) (av.Item, error) { return nil, nil },
+		sizeMsg:         msgItemTooLarge,
+		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
+	}
+	pw, err := e.writeOne(ctx, spec)
+	cc, err := e.finishWrite(ctx, t, *in.TableName, pw, err, in.ReturnConsumedCapacity)
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, in.Key, in.ReturnItemCollectionMetrics)}
+	if isMode(in.ReturnValues, "ALL_OLD") {
+		out.Attributes = pw.change.Old
+	}
+	return out, nil
+}
+
+// UpdateItem edits an item's attributes, creating the item if it does not
+// exist (unless the condition forbids it).
+func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInput) (*WriteItemOutput, error) {
+	if in == nil {
+		in = &UpdateItemInput{}
+	}
+	var v violations
+	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if err := checkBareName(*in.TableName); err != nil {
+		return nil, err
+	}
+	exprs := present(in.ConditionExpression, "ConditionExpression", present(in.UpdateExpression, "UpdateExpression", nil))
+	var legacy []string
+	if in.AttributeUpdates != nil {
+		legacy = append(legacy, "AttributeUpdates")
+	}
+	if in.Expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"UpdateExpression", "ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
+		return nil, exprError(err)
+	}
+	if err := validateItemValues(in.Key); err != nil {
+		return nil, err
+	}
+	var upd *expr.Update
+	if in.AttributeUpdates != nil {
+		conv := make(map[string]expr.AttributeValueUpdate, len(in.AttributeUpdates))
+		for _, k := range sortedNames(in.AttributeUpdates) {
+			u := in.AttributeUpdates[k]
+			if u.Value != nil {
+				if err := av.ValidateValue(*u.Value); err != nil {
+					return nil, exprError(err)
+				}
+			}
+			conv[k] = expr.AttributeValueUpdate(u)
+		}
+		var err error
+		if upd, err = expr.FromAttributeUpdates(conv); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	if in.UpdateExpression != nil {
+		if upd, err = p.Update(*in.UpdateExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if in.ConditionExpression != nil {
+		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, exprError(err)
+	}
+
+	t, err := e.dataTable(ns, *in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKey(t, in.Key); err != nil {
+		return nil, err
+	}
+	keyNames := []string{t.hashKey().Name}
+	if rk, ok := t.rangeKey(); ok {
+		keyNames = append(keyNames, rk.Name)
+	}
+	if upd != nil {
+		if err := upd.CheckKeys(keyNames...); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	key := in.Key
+	var applied expr.Applied
+	spec := &writeSpec{
+		t:    t,
+		key:  itemKey(t, key),
+		cond: cond,
+		build: func(old av.Item) (av.Item, error) {
+			base := old
+			if base == nil {
+				base = key
+			}
+			if upd == nil {
+				applied = expr.Applied{Item: base}
+				return base, nil
+			}
+			a, err := upd.ApplyPaths(base)
+			if err != nil {
+				return nil, exprError(err)
+			}
+			for _, v := range a.Item {
+				if av.Depth(v) > av.MaxDepth {
+					return nil, Validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+				}
+			}
+			applied = a
+			return a.Item, nil
+		},
+		sizeMsg:         msgUpdateTooLarge,
+		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
+	}
+	pw, err := e.writeOne(ctx, spec)
+	cc, err := e.finishWrite(ctx, t, *in.TableName, pw, err, in.ReturnConsumedCapacity)
+	if err != nil {
+		return nil, err
+	}
+	out := &WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, key, in.ReturnItemCollectionMetrics)}
+	if in.ReturnValues != nil {
+		switch *in.ReturnValues {
+		case "ALL_OLD":
+			out.Attributes = pw.change.Old
+		case "ALL_NEW":
+			out.Attributes = pw.change.New
+		case "UPDATED_OLD":
+			if pw.change.Old != nil {
+				out.Attributes = applied.UpdatedOld(pw.change.Old)
+			}
+		case "UPDATED_NEW":
+			out.Attributes = applied.UpdatedNew()
+		}
+	}
+	return out, nil
+}

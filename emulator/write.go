@@ -1,0 +1,509 @@
+package emulator
+
+// The write path, shared by PutItem, UpdateItem and DeleteItem today and
+// meant for BatchWriteItem, TransactWriteItems, streams and the throttle
+// manager next.
+//
+// Keys. An item lives at
+//
+//	itemPrefix(table) | h(pk):4 | enc(pk) | enc(sk)?
+//
+// where enc is av.AppendKey (order-preserving, prefix-free) and h is FNV-1a
+// of enc(pk), big-endian. The hash first spreads partitions evenly over the
+// keyspace, so a parallel Scan segment is a range of hash values and covers
+// every item exactly once; every item of one partition shares the prefix up
+// to enc(pk), so a Query is a prefix scan in sort-key order. An index entry
+// lives at
+//
+//	indexPrefix(table, index) | h(ipk):4 | enc(ipk) | enc(isk)? | enc(pk) | enc(sk)?
+//
+// with the projected attributes (av.AppendItem) as its value: a Query on an
+// index is the same prefix scan, and the table key suffix keeps entries with
+// equal index keys distinct. Items absent from an index (a key attribute
+// missing) have no entry: indexes are sparse.
+//
+// Atomicity. Every write of an item holds the item's lock stripe
+// (lock.go) from reading the old item to committing the batch, so a
+// conditional write sees no interleaving. A multi-item writer (transactions)
+// locks all its stripes in ascending order first (itemLocks.lock), then runs
+// prepare for every item and stage for every item into one writeBatch, and
+// commits once. Writers re-resolve the table's metadata after taking the
+// lock, so an index added by UpdateTable is maintained by every write that
+// commits after backfillIndex has visited the item.
+//
+// Steps. prepare reads the old item, evaluates the condition, builds the new
+// item, validates it (size, index key types) and computes the capacity;
+// stage puts the item, its index entries and the stats deltas in a
+// writeBatch; commit writes the stats records and commits. Each staged
+// write leaves an itemChange (table, key, old and new item), which is what
+// streams will be fed from.
+//
+// Stats. DescribeTable's ItemCount, TableSizeBytes and index sizes come
+// from per-stripe stats records (write_stats.go), updated in the same batch
+// under the stripe lock, so they are exact and survive restarts.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"sync"
+
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/kv"
+)
+
+// itemState is the engine's data-plane state. Its zero value is ready.
+type itemState struct {
+	locks itemLocks
+	stats statsMemo
+
+	cacheOnce sync.Once
+	cache     *expr.Cache
+}
+
+// exprCache is the engine's parse cache, shared by every request.
+func (e *Engine) exprCache() *expr.Cache {
+	e.items.cacheOnce.Do(func() { e.items.cache = expr.NewCache(0) })
+	return e.items.cache
+}
+
+// storageOverhead is the per-item (and per-index-entry) overhead DynamoDB
+// adds to TableSizeBytes and IndexSizeBytes; it is not billed as capacity.
+const storageOverhead = 100
+
+// MsgConditionalCheckFailed is ConditionalCheckFailedException's message.
+const MsgConditionalCheckFailed = "The conditional request failed"
+
+// appendPartition appends h(enc(v)) | enc(v) for a partition key value.
+func appendPartition(dst []byte, v av.Value) []byte {
+	n := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	dst = av.AppendKey(dst, v)
+	binary.BigEndian.PutUint32(dst[n:], fnv32(dst[n+4:]))
+	return dst
+}
+
+// itemKey is the storage key of the item whose primary key attributes are
+// in key (an item or a Key parameter, already validated).
+func itemKey(t *tableMeta, key av.Item) []byte {
+	k := make([]byte, 0, 64)
+	k = append(k, famItem)
+	k = append(k, t.ID[:]...)
+	k = appendPartition(k, key[t.hashKey().Name])
+	if rk, ok := t.rangeKey(); ok {
+		k = av.AppendKey(k, key[rk.Name])
+	}
+	return k
+}
+
+// itemPartitionPrefix is the prefix shared by every item of the partition
+// whose key value is pk (Query on the table).
+func itemPartitionPrefix(t *tableMeta, pk av.Value) []byte {
+	return appendPartition(itemPrefix(t.ID), pk)
+}
+
+// indexPartitionPrefix is the prefix shared by every entry of index ix
+// whose index partition key value is pk (Query on an index).
+func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk av.Value) []byte {
+	return appendPartition(indexPrefix(t.ID, ix.ID), pk)
+}
+
+// activeIndexes returns the indexes writes maintain: every LSI and every
+// GSI not being deleted.
+func activeIndexes(t *tableMeta) []*indexMeta {
+	out := make([]*indexMeta, 0, len(t.LSIs)+len(t.GSIs))
+	out = append(out, t.LSIs...)
+	for _, ix := range t.GSIs {
+		if !ix.Deleted {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// indexEntry returns item's entry in ix and the entry's storage key, or nil
+// when the item is not in the index (absent item, a key attribute missing
+// or, for items that predate the index, of the wrong type or empty).
+func indexEntry(t *tableMeta, ix *indexMeta, item av.Item) (av.Item, []byte) {
+	if item == nil {
+		return nil, nil
+	}
+	for _, ke := range ix.KeySchema {
+		v, ok := item[ke.Name]
+		if !ok || v.Type.String() != ke.Type || (v.Type != av.TypeN && v.S == "") {
+			return nil, nil
+		}
+	}
+	k := make([]byte, 0, 80)
+	k = append(k, indexPrefix(t.ID, ix.ID)...)
+	k = appendPartition(k, item[ix.KeySchema[0].Name])
+	if len(ix.KeySchema) > 1 {
+		k = av.AppendKey(k, item[ix.KeySchema[1].Name])
+	}
+	k = av.AppendKey(k, item[t.hashKey().Name])
+	if rk, ok := t.rangeKey(); ok {
+		k = av.AppendKey(k, item[rk.Name])
+	}
+	return projectEntry(t, ix, item), k
+}
+
+// projectEntry keeps the attributes ix projects: everything for ALL, else
+// the table and index keys plus (INCLUDE) the listed non-key attributes.
+func projectEntry(t *tableMeta, ix *indexMeta, item av.Item) av.Item {
+	if ix.ProjectionType == "ALL" {
+		return item
+	}
+	out := make(av.Item, 4+len(ix.NonKeyAttrs))
+	for _, ke := range t.KeySchema {
+		out[ke.Name] = item[ke.Name]
+	}
+	for _, ke := range ix.KeySchema {
+		out[ke.Name] = item[ke.Name]
+	}
+	if ix.ProjectionType == "INCLUDE" {
+		for _, n := range ix.NonKeyAttrs {
+			if v, ok := item[n]; ok {
+				out[n] = v
+			}
+		}
+	}
+	return out
+}
+
+// validateIndexKeys rejects an item to be stored whose index key attributes
+// have the wrong type or are empty, with DynamoDB's messages. Missing
+// attributes are fine: the item is simply not in that index.
+func validateIndexKeys(t *tableMeta, item av.Item) error {
+	for _, ix := range activeIndexes(t) {
+		for _, ke := range ix.KeySchema {
+			v, ok := item[ke.Name]
+			if !ok {
+				continue
+			}
+			if v.Type.String() != ke.Type {
+				return invalidParam("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ke.Name, ke.Type, v.Type.String(), ix.Name)
+			}
+			if v.Type != av.TypeN && v.S == "" {
+				kind := "string"
+				if v.Type == av.TypeB {
+					kind = "binary"
+				}
+				return Validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", kind, ix.Name, ke.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// readItem returns the item stored at k, or nil.
+func readItem(r kv.Reader, k []byte) (av.Item, error) {
+	b, err := r.Get(k)
+	if errors.Is(err, kv.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, internalError(err)
+	}
+	it, err := av.DecodeItem(b)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return it, nil
+}
+
+// itemChange is one item's change, as streams will consume it: Old or New
+// is nil when the item did not exist before or does not after.
+type itemChange struct {
+	Table *tableMeta
+	Key   []byte
+	Old   av.Item
+	New   av.Item
+}
+
+// writeSpec describes one single-item write.
+type writeSpec struct {
+	t   *tableMeta
+	key []byte // itemKey
+	// cond must hold on the old item (nil: unconditional).
+	cond *expr.Condition
+	// build returns the new item from the old one (nil when absent); a nil
+	// result deletes the item. Its errors are returned as they are.
+	build func(old av.Item) (av.Item, error)
+	// sizeMsg is the message for a new item over 400 KB.
+	sizeMsg string
+	// returnOldOnFail puts the old item in ConditionalCheckFailedException
+	// (ReturnValuesOnConditionCheckFailure=ALL_OLD).
+	returnOldOnFail bool
+}
+
+// pendingWrite is a prepared write: what stage will store and what it cost.
+type pendingWrite struct {
+	change itemChange
+	use    capacityUse
+	// entries[i] are the old and new entries of activeIndexes(t)[i].
+	indexes []*indexMeta
+	entries []indexPair
+	oldSize int
+	newSize int
+}
+
+type indexPair struct {
+	oldEntry, newEntry av.Item
+	oldKey, newKey     []byte
+}
+
+// prepare runs a write up to (not including) storing it: read the old item,
+// check the condition, build and validate the new item, compute the
+// capacity. The caller holds the item's stripe. A failed condition returns
+// the ConditionalCheckFailedException together with a pendingWrite whose
+// use is what the attempt consumed.
+func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
+	old, err := readItem(r, s.key)
+	if err != nil {
+		return nil, err
+	}
+	pw := &pendingWrite{change: itemChange{Table: s.t, Key: s.key, Old: old}}
+	pw.oldSize = av.ItemSize(old)
+	ok, err := s.cond.Eval(old)
+	if err != nil {
+		return nil, exprError(err)
+	}
+	if !ok {
+		// A failed condition is charged on the larger of the old item and
+		// the item the request would have written.
+		size := pw.oldSize
+		if nw, berr := s.build(old); berr == nil && nw != nil {
+			size = max(size, av.ItemSize(nw))
+		}
+		pw.use.table = WriteUnits(size)
+		ccf := NewError(CodeConditionalCheckFailed, MsgConditionalCheckFailed)
+		if s.returnOldOnFail && old != nil {
+			ccf.Item = old
+		}
+		return pw, ccf
+	}
+	nw, err := s.build(old)
+	if err != nil {
+		return nil, err
+	}
+	if nw != nil {
+		pw.newSize = av.ItemSize(nw)
+		if pw.newSize > av.MaxItemSize {
+			return nil, Validation("%s", s.sizeMsg)
+		}
+		if err := validateIndexKeys(s.t, nw); err != nil {
+			return nil, err
+		}
+	}
+	pw.change.New = nw
+	pw.use.table = WriteUnits(max(pw.oldSize, pw.newSize))
+	pw.indexes = activeIndexes(s.t)
+	pw.entries = make([]indexPair, len(pw.indexes))
+	for i, ix := range pw.indexes {
+		p := &pw.entries[i]
+		p.oldEntry, p.oldKey = indexEntry(s.t, ix, old)
+		p.newEntry, p.newKey = indexEntry(s.t, ix, nw)
+		pw.use.addIndex(ix, indexWriteUnits(p.oldEntry, p.newEntry, p.oldKey, p.newKey))
+	}
+	return pw, nil
+}
+
+// writeBatch collects staged writes, their stats deltas and their changes
+// for one atomic commit.
+type writeBatch struct {
+	e       *Engine
+	b       kv.Batch
+	deltas  map[statsRecord]statsCounts
+	tables  map[tableID]*tableMeta
+	changes []itemChange
+}
+
+func (e *Engine) newWriteBatch() *writeBatch {
+	return &writeBatch{e: e, b: e.opts.Store.NewBatch(), deltas: map[statsRecord]statsCounts{}, tables: map[tableID]*tableMeta{}}
+}
+
+// close releases the batch if it was not committed.
+func (wb *writeBatch) close() { _ = wb.b.Close() }
+
+// stage adds pw's item and index writes to the batch.
+func (wb *writeBatch) stage(pw *pendingWrite) error {
+	t, c := pw.change.Table, pw.change
+	stripe := stripeOf(c.Key)
+	wb.tables[t.ID] = t
+	var err error
+	if c.New == nil {
+		if c.Old != nil {
+			err = wb.b.Delete(c.Key)
+		}
+	} else {
+		err = wb.b.Set(c.Key, av.AppendItem(make([]byte, 0, pw.newSize+64), c.New))
+	}
+	if err != nil {
+		return internalError(err)
+	}
+	wb.addDelta(t.ID, stripe, 0, c.Old != nil, c.New != nil, pw.oldSize, pw.newSize)
+	for i, ix := range pw.indexes {
+		p := pw.entries[i]
+		if p.oldEntry != nil && (p.newEntry == nil || string(p.oldKey) != string(p.newKey)) {
+			if err := wb.b.Delete(p.oldKey); err != nil {
+				return internalError(err)
+			}
+		}
+		if p.newEntry != nil && (p.oldEntry == nil || string(p.oldKey) != string(p.newKey) || !av.EqualItems(p.oldEntry, p.newEntry)) {
+			if err := wb.b.Set(p.newKey, av.AppendItem(nil, p.newEntry)); err != nil {
+				return internalError(err)
+			}
+		}
+		wb.addDelta(t.ID, stripe, ix.ID, p.oldEntry != nil, p.newEntry != nil, av.ItemSize(p.oldEntry), av.ItemSize(p.newEntry))
+	}
+	wb.changes = append(wb.changes, c)
+	return nil
+}
+
+// addDelta records the change of one item (or index entry) in the stats of
+// its stripe; id 0 is the table itself.
+func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has bool, oldSize, newSize int) {
+	if !had && !has {
+		return
+	}
+	r := statsRecord{table: t, stripe: stripe}
+	d := wb.deltas[r]
+	if d == nil {
+		d = statsCounts{}
+		wb.deltas[r] = d
+	}
+	c := d[id]
+	if had {
+		c.items--
+		c.bytes -= int64(oldSize + storageOverhead)
+	}
+	if has {
+		c.items++
+		c.bytes += int64(newSize + storageOverhead)
+	}
+	d[id] = c
+}
+
+// commit writes the stats records and commits the batch. The caller still
+// holds the stripes of every staged item.
+func (wb *writeBatch) commit() error {
+	defer wb.close()
+	for r, d := range wb.deltas {
+		if err := wb.e.mergeStats(wb.b, wb.tables[r.table], r, d); err != nil {
+			return err
+		}
+	}
+	if wb.b.Empty() {
+		return nil
+	}
+	if err := wb.b.Commit(wb.e.opts.Sync); err != nil {
+		return internalError(err)
+	}
+	for id := range wb.tables {
+		wb.e.items.stats.bump(id)
+	}
+	return nil
+}
+
+// writeOne runs a single-item write: lock the item, re-resolve the table,
+// prepare, stage, commit. It returns the pendingWrite (also on a failed
+// condition, for the capacity it consumed).
+func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, error) {
+	stripe := e.items.locks.lockOne(s.key)
+	defer e.items.locks.unlockOne(stripe)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t, err := e.current(s.t)
+	if err != nil {
+		return nil, err
+	}
+	s.t = t
+	pw, err := e.prepare(e.opts.Store, s)
+	if err != nil {
+		return pw, err
+	}
+	wb := e.newWriteBatch()
+	if err := wb.stage(pw); err != nil {
+		wb.close()
+		return nil, err
+	}
+	if err := wb.commit(); err != nil {
+		return nil, err
+	}
+	return pw, nil
+}
+
+// current returns the cached metadata of t's table now (indexes may have
+// changed since the request resolved it), or ResourceNotFoundException if
+// the table was deleted (or re-created) meanwhile.
+func (e *Engine) current(t *tableMeta) (*tableMeta, error) {
+	e.mu.RLock()
+	c := e.lookup(t.ns(), t.Name, e.now())
+	e.mu.RUnlock()
+	if c == nil || c.ID != t.ID {
+		return nil, ResourceNotFound()
+	}
+	return c, nil
+}
+
+// exprError turns an expression or attribute-value failure into DynamoDB's
+// ValidationException; other errors pass through.
+func exprError(err error) error {
+	var ee *expr.Error
+	if errors.As(err, &ee) {
+		return Validation("%s", ee.Message)
+	}
+	var ve *av.ValidationError
+	if errors.As(err, &ve) {
+		return Validation("%s", ve.Message)
+	}
+	return err
+}
+
+// backfillIndex copies the existing items of t into ix, a GSI just added by
+// UpdateTable (and already in the cached metadata, so writes from now on
+// maintain it). Each item is re-read and indexed under its stripe, so a
+// concurrent write of the item is either seen here or sees the index.
+func (e *Engine) backfillIndex(t *tableMeta, ix *indexMeta) error {
+	snap := e.opts.Store.NewSnapshot()
+	defer snap.Close()
+	p := itemPrefix(t.ID)
+	it, err := snap.NewIter(p, prefixEnd(p))
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		k := append([]byte(nil), it.Key()...)
+		if err := e.backfillOne(t, ix, k); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+func (e *Engine) backfillOne(t *tableMeta, ix *indexMeta, k []byte) error {
+	stripe := e.items.locks.lockOne(k)
+	defer e.items.locks.unlockOne(stripe)
+	item, err := readItem(e.opts.Store, k)
+	if err != nil || item == nil {
+		return err
+	}
+	entry, ek := indexEntry(t, ix, item)
+	if entry == nil {
+		return nil
+	}
+	if _, err := e.opts.Store.Get(ek); err == nil {
+		return nil // a write since the index appeared already put it
+	}
+	wb := e.newWriteBatch()
+	wb.tables[t.ID] = t
+	if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
+		wb.close()
+		return err
+	}
+	wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
+	return wb.commit()
+}

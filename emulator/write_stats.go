@@ -1,0 +1,191 @@
+package emulator
+
+import (
+	"encoding/binary"
+	"errors"
+	"sync"
+
+	"github.com/extenddb/extenddb/kv"
+)
+
+// Item counts and sizes for DescribeTable. Each lock stripe of each table
+// has one stats record, stored under the table's index family with the
+// reserved index ID statsIndexID (so DeleteTable's range delete of the
+// index family removes it, and no real index, numbered from 1, collides):
+//
+//	'x' <tableID:16> <0xFFFFFFFF> <stripe:2 BE> → [uvarint id, varint items, varint bytes]*
+//
+// id 0 is the table, other ids are indexes. A record is read, merged and
+// rewritten in the batch of the write that changes it, under that write's
+// stripe lock, so records are exact without any global lock. Readers sum
+// the records of a table (at most lockStripes small keys) and memoise the
+// sum until the table's next commit.
+
+const statsIndexID = 0xFFFFFFFF
+
+// statsRecord names one stats record.
+type statsRecord struct {
+	table  tableID
+	stripe uint16
+}
+
+func (r statsRecord) key() []byte {
+	return binary.BigEndian.AppendUint16(indexPrefix(r.table, statsIndexID), r.stripe)
+}
+
+// counts is an item (or entry) count and its size in bytes, overhead included.
+type counts struct {
+	items, bytes int64
+}
+
+// statsCounts maps id (0 = table, else index ID) to counts.
+type statsCounts map[uint32]counts
+
+func encodeStats(s statsCounts) []byte {
+	var b []byte
+	for id, c := range s {
+		b = binary.AppendUvarint(b, uint64(id))
+		b = binary.AppendVarint(b, c.items)
+		b = binary.AppendVarint(b, c.bytes)
+	}
+	return b
+}
+
+var errBadStats = errors.New("emulator: malformed stats record")
+
+func decodeStats(b []byte, into statsCounts) error {
+	for len(b) > 0 {
+		id, n := binary.Uvarint(b)
+		if n <= 0 {
+			return errBadStats
+		}
+		b = b[n:]
+		items, n := binary.Varint(b)
+		if n <= 0 {
+			return errBadStats
+		}
+		b = b[n:]
+		bytes, n := binary.Varint(b)
+		if n <= 0 {
+			return errBadStats
+		}
+		b = b[n:]
+		c := into[uint32(id)]
+		c.items += items
+		c.bytes += bytes
+		into[uint32(id)] = c
+	}
+	return nil
+}
+
+// mergeStats adds d to stats record r in batch b. Counts of indexes t no
+// longer has are dropped, so a deleted index's figures do not linger.
+func (e *Engine) mergeStats(b kv.Batch, t *tableMeta, r statsRecord, d statsCounts) error {
+	k := r.key()
+	cur := statsCounts{}
+	v, err := e.opts.Store.Get(k)
+	switch {
+	case err == nil:
+		if err := decodeStats(v, cur); err != nil {
+			return internalError(err)
+		}
+	case !errors.Is(err, kv.ErrNotFound):
+		return internalError(err)
+	}
+	for id, c := range d {
+		x := cur[id]
+		x.items += c.items
+		x.bytes += c.bytes
+		cur[id] = x
+	}
+	live := map[uint32]bool{0: true}
+	for _, ix := range t.LSIs {
+		live[ix.ID] = true
+	}
+	for _, ix := range t.GSIs {
+		live[ix.ID] = true
+	}
+	for id := range cur {
+		if !live[id] {
+			delete(cur, id)
+		}
+	}
+	if err := b.Set(k, encodeStats(cur)); err != nil {
+		return internalError(err)
+	}
+	return nil
+}
+
+// statsMemo remembers each table's summed stats until its next commit.
+type statsMemo struct {
+	mu   sync.Mutex
+	gen  map[tableID]uint64
+	memo map[tableID]statsSnapshot
+}
+
+type statsSnapshot struct {
+	gen    uint64
+	counts statsCounts
+}
+
+// bump invalidates the memo of table id after a commit changed its stats.
+func (m *statsMemo) bump(id tableID) {
+	m.mu.Lock()
+	if m.gen == nil {
+		m.gen = map[tableID]uint64{}
+	}
+	m.gen[id]++
+	m.mu.Unlock()
+}
+
+// loadStats returns the summed stats of t. The generation is read before
+// summing, so a commit racing with the sum makes the next call sum again.
+func (e *Engine) loadStats(t *tableMeta) statsCounts {
+	m := &e.items.stats
+	m.mu.Lock()
+	gen := m.gen[t.ID]
+	if s, ok := m.memo[t.ID]; ok && s.gen == gen {
+		m.mu.Unlock()
+		return s.counts
+	}
+	m.mu.Unlock()
+
+	sum := statsCounts{}
+	p := indexPrefix(t.ID, statsIndexID)
+	it, err := e.opts.Store.NewIter(p, prefixEnd(p))
+	if err != nil {
+		e.log.Error().Err(err).Msg("reading table stats")
+		return sum
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := decodeStats(it.Value(), sum); err != nil {
+			e.log.Error().Err(err).Msg("reading table stats")
+			return sum
+		}
+	}
+	if err := it.Error(); err != nil {
+		e.log.Error().Err(err).Msg("reading table stats")
+		return sum
+	}
+	m.mu.Lock()
+	if m.memo == nil {
+		m.memo = map[tableID]statsSnapshot{}
+	}
+	m.memo[t.ID] = statsSnapshot{gen: gen, counts: sum}
+	m.mu.Unlock()
+	return sum
+}
+
+// tableStats reports the item count and size of t (100 bytes of overhead
+// per item included, as DynamoDB counts TableSizeBytes).
+func (e *Engine) tableStats(t *tableMeta) (items, bytes int64) {
+	c := e.loadStats(t)[0]
+	return c.items, c.bytes
+}
+
+// indexStats reports the entry count and size of index ix of t.
+func (e *Engine) indexStats(t *tableMeta, ix *indexMeta) (items, bytes int64) {
+	c := e.loadStats(t)[ix.ID]
+	return c.items, c.bytes
+}
