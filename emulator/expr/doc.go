@@ -50,7 +50,8 @@
 // with every expression parameter present.
 //
 // For UpdateItem, Params.Update returns an *Update; CheckKeys(keyNames...)
-// gives "Cannot update attribute k. This attribute is part of the key",
+// gives "One or more parameter values were invalid: Cannot update
+// attribute k. This attribute is part of the key",
 // ApplyPaths(item) returns the new item and the paths changed, from which
 // Applied.UpdatedOld / UpdatedNew give the UPDATED_OLD / UPDATED_NEW return
 // values (the updated paths only, nested as in the item).

@@ -273,7 +273,7 @@ func FromKeyConditions(conds map[string]LegacyCondition) (*KeyCondition, error) 
 
 // FromAttributeUpdates converts AttributeUpdates into an Update.
 func FromAttributeUpdates(updates map[string]AttributeValueUpdate) (*Update, error) {
-	u := &Update{legacy: true}
+	u := &Update{}
 	for _, key := range sortedKeys(updates) {
 		a := updates[key]
 		act := "PUT"

@@ -10,7 +10,6 @@ import (
 // immutable and safe for concurrent use.
 type Update struct {
 	actions []action
-	legacy  bool // from AttributeUpdates: key errors carry the legacy prefix
 }
 
 // Applied is the outcome of applying an update to an item.
@@ -30,10 +29,7 @@ func (u *Update) CheckKeys(keyNames ...string) error {
 	for _, a := range u.actions {
 		for _, k := range keyNames {
 			if a.path[0].Name == k {
-				if u.legacy {
-					return errorf(invalidParams, "Cannot update attribute ", k, ". This attribute is part of the key")
-				}
-				return errorf("Cannot update attribute ", k, ". This attribute is part of the key")
+				return errorf(invalidParams, "Cannot update attribute ", k, ". This attribute is part of the key")
 			}
 		}
 	}

@@ -164,9 +164,9 @@ func TestUpdatedOldNew(t *testing.T) {
 
 func TestCheckKeys(t *testing.T) {
 	cases := []struct{ text, want string }{
-		{"SET pk = :s", "Cannot update attribute pk. This attribute is part of the key"},
-		{"REMOVE sk", "Cannot update attribute sk. This attribute is part of the key"},
-		{"ADD pk.x :n1", "Cannot update attribute pk. This attribute is part of the key"},
+		{"SET pk = :s", "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
+		{"REMOVE sk", "One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key"},
+		{"ADD pk.x :n1", "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
 		{"SET a = pk", ""},
 	}
 	for _, c := range cases {
