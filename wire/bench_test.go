@@ -1,0 +1,86 @@
+package wire
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator"
+)
+
+// typicalItemJSON is a ~1 KB item with S, N, M, L, SS and BOOL attributes.
+func typicalItemJSON() string {
+	var b strings.Builder
+	b.WriteString(`{"pk":{"S":"customer#000123"},"sk":{"S":"order#2026-01-01T10:00:00Z#9f86d081"},`)
+	b.WriteString(`"total":{"N":"1234.56"},"quantity":{"N":"3"},"paid":{"BOOL":true},`)
+	b.WriteString(`"tags":{"SS":["gift","priority","fragile","international"]},`)
+	b.WriteString(`"address":{"M":{"street":{"S":"1 Infinite Loop"},"city":{"S":"Cupertino"},"zip":{"S":"95014"},"country":{"S":"US"},"geo":{"M":{"lat":{"N":"37.33182"},"lon":{"N":"-122.03118"}}}}},`)
+	b.WriteString(`"lines":{"L":[`)
+	for i := range 6 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"M":{"sku":{"S":"SKU-` + strconv.Itoa(10000+i) + `"},"qty":{"N":"` + strconv.Itoa(i+1) + `"},"price":{"N":"19.99"},"gift":{"BOOL":false}}}`)
+	}
+	b.WriteString(`]},"note":{"S":"` + strings.Repeat("Leave at the front desk. ", 6) + `"}}`)
+	return b.String()
+}
+
+func BenchmarkDecodePutItem(b *testing.B) {
+	body := []byte(`{"TableName":"Orders","Item":` + typicalItemJSON() +
+		`,"ConditionExpression":"attribute_not_exists(pk)","ReturnConsumedCapacity":"TOTAL"}`)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var in emulator.PutItemInput
+		if e := decodeInput(body, &in); e != nil {
+			b.Fatal(e)
+		}
+	}
+}
+
+func BenchmarkEncodeGetItem(b *testing.B) {
+	var in emulator.PutItemInput
+	if e := decodeInput([]byte(`{"Item":`+typicalItemJSON()+`}`), &in); e != nil {
+		b.Fatal(e)
+	}
+	units := 0.5
+	out := &emulator.GetItemOutput{Item: in.Item, ConsumedCapacity: &emulator.ConsumedCapacity{TableName: "Orders", CapacityUnits: &units}}
+	first, err := encodeOutput(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(first)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodeOutput(out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestBenchmarkBodiesRoundTrip(t *testing.T) {
+	item := typicalItemJSON()
+	if n := len(item); n < 900 || n > 1400 {
+		t.Errorf("typical item is %d bytes, want about 1 KB", n)
+	}
+	var in emulator.PutItemInput
+	if e := decodeInput([]byte(`{"Item":`+item+`}`), &in); e != nil {
+		t.Fatal(e)
+	}
+	if len(in.Item) != 9 {
+		t.Fatalf("decoded %d attributes, want 9", len(in.Item))
+	}
+	b, err := encodeOutput(&emulator.GetItemOutput{Item: in.Item})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again emulator.PutItemInput
+	if e := decodeInput([]byte(`{"Item":`+string(b[len(`{"Item":`):len(b)-1])+`}`), &again); e != nil {
+		t.Fatal(e)
+	}
+	b2, _ := encodeOutput(&emulator.GetItemOutput{Item: again.Item})
+	if string(b) != string(b2) {
+		t.Errorf("round trip changed the item:\n%s\n%s", b, b2)
+	}
+}
