@@ -321,3 +321,82 @@ func arith(a, b string, sub bool) (string, error) {
 func unsafeBytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
+
+// Canonical returns v with every number (N, NS members, inside M and L) in
+// canonical text, as DynamoDB returns stored values. v is not modified; when
+// nothing changes v itself is returned, without allocating.
+func (v Value) Canonical() Value {
+	c, _ := canonical(v)
+	return c
+}
+
+// Canonical returns it with every number in canonical text (see
+// Value.Canonical); it returns it itself when nothing changes.
+func (it Item) Canonical() Item {
+	if m, changed := canonicalMap(it); changed {
+		return m
+	}
+	return it
+}
+
+// canonical is Value.Canonical reporting whether anything changed, so that
+// containers are copied only along changed paths.
+func canonical(v Value) (Value, bool) {
+	switch v.Type {
+	case TypeN:
+		c := canonicalOrRaw(v.S)
+		if c == v.S {
+			return v, false
+		}
+		v.S = c
+		return v, true
+	case TypeNS:
+		for i, s := range v.Set {
+			if canonicalOrRaw(s) == s {
+				continue
+			}
+			set := make([]string, len(v.Set))
+			copy(set, v.Set[:i])
+			for j := i; j < len(v.Set); j++ {
+				set[j] = canonicalOrRaw(v.Set[j])
+			}
+			v.Set = set
+			return v, true
+		}
+	case TypeL:
+		for i, e := range v.L {
+			c, changed := canonical(e)
+			if !changed {
+				continue
+			}
+			l := make([]Value, len(v.L))
+			copy(l, v.L[:i])
+			l[i] = c
+			for j := i + 1; j < len(v.L); j++ {
+				l[j], _ = canonical(v.L[j])
+			}
+			v.L = l
+			return v, true
+		}
+	case TypeM:
+		if m, changed := canonicalMap(v.M); changed {
+			v.M = m
+			return v, true
+		}
+	}
+	return v, false
+}
+
+func canonicalMap(m map[string]Value) (map[string]Value, bool) {
+	for _, e := range m {
+		if _, changed := canonical(e); !changed {
+			continue
+		}
+		out := make(map[string]Value, len(m))
+		for k, e := range m {
+			out[k], _ = canonical(e)
+		}
+		return out, true
+	}
+	return m, false
+}

@@ -184,3 +184,27 @@ func FuzzCanonicalNumber(f *testing.F) {
 		}
 	})
 }
+
+func TestCanonicalValue(t *testing.T) {
+	in := Item{
+		"n":  {Type: TypeN, S: "1.50"},
+		"ns": {Type: TypeNS, Set: []string{"1", "2.0", "3e1"}},
+		"l":  {Type: TypeL, L: []Value{{Type: TypeS, S: "1.0"}, {Type: TypeN, S: "0100"}}},
+		"m":  {Type: TypeM, M: map[string]Value{"x": {Type: TypeN, S: "-0"}, "y": {Type: TypeBOOL}}},
+		"s":  {Type: TypeS, S: "1.0"},
+	}
+	before := string(AppendItemJSON(nil, in))
+	got := in.Canonical()
+	want := `{"l":{"L":[{"S":"1.0"},{"N":"100"}]},"m":{"M":{"x":{"N":"0"},"y":{"BOOL":false}}},"n":{"N":"1.5"},"ns":{"NS":["1","2","30"]},"s":{"S":"1.0"}}`
+	if s := string(AppendItemJSON(nil, got)); s != want {
+		t.Fatalf("Canonical:\n got %s\nwant %s", s, want)
+	}
+	if string(AppendItemJSON(nil, in)) != before {
+		t.Fatal("Canonical modified its input")
+	}
+	// Already canonical: returned as is, no allocation.
+	allocs := testing.AllocsPerRun(50, func() { _ = got.Canonical() })
+	if allocs != 0 {
+		t.Fatalf("allocs on canonical input = %v", allocs)
+	}
+}
