@@ -59,6 +59,9 @@ func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableI
 	// The CreateTable response carries no warm throughput (the first
 	// DescribeTable does), as the service's does.
 	d.WarmThroughput = nil
+	if d.BillingModeSummary != nil {
+		d.BillingModeSummary.LastUpdateToPayPerRequestDateTime = nil
+	}
 	for i := range d.GlobalSecondaryIndexes {
 		d.GlobalSecondaryIndexes[i].WarmThroughput = nil
 	}
@@ -565,7 +568,7 @@ func (e *Engine) buildTable(ns Namespace, in *CreateTableInput, billing string, 
 	}
 	t.KeySchema = t.keyElems(in.KeySchema)
 	if billing == billingPayPerRequest {
-		t.EverPayPerRequest = true
+		t.EverPayPerRequest, t.LastPayPerRequest = true, now
 		t.Warm = warmState{Read: onDemandWarmRead, Write: onDemandWarmWrite}
 		t.OnDemand = odtFrom(in.OnDemandThroughput)
 	} else {

@@ -8,7 +8,9 @@ import (
 // streamLabelLayout is LatestStreamLabel's format: ISO-8601 UTC with millis.
 const streamLabelLayout = "2006-01-02T15:04:05.000"
 
-func epochSeconds(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+// epochSeconds is t as epoch seconds with DynamoDB's millisecond precision
+// (computed from milliseconds so the float prints without binary noise).
+func epochSeconds(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
 
 func epochPtr(t time.Time) *float64 {
 	if t.IsZero() {
