@@ -370,7 +370,9 @@ func TestControlPlaneWaiters(t *testing.T) {
 	_, err = s.Client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("Slow")})
 	apiErr(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Table is being created: Slow")
 
-	fast := func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay, o.MaxDelay = 50*time.Millisecond, 100*time.Millisecond }
+	fast := func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, 100*time.Millisecond
+	}
 	start := time.Now()
 	if err := dynamodb.NewTableExistsWaiter(s.Client, fast).Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Slow")}, 10*time.Second); err != nil {
 		t.Fatal(err)
@@ -385,7 +387,9 @@ func TestControlPlaneWaiters(t *testing.T) {
 	if err != nil || d.Table.TableStatus != types.TableStatusDeleting {
 		t.Fatalf("DescribeTable right after delete: %v %v", d, err)
 	}
-	gone := func(o *dynamodb.TableNotExistsWaiterOptions) { o.MinDelay, o.MaxDelay = 50*time.Millisecond, 100*time.Millisecond }
+	gone := func(o *dynamodb.TableNotExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, 100*time.Millisecond
+	}
 	if err := dynamodb.NewTableNotExistsWaiter(s.Client, gone).Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Slow")}, 10*time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,10 @@ func TestCreateTableValidation(t *testing.T) {
 			"Attribute Name is duplicated: pk"},
 		{"two keys one undefined", ppr(func(in *CreateTableInput) { in.AttributeDefinitions = attrs("pk", "S") }), CodeValidation,
 			"Invalid KeySchema: Some index key attribute have no definition"},
-		{"hash key undefined", ppr(func(in *CreateTableInput) { in.AttributeDefinitions = attrs("b", "S"); in.KeySchema = keys("a", "HASH") }), CodeValidation,
+		{"hash key undefined", ppr(func(in *CreateTableInput) {
+			in.AttributeDefinitions = attrs("b", "S")
+			in.KeySchema = keys("a", "HASH")
+		}), CodeValidation,
 			"One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [a], AttributeDefinitions: [b]"},
 		{"same hash and range", ppr(func(in *CreateTableInput) { in.KeySchema = keys("pk", "HASH", "pk", "RANGE") }), CodeValidation,
 			"Both the Hash Key and the Range Key element in the KeySchema have the same name"},
@@ -208,7 +211,9 @@ func TestCreateTableValidation(t *testing.T) {
 			"One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified"},
 		{"stream enabled null", ppr(func(in *CreateTableInput) { in.StreamSpecification = &StreamSpecification{} }), CodeValidation,
 			"1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null"},
-		{"sse disabled with type", ppr(func(in *CreateTableInput) { in.SSESpecification = &SSESpecification{Enabled: bl(false), SSEType: s("KMS")} }), CodeValidation,
+		{"sse disabled with type", ppr(func(in *CreateTableInput) {
+			in.SSESpecification = &SSESpecification{Enabled: bl(false), SSEType: s("KMS")}
+		}), CodeValidation,
 			"One or more parameter values were invalid: SSEType can not be specified if Enabled is false"},
 		{"sse AES256", ppr(func(in *CreateTableInput) { in.SSESpecification = &SSESpecification{SSEType: s("AES256")} }), CodeValidation,
 			"One or more parameter values were invalid: SSEType AES256 is not supported"},
@@ -222,7 +227,9 @@ func TestCreateTableValidation(t *testing.T) {
 			"Tag Key cannot be prefixed with aws:, Key: aws:x"},
 		{"tag bad key", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: s("a*b"), Value: s("v")}} }), CodeValidation,
 			"The Tag Key provided is invalid, Key: a*b"},
-		{"tag duplicate", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: s("a"), Value: s("v")}, {Key: s("a"), Value: s("w")}} }), CodeValidation,
+		{"tag duplicate", ppr(func(in *CreateTableInput) {
+			in.Tags = []Tag{{Key: s("a"), Value: s("v")}, {Key: s("a"), Value: s("w")}}
+		}), CodeValidation,
 			"Duplicate Tag Keys provided as input: Duplicate Tag Key found a"},
 		{"51 tags", ppr(func(in *CreateTableInput) { in.Tags = tags(51) }), CodeValidation,
 			"Number of Tags exceed the current limit for the provided ResourceArn"},
@@ -288,7 +295,7 @@ func TestCreateTableAccepted(t *testing.T) {
 		// A multi-attribute GSI key.
 		{
 			TableName: s("multi"), AttributeDefinitions: attrs("pk", "S", "a", "S", "b", "N"), KeySchema: keys("pk", "HASH"),
-			BillingMode: s("PAY_PER_REQUEST"),
+			BillingMode:            s("PAY_PER_REQUEST"),
 			GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: s("gab"), KeySchema: keys("a", "HASH", "b", "HASH", "pk", "RANGE"), Projection: &Projection{ProjectionType: s("ALL")}}},
 		},
 	}

@@ -208,7 +208,7 @@ func TestDescribeLimitsAndEndpoints(t *testing.T) {
 	wantErr(t, err, CodeLimitExceeded, "The requested ReadCapacityUnits, 101, is above the per table maximum for the account in us-east-1. Per table maximum: 100. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
 
 	for ns, want := range map[Namespace]string{
-		nsB: "dynamodb.eu-west-1.amazonaws.com",
+		nsB:                                  "dynamodb.eu-west-1.amazonaws.com",
 		{Account: "1", Region: "cn-north-1"}: "dynamodb.cn-north-1.amazonaws.com.cn",
 	} {
 		out, err := te.DescribeEndpoints(ctx, ns, &Empty{})

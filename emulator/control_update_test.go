@@ -23,9 +23,9 @@ func gsiDelete(name string) GlobalSecondaryIndexUpdate {
 // provTable is a provisioned table with one GSI.
 func provTable(name string) *CreateTableInput {
 	return &CreateTableInput{
-		TableName:            s(name),
-		AttributeDefinitions: attrs("pk", "S", "g", "S"),
-		KeySchema:            keys("pk", "HASH"),
+		TableName:             s(name),
+		AttributeDefinitions:  attrs("pk", "S", "g", "S"),
+		KeySchema:             keys("pk", "HASH"),
 		ProvisionedThroughput: pt(5, 5),
 		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
 			IndexName: s("gsi1"), KeySchema: keys("g", "HASH"), Projection: &Projection{ProjectionType: s("ALL")},

@@ -115,9 +115,6 @@ func (ix *indexMeta) gone(now time.Time) bool {
 	return ix.Deleted && !now.Before(ix.DeletingUntil)
 }
 
-// hashKey returns the first HASH attribute of the index key.
-func (ix *indexMeta) hashKey() keyElem { return ix.KeySchema[0] }
-
 // tableMeta is everything the engine knows about one table. A *tableMeta
 // handed out by the cache is never modified: changes build a copy (clone),
 // persist it and swap it in, so readers need no lock.
@@ -473,21 +470,6 @@ func dropTableData(b kv.Batch, id tableID) error {
 			return err
 		}
 	}
-	return nil
-}
-
-// purgeGone removes a table whose delayed deletion has completed from the
-// store and cache. The caller holds e.mu for writing.
-func (e *Engine) purgeGone(t *tableMeta) error {
-	b := e.opts.Store.NewBatch()
-	if err := b.Delete(metaKey(t.ns(), t.Name)); err != nil {
-		_ = b.Close()
-		return err
-	}
-	if err := e.commit(b); err != nil {
-		return err
-	}
-	e.uncacheTable(t.ns(), t.Name)
 	return nil
 }
 
