@@ -934,7 +934,9 @@ func typeOfName(k string) Type {
 // validationOrder is the order in which DynamoDB checks the members of an
 // AttributeValue that has several set (observed: a bad N is reported before
 // "more than one datatypes" even when S is also set).
-var validationOrder = [...]Type{TypeS, TypeB, TypeN, TypeBOOL, TypeNULL, TypeBS, TypeNS, TypeSS, TypeL, TypeM}
+func validationOrder() [10]Type {
+	return [...]Type{TypeS, TypeB, TypeN, TypeBOOL, TypeNULL, TypeBS, TypeNS, TypeSS, TypeL, TypeM}
+}
 
 // single returns member t of p as a Value, or TypeInvalid with the message
 // for a shape the Value type cannot hold.
@@ -988,7 +990,7 @@ func (p *avParts) value() Value {
 	case 1:
 		return p.single(last)
 	}
-	for _, t := range validationOrder {
+	for _, t := range validationOrder() {
 		if !p.has[t] {
 			continue
 		}

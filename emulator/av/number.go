@@ -270,11 +270,13 @@ func compareStrings(a, b string) int {
 // arithmetic: every in-range operand has at most 38 digits between 10^125
 // and 10^-130, so 300 digits hold any sum exactly; the result is then checked
 // against DynamoDB's limits like a stored number.
-var arithContext = apd.Context{
-	Precision:   300,
-	MaxExponent: apd.MaxExponent,
-	MinExponent: apd.MinExponent,
-	Rounding:    apd.RoundHalfEven,
+func arithContext() apd.Context {
+	return apd.Context{
+		Precision:   300,
+		MaxExponent: apd.MaxExponent,
+		MinExponent: apd.MinExponent,
+		Rounding:    apd.RoundHalfEven,
+	}
 }
 
 // AddNumbers returns a+b in canonical text, or DynamoDB's overflow,
@@ -305,7 +307,7 @@ func arith(a, b string, sub bool) (string, error) {
 	if _, _, err := db.SetString(string(y.appendCanonical(bufB[:0]))); err != nil {
 		return "", notANumber(b)
 	}
-	ctx := arithContext
+	ctx := arithContext()
 	if sub {
 		_, err = ctx.Sub(&r, &da, &db)
 	} else {
