@@ -93,7 +93,11 @@ func TestParseServe(t *testing.T) {
 		{name: "bad delay", getenv: home, args: []string{"--transition-delay", "soon"}, wantErr: "invalid value"},
 		{name: "bad access key", getenv: home, args: []string{"--access-key-account", "AKIA"}, wantErr: "AKID=ACCOUNT"},
 		{name: "bad access key account", getenv: home, args: []string{"--access-key-account", "AKIA=1"}, wantErr: "12 digits"},
-		{name: "in memory and data dir", getenv: home, args: []string{"--in-memory", "--data-dir", "/d"}, wantErr: "mutually exclusive"},
+		{name: "in memory wins over data dir", getenv: home, args: []string{"--data-dir", "/d", "--in-memory"}, check: func(t *testing.T, c serveConfig) {
+			if !c.inMemory {
+				t.Error("inMemory not set")
+			}
+		}},
 		{name: "bad addr", getenv: home, args: []string{"--addr", "8000"}, wantErr: "--addr"},
 		{name: "unknown flag", getenv: home, args: []string{"--nope"}, wantErr: "flag provided but not defined"},
 		{name: "positional", getenv: home, args: []string{"extra"}, wantErr: "unexpected argument"},

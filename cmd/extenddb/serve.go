@@ -66,7 +66,7 @@ func defaultDataDir(getenv func(string) string) string {
 func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.addr, "addr", c.addr, "`HOST:PORT` to listen on (port 0 picks a free port)")
 	fs.StringVar(&c.dataDir, "data-dir", c.dataDir, "`DIR` holding the Pebble store; created if missing, kept across restarts")
-	fs.BoolVar(&c.inMemory, "in-memory", c.inMemory, "keep all data in memory (lost on exit); conflicts with --data-dir")
+	fs.BoolVar(&c.inMemory, "in-memory", c.inMemory, "keep all data in memory (lost on exit); --data-dir is then ignored")
 	fs.StringVar(&c.defaultAccount, "default-account", c.defaultAccount, "12-digit `ACCOUNT` of requests whose access key is not mapped")
 	fs.StringVar(&c.defaultRegion, "default-region", c.defaultRegion, "`REGION` of requests that carry no SigV4 credential scope")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "`LEVEL` of logging: debug (one line per request), info, warn or error")
@@ -84,9 +84,8 @@ var (
 	regionRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
 
-// validate reports the first invalid setting. explicit names the flags set
-// on the command line or by environment.
-func (c *serveConfig) validate(explicit map[string]bool) error {
+// validate reports the first invalid setting.
+func (c *serveConfig) validate() error {
 	if !accountRE.MatchString(c.defaultAccount) {
 		return fmt.Errorf("--default-account %q: must be 12 digits", c.defaultAccount)
 	}
@@ -104,9 +103,6 @@ func (c *serveConfig) validate(explicit map[string]bool) error {
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
-	}
-	if c.inMemory && explicit["data-dir"] {
-		return errors.New("--in-memory and --data-dir are mutually exclusive")
 	}
 	if !c.inMemory && c.dataDir == "" {
 		return errors.New("--data-dir must not be empty (or use --in-memory)")
@@ -165,12 +161,7 @@ func parseServe(args []string, getenv func(string) string) (serveConfig, error) 
 	if err := parseFlags(fs, args, getenv); err != nil {
 		return c, err
 	}
-	explicit := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	if getenv(envName("data-dir")) != "" {
-		explicit["data-dir"] = true
-	}
-	if err := c.validate(explicit); err != nil {
+	if err := c.validate(); err != nil {
 		return c, usageError{err}
 	}
 	return c, nil
