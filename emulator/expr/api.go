@@ -81,16 +81,6 @@ func (c *Cache) parse(m mode, text string) *parsed {
 	return p
 }
 
-func parseMode(m mode, text string) *parsed {
-	switch m {
-	case mUpdate:
-		return parseUpdate(text)
-	case mProj:
-		return parseProjection(text)
-	}
-	return parseCondition(text)
-}
-
 // usage records which placeholders the expressions of a request used.
 type usage struct {
 	names  map[string]struct{}
@@ -116,15 +106,21 @@ func NewParams(names map[string]string, values map[string]av.Value, cache *Cache
 }
 
 // CheckPlaceholders validates the two maps themselves: present but empty,
-// or keys that are not #name / :name.
+// keys that are too long or not #name / :name, empty attribute names.
 func (p *Params) CheckPlaceholders() error {
 	if p.names != nil {
 		if len(p.names) == 0 {
 			return errorf("ExpressionAttributeNames must not be empty")
 		}
 		for _, k := range sortedKeys(p.names) {
+			if len(k) > 255 {
+				return errorf("ExpressionAttributeNames contains invalid key: The expression attribute map contains a key that is too long; size of key: ", strconv.Itoa(len(k)))
+			}
 			if !validPlaceholder(k, '#') {
 				return errorf(`ExpressionAttributeNames contains invalid key: Syntax error; key: "`, k, `"`)
+			}
+			if p.names[k] == "" {
+				return errorf("ExpressionAttributeNames contains invalid value: Empty attribute name for key ", k)
 			}
 		}
 	}
@@ -133,6 +129,9 @@ func (p *Params) CheckPlaceholders() error {
 			return errorf("ExpressionAttributeValues must not be empty")
 		}
 		for _, k := range sortedKeys(p.values) {
+			if len(k) > 255 {
+				return errorf("ExpressionAttributeValues contains invalid key: The expression attribute map contains a key that is too long;")
+			}
 			if !validPlaceholder(k, ':') {
 				return errorf(`ExpressionAttributeValues contains invalid key: Syntax error; key: "`, k, `"`)
 			}
@@ -146,7 +145,7 @@ func validPlaceholder(k string, c byte) bool {
 		return false
 	}
 	for i := 1; i < len(k); i++ {
-		if !isLetter(k[i]) && !isDigit(k[i]) {
+		if !isWord(k[i]) {
 			return false
 		}
 	}
@@ -163,7 +162,8 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // CheckUnused returns DynamoDB's error for names, then values, that no
-// expression of the request used.
+// expression of the request used. DynamoDB lists the keys in the order of a
+// Java HashSet built from the map; javaSetOrder reproduces it.
 func (p *Params) CheckUnused() error {
 	var unused []string
 	for _, k := range sortedKeys(p.names) {
@@ -172,7 +172,8 @@ func (p *Params) CheckUnused() error {
 		}
 	}
 	if len(unused) > 0 {
-		return errorf("Value provided in ExpressionAttributeNames unused in expressions: keys: {", strings.Join(unused, ", "), "}")
+		return errorf("Value provided in ExpressionAttributeNames unused in expressions: keys: {",
+			strings.Join(javaSetOrder(unused, len(p.names)), ", "), "}")
 	}
 	for _, k := range sortedKeys(p.values) {
 		if _, ok := p.used.values[k]; !ok {
@@ -180,18 +181,41 @@ func (p *Params) CheckUnused() error {
 		}
 	}
 	if len(unused) > 0 {
-		return errorf("Value provided in ExpressionAttributeValues unused in expressions: keys: {", strings.Join(unused, ", "), "}")
+		return errorf("Value provided in ExpressionAttributeValues unused in expressions: keys: {",
+			strings.Join(javaSetOrder(unused, len(p.values)), ", "), "}")
 	}
 	return nil
+}
+
+// javaHash is Java's String.hashCode (placeholder keys are ASCII).
+func javaHash(s string) int32 {
+	var h int32
+	for i := 0; i < len(s); i++ {
+		h = 31*h + int32(s[i])
+	}
+	return h
+}
+
+// javaSetOrder orders keys as a java.util.HashSet made from total keys
+// iterates them: by bucket, then (keys in one bucket) as given.
+func javaSetOrder(keys []string, total int) []string {
+	want := max(int(float64(total)/0.75)+1, 16)
+	capacity := 1
+	for capacity < want {
+		capacity *= 2
+	}
+	slot := func(k string) int {
+		h := uint32(javaHash(k))
+		return int((h ^ h>>16) & uint32(capacity-1))
+	}
+	out := append([]string(nil), keys...)
+	sort.SliceStable(out, func(i, j int) bool { return slot(out[i]) < slot(out[j]) })
+	return out
 }
 
 // prepare applies the checks common to every expression parameter and
 // returns the (cached) syntax tree.
 func (p *Params) prepare(param string, m mode, text string) (*parsed, error) {
-	return p.prepareParens(param, m, text, true)
-}
-
-func (p *Params) prepareParens(param string, m mode, text string, parens bool) (*parsed, error) {
 	if text == "" {
 		return nil, errorf("Invalid ", param, ": The expression can not be empty;")
 	}
@@ -199,28 +223,25 @@ func (p *Params) prepareParens(param string, m mode, text string, parens bool) (
 		return nil, errorf("Invalid ", param, ": Expression size has exceeded the maximum allowed size; expression size: ", strconv.Itoa(len(text)))
 	}
 	ps := p.cache.parse(m, text)
-	if parens && ps.parens != "" {
-		return nil, errorf("Invalid ", param, ": ", ps.parens)
-	}
 	if ps.err != "" {
 		return nil, errorf("Invalid ", param, ": ", ps.err)
 	}
 	return ps, nil
 }
 
-func (p *Params) binder(update bool) *binder {
-	return &binder{names: p.names, values: p.values, used: &p.used, update: update}
+func (p *Params) binder() *binder {
+	return &binder{names: p.names, values: p.values, used: &p.used}
 }
 
 func (p *Params) condition(param, text string) (*Condition, error) {
-	ps, err := p.prepareParens(param, mCond, text, param != "KeyConditionExpression")
+	ps, err := p.prepare(param, mCond, text)
 	if err != nil {
 		return nil, err
 	}
-	b := p.binder(false)
-	c := b.cond(ps.cond)
-	if e := b.condErr(); e != "" {
-		return nil, errorf("Invalid ", param, ": ", e)
+	b := p.binder()
+	var c *cond
+	if msg := b.run(func() { c = b.cond(ps.cond) }); msg != "" {
+		return nil, errorf("Invalid ", param, ": ", msg)
 	}
 	return &Condition{root: c}, nil
 }
@@ -241,10 +262,10 @@ func (p *Params) Update(text string) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := p.binder(true)
-	acts := b.updateActions(ps.actions)
-	if e := b.updateErr(); e != "" {
-		return nil, errorf("Invalid UpdateExpression: ", e)
+	b := p.binder()
+	var acts []action
+	if msg := b.run(func() { acts = b.updateActions(ps.actions) }); msg != "" {
+		return nil, errorf("Invalid UpdateExpression: ", msg)
 	}
 	return &Update{actions: acts}, nil
 }
@@ -255,16 +276,16 @@ func (p *Params) Projection(text string) (*Projection, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := p.binder(true)
+	b := p.binder()
 	paths := make([]Path, len(ps.paths))
-	for i, s := range ps.paths {
-		paths[i] = b.path(s)
-		for j := 0; j < i && b.errOverlap == "" && b.errConflict == ""; j++ {
-			b.checkPaths(paths[j], paths[i])
+	msg := b.run(func() {
+		for i, s := range ps.paths {
+			paths[i] = b.resolve(s, true)
 		}
-	}
-	if e := b.updateErr(); e != "" {
-		return nil, errorf("Invalid ProjectionExpression: ", e)
+		b.checkOverlaps(paths)
+	})
+	if msg != "" {
+		return nil, errorf("Invalid ProjectionExpression: ", msg)
 	}
 	return &Projection{paths: paths}, nil
 }

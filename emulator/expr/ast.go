@@ -54,7 +54,7 @@ func (p Path) equal(q Path) bool {
 // synElem is a path element as written: an identifier, a #placeholder or
 // an index.
 type synElem struct {
-	text    string
+	text    string // identifier, #placeholder, or the index digits
 	idx     int
 	isIdx   bool
 	isName  bool // #placeholder
@@ -70,6 +70,7 @@ const (
 	opFunc
 	opPlus  // update only: args[0] + args[1]
 	opMinus // update only: args[0] - args[1]
+	opParen // (args[0]); kept so DynamoDB's checks can see parentheses
 )
 
 // operand is a value-producing node. The parser fills syn/ref; binding
@@ -96,7 +97,8 @@ const (
 	cBetween
 	cIn
 	cFunc
-	cTrue // legacy: no conditions at all
+	cParen // (l)
+	cTrue  // legacy: no conditions at all
 )
 
 // cond is a boolean node of a condition, filter or key condition.
@@ -106,9 +108,6 @@ type cond struct {
 	l, r *cond
 	args []*operand
 	fn   string // for cFunc
-	// paren marks a condition written inside its own parentheses, to
-	// detect DynamoDB's "redundant parentheses" ("((cond))").
-	paren bool
 }
 
 func cmpText(k tokKind) string {
@@ -140,16 +139,30 @@ const (
 )
 
 type action struct {
-	kind updKind
-	syn  []synElem
-	path Path
-	val  *operand // SET: value expression; ADD/DELETE: the :value
+	kind   updKind
+	clause int // index of the SET/REMOVE/ADD/DELETE clause, in text order
+	syn    []synElem
+	path   Path
+	val    *operand // SET: value expression; ADD/DELETE: the :value
 }
 
-// The function names DynamoDB knows, and where each may appear.
+// funcArity returns the number of operands a function takes, 0 for a name
+// DynamoDB does not know.
+func funcArity(name string) int {
+	switch name {
+	case "attribute_exists", "attribute_not_exists", "size":
+		return 1
+	case "attribute_type", "begins_with", "contains", "if_not_exists", "list_append":
+		return 2
+	}
+	return 0
+}
+
+// isConditionFunc reports the functions that are conditions by themselves
+// (size is an operand).
 func isConditionFunc(name string) bool {
 	switch name {
-	case "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains", "size":
+	case "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains":
 		return true
 	}
 	return false

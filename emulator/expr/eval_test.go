@@ -59,7 +59,6 @@ func TestEval(t *testing.T) {
 		{"nope < :10", false},
 		{"bool = :true", true},
 		{"bool = :false", false},
-		{"bool < :true", false},
 		{"nul = :null", true},
 		{"ss = :ss", true},
 		{"ns = :ns", true},

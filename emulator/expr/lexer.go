@@ -1,31 +1,39 @@
 package expr
 
-import "strings"
-
 // tokKind is the lexical class of a token.
 type tokKind uint8
 
 const (
-	tEOF     tokKind = iota
-	tIdent           // attribute name or function name or keyword
-	tName            // #placeholder
-	tValue           // :placeholder
-	tNumber          // digits (list indexes)
-	tLParen          // (
-	tRParen          // )
-	tLBrack          // [
-	tRBrack          // ]
-	tComma           // ,
-	tDot             // .
-	tPlus            // +
-	tMinus           // -
-	tEq              // =
-	tNe              // <>
-	tLt              // <
-	tLe              // <=
-	tGt              // >
-	tGe              // >=
-	tIllegal         // any other character
+	tEOF    tokKind = iota
+	tIdent          // attribute or function name
+	tName           // #placeholder
+	tValue          // :placeholder
+	tNumber         // list index digits
+	tLParen         // (
+	tRParen         // )
+	tLBrack         // [
+	tRBrack         // ]
+	tComma          // ,
+	tDot            // .
+	tPlus           // +
+	tMinus          // -
+	tEq             // =
+	tNe             // <>
+	tLt             // <
+	tLe             // <=
+	tGt             // >
+	tGe             // >=
+	tBad            // a character DynamoDB does not accept
+	// Keywords, in every kind of expression and in any letter case.
+	tAnd
+	tOr
+	tNot
+	tBetween
+	tIn
+	tSet
+	tRemove
+	tAdd
+	tDelete
 )
 
 type token struct {
@@ -33,13 +41,50 @@ type token struct {
 	start, end int // byte offsets in the source
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isWord(c byte) bool   { return isLetter(c) || isDigit(c) || c == '_' }
 func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// keywordKind returns the keyword token kind of an identifier, or tIdent.
+func keywordKind(s string) tokKind {
+	if len(s) < 2 || len(s) > 7 {
+		return tIdent
+	}
+	var buf [7]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	switch string(buf[:len(s)]) {
+	case "AND":
+		return tAnd
+	case "OR":
+		return tOr
+	case "NOT":
+		return tNot
+	case "BETWEEN":
+		return tBetween
+	case "IN":
+		return tIn
+	case "SET":
+		return tSet
+	case "REMOVE":
+		return tRemove
+	case "ADD":
+		return tAdd
+	case "DELETE":
+		return tDelete
+	}
+	return tIdent
+}
+
 // lex splits src into tokens, ending with one tEOF. It never fails: a
-// character outside the language becomes a tIllegal token so the parser
-// reports it with DynamoDB's "Syntax error; token" message.
+// character outside the language becomes a tBad token so the parser reports
+// it with DynamoDB's "Syntax error; token" message.
 func lex(src string) []token {
 	toks := make([]token, 0, len(src)/3+2)
 	i := 0
@@ -53,23 +98,29 @@ func lex(src string) []token {
 		var k tokKind
 		switch {
 		case isLetter(c):
-			for i++; i < len(src) && (isLetter(src[i]) || isDigit(src[i])); i++ {
+			for i++; i < len(src) && isWord(src[i]); i++ {
 			}
-			k = tIdent
-		case isDigit(c):
-			for i++; i < len(src) && isDigit(src[i]); i++ {
-			}
-			k = tNumber
+			k = keywordKind(src[start:i])
 		case c == '#' || c == ':':
-			for i++; i < len(src) && (isLetter(src[i]) || isDigit(src[i])); i++ {
+			for i++; i < len(src) && isWord(src[i]); i++ {
 			}
-			if i-start == 1 {
-				k = tIllegal
-			} else if c == '#' {
+			switch {
+			case i-start == 1:
+				k = tBad
+			case c == '#':
 				k = tName
-			} else {
+			default:
 				k = tValue
 			}
+		case isDigit(c):
+			// A list index: "0" alone, or digits not starting with 0.
+			i++
+			if c != '0' {
+				for i < len(src) && isDigit(src[i]) {
+					i++
+				}
+			}
+			k = tNumber
 		default:
 			i++
 			switch c {
@@ -104,7 +155,7 @@ func lex(src string) []token {
 					k, i = tGe, i+1
 				}
 			default:
-				k = tIllegal
+				k = tBad
 				// Keep a multi-byte UTF-8 character whole in the message.
 				for i < len(src) && src[i]&0xC0 == 0x80 {
 					i++
@@ -118,27 +169,20 @@ func lex(src string) []token {
 }
 
 // syntaxError builds DynamoDB's message for an unexpected token: the token's
-// text and, as "near", the source from the previous token to the next one.
+// text and, as "near", the source from the previous token to the end of the
+// next one.
 func syntaxError(src string, toks []token, i int) string {
 	tok := "<EOF>"
 	if toks[i].kind != tEOF {
 		tok = src[toks[i].start:toks[i].end]
 	}
-	from := toks[i].start
+	from := 0
 	if i > 0 {
 		from = toks[i-1].start
 	}
 	to := toks[i].end
-	if toks[i].kind == tEOF {
-		to = len(src)
-	} else if i+1 < len(toks) && toks[i+1].kind != tEOF {
+	if i+1 < len(toks) {
 		to = toks[i+1].end
 	}
 	return `Syntax error; token: "` + tok + `", near: "` + src[from:to] + `"`
-}
-
-// keyword reports whether an identifier token is the keyword kw (DynamoDB's
-// keywords are case-insensitive).
-func keyword(src string, t token, kw string) bool {
-	return t.kind == tIdent && strings.EqualFold(src[t.start:t.end], kw)
 }
