@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestImportsNothingOfOurs keeps throttle a leaf: it must not import any
-// package of this module.
+// TestImportsNothingOfOurs keeps throttle a leaf: its code must not import
+// any package of this module (its tests may).
 func TestImportsNothingOfOurs(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -17,6 +17,9 @@ func TestImportsNothingOfOurs(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
 		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
 		if err != nil {
 			t.Fatal(err)
