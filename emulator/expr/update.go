@@ -43,225 +43,364 @@ func (u *Update) Apply(item av.Item) (av.Item, error) {
 	return a.Item, err
 }
 
+// evalErr distinguishes the two failures of a SET operand: a wrong type is
+// reported at once, a missing attribute only after the path checks.
+type evalErr struct {
+	msg     string
+	missing bool
+}
+
 // ApplyPaths applies the update and also reports the paths it changed, from
 // which UpdatedOld/UpdatedNew build ReturnValues.
+//
+// Every operand reads the item as it was before the update, and problems
+// are reported in DynamoDB's order: a path whose parent is there but is not
+// a map (or list) as the path needs; then a wrong operand type anywhere;
+// then, clause by clause from the last to the first, a path whose parent is
+// missing and an attribute a SET reads that is missing; then numbers out of
+// range.
 func (u *Update) ApplyPaths(item av.Item) (Applied, error) {
-	// Every SET operand reads the item as it was before the update.
-	vals := make([]av.Value, len(u.actions))
-	for i, a := range u.actions {
-		if a.kind != uSet {
-			continue
-		}
-		v, err := evalUpdateValue(a.val, item)
-		if err != nil {
-			return Applied{}, err
-		}
-		vals[i] = v
-	}
-
-	out := make(av.Item, len(item)+2)
-	for k, v := range item {
-		out[k] = v
-	}
-	cloned := map[string]bool{}
-	own := func(name string) {
-		if !cloned[name] {
-			if v, ok := out[name]; ok {
-				out[name] = v.Clone()
+	n := len(u.actions)
+	for _, a := range u.actions {
+		if len(a.path) > 1 {
+			if _, ok := Lookup(item, a.path[:len(a.path)-1]); ok && !writable(item, a.path) {
+				return Applied{}, errorf(MsgPathInvalidForUpdate)
 			}
-			cloned[name] = true
 		}
 	}
-
-	var paths []Path
-	var removes []Path
+	vals := make([]av.Value, n)
+	missing := make([]*evalErr, n)
+	var numErr error
+	lastClause := 0
 	for i, a := range u.actions {
-		own(a.path[0].Name)
+		lastClause = max(lastClause, a.clause)
 		switch a.kind {
 		case uSet:
-			p, err := setPath(out, a.path, vals[i])
-			if err != nil {
-				return Applied{}, err
+			v, e, nerr := evalSet(a.val, item)
+			if e != nil && !e.missing {
+				return Applied{}, errorf(e.msg)
 			}
-			paths = append(paths, p)
-		case uRemove:
-			removes = append(removes, a.path)
-		case uAdd:
-			if err := addPath(out, a.path, a.val.val); err != nil {
-				return Applied{}, err
+			missing[i] = e
+			vals[i] = v
+			if numErr == nil {
+				numErr = nerr
 			}
-			paths = append(paths, a.path)
-		case uDelete:
-			if err := deletePath(out, a.path, a.val.val); err != nil {
-				return Applied{}, err
+		case uAdd, uDelete:
+			if !writable(item, a.path) {
+				continue
 			}
-			paths = append(paths, a.path)
+			cur, ok := Lookup(item, a.path)
+			if !ok {
+				continue
+			}
+			v := a.val.val
+			if !operandFits(a.kind, cur, v) {
+				return Applied{}, errorf(MsgIncorrectOperandType)
+			}
+			if a.kind == uAdd && v.Type == av.TypeN {
+				if _, err := av.AddNumbers(cur.S, v.S); err != nil {
+					return Applied{}, errorf(err.Error())
+				}
+			}
 		}
 	}
-	// Several indexes of one list name the elements as they were before the
-	// update: remove from the highest index down so the others stay put.
-	sort.SliceStable(removes, func(i, j int) bool { return pathAfter(removes[i], removes[j]) })
-	for _, p := range removes {
-		if err := removePath(out, p); err != nil {
-			return Applied{}, err
+	for c := lastClause; c >= 0; c-- {
+		for _, a := range u.actions {
+			if a.clause == c && !writable(item, a.path) {
+				return Applied{}, errorf(MsgPathInvalidForUpdate)
+			}
 		}
-		paths = append(paths, p)
+		for i, a := range u.actions {
+			if a.clause == c && missing[i] != nil {
+				return Applied{}, errorf(missing[i].msg)
+			}
+		}
 	}
-	return Applied{Item: out, Paths: paths}, nil
+	if numErr != nil {
+		return Applied{}, errorf(numErr.Error())
+	}
+	return u.write(item, vals)
 }
 
-// pathAfter orders paths so that, within the same list, higher indexes
-// come first.
-func pathAfter(a, b Path) bool {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] == b[i] {
-			continue
-		}
-		if a[i].IsIndex && b[i].IsIndex {
-			return a[i].Index > b[i].Index
-		}
+// operandFits reports whether an ADD or DELETE operand suits the value
+// already stored.
+func operandFits(k updKind, cur, v av.Value) bool {
+	if k == uDelete {
+		return cur.Type == v.Type
+	}
+	return v.Type == av.TypeN && cur.Type == av.TypeN ||
+		isSet(v.Type) && cur.Type == v.Type ||
+		v.Type == av.TypeL && cur.Type == av.TypeL // legacy AttributeUpdates ADD appends
+}
+
+// writable reports whether the place a path names can be written: every
+// step before the last exists, and is a map before a name or a list before
+// an index.
+func writable(item av.Item, path Path) bool {
+	if len(path) == 1 {
+		return true
+	}
+	parent, ok := Lookup(item, path[:len(path)-1])
+	if !ok {
 		return false
 	}
-	return false
+	if path[len(path)-1].IsIndex {
+		return parent.Type == av.TypeL
+	}
+	return parent.Type == av.TypeM
 }
 
-// UpdatedOld is ReturnValues=UPDATED_OLD: the changed paths as they were.
-func (a Applied) UpdatedOld(old av.Item) av.Item { return projectPaths(old, a.Paths) }
-
-// UpdatedNew is ReturnValues=UPDATED_NEW: the changed paths as they are now.
-func (a Applied) UpdatedNew() av.Item { return projectPaths(a.Item, a.Paths) }
-
-func evalUpdateValue(o *operand, item av.Item) (av.Value, error) {
+// evalSet computes a SET operand from the item before the update. The
+// third result is an arithmetic failure (number out of range), reported
+// after the other checks.
+func evalSet(o *operand, item av.Item) (av.Value, *evalErr, error) {
 	switch o.kind {
 	case opValue:
-		return o.val, nil
+		return o.val, nil, nil
 	case opPath:
 		v, ok := Lookup(item, o.path)
 		if !ok {
-			return av.Value{}, errorf(MsgAttributeNotExist)
+			return av.Value{}, &evalErr{msg: MsgAttributeNotExist, missing: true}, nil
 		}
-		return v, nil
+		return v, nil, nil
 	case opPlus, opMinus:
-		a, err := evalUpdateValue(o.args[0], item)
-		if err != nil {
-			return av.Value{}, err
+		a, e, nerr := evalSet(o.args[0], item)
+		if e != nil {
+			return av.Value{}, e, nil
 		}
-		b, err := evalUpdateValue(o.args[1], item)
-		if err != nil {
-			return av.Value{}, err
+		if a.Type != av.TypeN {
+			return av.Value{}, &evalErr{msg: MsgIncorrectOperandType}, nil
 		}
-		if a.Type != av.TypeN || b.Type != av.TypeN {
-			return av.Value{}, errorf(MsgIncorrectOperandType)
+		b, e, nerr2 := evalSet(o.args[1], item)
+		if e != nil {
+			return av.Value{}, e, nil
+		}
+		if b.Type != av.TypeN {
+			return av.Value{}, &evalErr{msg: MsgIncorrectOperandType}, nil
+		}
+		if nerr == nil {
+			nerr = nerr2
 		}
 		var s string
+		var err error
 		if o.kind == opPlus {
 			s, err = av.AddNumbers(a.S, b.S)
 		} else {
 			s, err = av.SubtractNumbers(a.S, b.S)
 		}
-		if err != nil {
-			return av.Value{}, errorf(err.Error())
+		if err != nil && nerr == nil {
+			nerr = err
 		}
-		return av.Value{Type: av.TypeN, S: s}, nil
+		return av.Value{Type: av.TypeN, S: s}, nil, nerr
 	case opFunc:
 		switch o.fn {
 		case "if_not_exists":
 			if v, ok := Lookup(item, o.args[0].path); ok {
-				return v, nil
+				return v, nil, nil
 			}
-			return evalUpdateValue(o.args[1], item)
+			return evalSet(o.args[1], item)
 		case "list_append":
-			a, err := evalUpdateValue(o.args[0], item)
-			if err != nil {
-				return av.Value{}, err
+			a, e, _ := evalSet(o.args[0], item)
+			if e != nil {
+				return av.Value{}, e, nil
 			}
-			b, err := evalUpdateValue(o.args[1], item)
-			if err != nil {
-				return av.Value{}, err
+			if a.Type != av.TypeL {
+				return av.Value{}, &evalErr{msg: MsgIncorrectOperandType}, nil
 			}
-			if a.Type != av.TypeL || b.Type != av.TypeL {
-				return av.Value{}, errorf(MsgIncorrectOperandType)
+			b, e, _ := evalSet(o.args[1], item)
+			if e != nil {
+				return av.Value{}, e, nil
+			}
+			if b.Type != av.TypeL {
+				return av.Value{}, &evalErr{msg: MsgIncorrectOperandType}, nil
 			}
 			l := make([]av.Value, 0, len(a.L)+len(b.L))
 			l = append(append(l, a.L...), b.L...)
-			return av.Value{Type: av.TypeL, L: l}, nil
+			return av.Value{Type: av.TypeL, L: l}, nil, nil
 		}
 	}
-	return av.Value{}, errorf(MsgIncorrectOperandType)
+	return av.Value{}, &evalErr{msg: MsgIncorrectOperandType}, nil
 }
 
-// parentOf walks to the container of the path's last element, which must
-// exist and have the right type (map for a name, list for an index).
-func parentOf(item av.Item, path Path) (*av.Value, bool) {
-	if len(path) < 2 {
-		return nil, true
-	}
-	v, ok := item[path[0].Name]
-	if !ok {
-		return nil, false
-	}
-	cur := &v
-	// Values hold maps and slices by reference, so walking by value and
-	// writing through the final container is enough; the top-level value
-	// was cloned before any write.
-	for _, e := range path[1 : len(path)-1] {
-		if e.IsIndex {
-			if cur.Type != av.TypeL || e.Index >= len(cur.L) {
-				return nil, false
+// write is one change to make: a value to set, or a removal.
+type write struct {
+	path   Path
+	remove bool
+	val    av.Value
+}
+
+// listOp gathers the writes into one list, which all name the elements by
+// their positions before the update.
+type listOp struct {
+	parent Path
+	writes []write
+}
+
+// write applies the checked update to a copy of item.
+func (u *Update) write(item av.Item, vals []av.Value) (Applied, error) {
+	var writes []write
+	for i, a := range u.actions {
+		switch a.kind {
+		case uSet:
+			writes = append(writes, write{path: a.path, val: vals[i]})
+		case uRemove:
+			writes = append(writes, write{path: a.path, remove: true})
+		case uAdd:
+			v := a.val.val
+			cur, ok := Lookup(item, a.path)
+			switch {
+			case !ok:
+			case v.Type == av.TypeN:
+				s, err := av.AddNumbers(cur.S, v.S)
+				if err != nil {
+					return Applied{}, errorf(err.Error())
+				}
+				v = av.Value{Type: av.TypeN, S: s}
+			case v.Type == av.TypeL:
+				v = av.Value{Type: av.TypeL, L: append(append([]av.Value(nil), cur.L...), v.L...)}
+			default:
+				members := append([]string(nil), cur.Set...)
+				for _, m := range v.Set {
+					if !setHas(cur.Type, members, m) {
+						members = append(members, m)
+					}
+				}
+				v = av.Value{Type: cur.Type, Set: members}
 			}
-			cur = &cur.L[e.Index]
-		} else {
-			if cur.Type != av.TypeM {
-				return nil, false
-			}
-			nv, ok := cur.M[e.Name]
+			writes = append(writes, write{path: a.path, val: v})
+		case uDelete:
+			cur, ok := Lookup(item, a.path)
 			if !ok {
-				return nil, false
+				continue
 			}
-			cur = &nv
+			var members []string
+			for _, m := range cur.Set {
+				if !setHas(cur.Type, a.val.val.Set, m) {
+					members = append(members, m)
+				}
+			}
+			if len(members) == 0 {
+				writes = append(writes, write{path: a.path, remove: true})
+			} else {
+				writes = append(writes, write{path: a.path, val: av.Value{Type: cur.Type, Set: members}})
+			}
 		}
 	}
-	last := path[len(path)-1]
-	if last.IsIndex && cur.Type != av.TypeL || !last.IsIndex && cur.Type != av.TypeM {
-		return nil, false
+
+	out := make(av.Item, len(item)+len(writes))
+	for k, v := range item {
+		out[k] = v
 	}
-	return cur, true
+	owned := map[string]bool{}
+	var lists []*listOp
+	var paths []Path
+	for _, w := range writes {
+		name := w.path[0].Name
+		if len(w.path) == 1 {
+			if w.remove {
+				delete(out, name)
+			} else {
+				out[name] = w.val
+			}
+			paths = append(paths, w.path)
+			continue
+		}
+		if !owned[name] {
+			// Nested writes go into a private copy of the attribute.
+			out[name] = out[name].Clone()
+			owned[name] = true
+		}
+		last := w.path[len(w.path)-1]
+		if !last.IsIndex {
+			parent, _ := lookupPtr(out, w.path[:len(w.path)-1])
+			if w.remove {
+				delete(parent.M, last.Name)
+			} else {
+				parent.M[last.Name] = w.val
+			}
+			paths = append(paths, w.path)
+			continue
+		}
+		parentPath := w.path[:len(w.path)-1]
+		var op *listOp
+		for _, l := range lists {
+			if l.parent.equal(parentPath) {
+				op = l
+			}
+		}
+		if op == nil {
+			op = &listOp{parent: parentPath}
+			lists = append(lists, op)
+		}
+		op.writes = append(op.writes, w)
+	}
+	// Inner lists first, so that an outer list rebuilt later carries them.
+	sort.SliceStable(lists, func(i, j int) bool { return len(lists[i].parent) > len(lists[j].parent) })
+	for _, op := range lists {
+		paths = append(paths, applyListOp(out, op)...)
+	}
+	return Applied{Item: out, Paths: paths}, nil
 }
 
-func setPath(item av.Item, path Path, v av.Value) (Path, error) {
-	if len(path) == 1 {
-		item[path[0].Name] = v
-		return path, nil
+// applyListOp replaces and removes elements by their old positions and
+// appends values set past the end in the order of their indexes.
+func applyListOp(item av.Item, op *listOp) []Path {
+	parent, _ := lookupPtr(item, op.parent)
+	old := parent.L
+	removed := map[int]bool{}
+	type appendix struct {
+		index int
+		val   av.Value
 	}
-	parent, ok := parentOf(item, path)
-	if !ok {
-		return nil, errorf(MsgPathInvalidForUpdate)
+	var appends []appendix
+	var paths []Path
+	for _, w := range op.writes {
+		idx := w.path[len(w.path)-1].Index
+		switch {
+		case w.remove:
+			if idx < len(old) {
+				removed[idx] = true
+				paths = append(paths, w.path)
+			}
+		case idx < len(old):
+			old[idx] = w.val
+			paths = append(paths, w.path)
+		default:
+			appends = append(appends, appendix{idx, w.val})
+		}
 	}
-	last := path[len(path)-1]
-	if !last.IsIndex {
-		parent.M[last.Name] = v
-		return path, nil
+	sort.SliceStable(appends, func(i, j int) bool { return appends[i].index < appends[j].index })
+	l := make([]av.Value, 0, len(old)-len(removed)+len(appends))
+	for i, v := range old {
+		if !removed[i] {
+			l = append(l, v)
+		}
 	}
-	if last.Index < len(parent.L) {
-		parent.L[last.Index] = v
-		return path, nil
+	for _, a := range appends {
+		p := append(Path(nil), op.parent...)
+		paths = append(paths, append(p, PathElem{Index: len(l), IsIndex: true}))
+		l = append(l, a.val)
 	}
-	// Past the end appends. The slice header changes, so write it back.
-	parent.L = append(parent.L, v)
-	writeBack(item, path[:len(path)-1], *parent)
-	p := append(Path(nil), path...)
-	p[len(p)-1].Index = len(parent.L) - 1
-	return p, nil
+	storeAt(item, op.parent, av.Value{Type: av.TypeL, L: l})
+	return paths
 }
 
-// writeBack stores v at path (whose containers exist) after a container's
-// slice header changed.
-func writeBack(item av.Item, path Path, v av.Value) {
+// lookupPtr returns a pointer to the value at path (which exists). Lists
+// and maps are shared with the item, so changing their elements through the
+// pointer changes the item; changing the value's own list header does not,
+// which is why storeAt writes whole values back.
+func lookupPtr(item av.Item, path Path) (*av.Value, bool) {
+	v, ok := Lookup(item, path)
+	return &v, ok
+}
+
+// storeAt writes v at path, whose containers exist.
+func storeAt(item av.Item, path Path, v av.Value) {
 	if len(path) == 1 {
 		item[path[0].Name] = v
 		return
 	}
-	parent, _ := parentOf(item, path)
+	parent, _ := lookupPtr(item, path[:len(path)-1])
 	last := path[len(path)-1]
 	if last.IsIndex {
 		parent.L[last.Index] = v
@@ -270,87 +409,20 @@ func writeBack(item av.Item, path Path, v av.Value) {
 	}
 }
 
-func removePath(item av.Item, path Path) error {
-	if len(path) == 1 {
-		delete(item, path[0].Name)
-		return nil
-	}
-	parent, ok := parentOf(item, path)
-	if !ok {
-		if _, exists := Lookup(item, path[:len(path)-1]); exists {
-			return errorf(MsgPathInvalidForUpdate)
-		}
-		return nil
-	}
-	last := path[len(path)-1]
-	if !last.IsIndex {
-		delete(parent.M, last.Name)
-		return nil
-	}
-	if last.Index >= len(parent.L) {
-		return nil
-	}
-	l := append(parent.L[:last.Index:last.Index], parent.L[last.Index+1:]...)
-	parent.L = l
-	writeBack(item, path[:len(path)-1], *parent)
-	return nil
-}
+// UpdatedOld is ReturnValues=UPDATED_OLD: the changed paths as they were,
+// nested as in the item (SET a.b returns {a: {b: old}}); nil when none of
+// them existed, in which case DynamoDB omits Attributes.
+func (a Applied) UpdatedOld(old av.Item) av.Item { return nilIfEmpty(projectPaths(old, a.Paths)) }
 
-func addPath(item av.Item, path Path, v av.Value) error {
-	cur, exists := Lookup(item, path)
-	if !exists {
-		_, err := setPath(item, path, v)
-		return err
-	}
-	switch {
-	case cur.Type == av.TypeN && v.Type == av.TypeN:
-		s, err := av.AddNumbers(cur.S, v.S)
-		if err != nil {
-			return errorf(err.Error())
-		}
-		_, err = setPath(item, path, av.Value{Type: av.TypeN, S: s})
-		return err
-	case cur.Type == av.TypeL && v.Type == av.TypeL: // legacy ADD appends
-		l := append(append([]av.Value(nil), cur.L...), v.L...)
-		_, err := setPath(item, path, av.Value{Type: av.TypeL, L: l})
-		return err
-	case isSet(cur.Type) && cur.Type == v.Type:
-		members := append([]string(nil), cur.Set...)
-		for _, m := range v.Set {
-			if !setHas(cur.Type, members, m) {
-				members = append(members, m)
-			}
-		}
-		_, err := setPath(item, path, av.Value{Type: cur.Type, Set: members})
-		return err
-	}
-	return errorf(MsgIncorrectOperandType)
-}
+// UpdatedNew is ReturnValues=UPDATED_NEW: the changed paths as they are now
+// (a REMOVE-only update gives nil).
+func (a Applied) UpdatedNew() av.Item { return nilIfEmpty(projectPaths(a.Item, a.Paths)) }
 
-func deletePath(item av.Item, path Path, v av.Value) error {
-	cur, exists := Lookup(item, path)
-	if !exists {
-		if len(path) > 1 {
-			if _, ok := parentOf(item, path); !ok {
-				return errorf(MsgPathInvalidForUpdate)
-			}
-		}
+func nilIfEmpty(it av.Item) av.Item {
+	if len(it) == 0 {
 		return nil
 	}
-	if cur.Type != v.Type {
-		return errorf(MsgIncorrectOperandType)
-	}
-	var members []string
-	for _, m := range cur.Set {
-		if !setHas(cur.Type, v.Set, m) {
-			members = append(members, m)
-		}
-	}
-	if len(members) == 0 {
-		return removePath(item, path)
-	}
-	_, err := setPath(item, path, av.Value{Type: cur.Type, Set: members})
-	return err
+	return it
 }
 
 func isSet(t av.Type) bool { return t == av.TypeSS || t == av.TypeNS || t == av.TypeBS }

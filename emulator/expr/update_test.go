@@ -21,6 +21,7 @@ func baseItem() av.Item {
 		"m":  M("x", N("1"), "nest", M("y", S("deep")), "l", L(N("0"))),
 		"ss": SS("a", "b"),
 		"ns": NS("1", "2"),
+		"ll": L(L(S("a"), S("b")), L(S("c"))),
 	}
 }
 
@@ -68,7 +69,26 @@ func TestApply(t *testing.T) {
 		{text: "REMOVE l[1], l[2]", want: av.Item{"l": L(S("a"), S("d"))}},
 		{text: "REMOVE l[2], l[1]", want: av.Item{"l": L(S("a"), S("d"))}},
 		{text: "REMOVE l[0], l[3], l[9]", want: av.Item{"l": L(S("b"), S("c"))}},
-		{text: "REMOVE nope.x", want: av.Item{"s": S("old")}},
+		{text: "REMOVE nope.x", err: MsgPathInvalidForUpdate},
+		{text: "REMOVE l[9], m.l[7]", want: av.Item{"l": L(S("a"), S("b"), S("c"), S("d"))}},
+		// Error order: wrong container, then types, then (last clause
+		// first) missing parents and missing operands, then numbers.
+		{text: "SET x = nope + s", err: MsgAttributeNotExist},
+		{text: "SET x = s + nope", err: MsgIncorrectOperandType},
+		{text: "SET x = nope, m.nope.z = :n1", err: MsgPathInvalidForUpdate},
+		{text: "SET x = nope REMOVE m.nope.z", err: MsgPathInvalidForUpdate},
+		{text: "REMOVE m.nope.z SET x = nope", err: MsgAttributeNotExist},
+		{text: "SET m.nope.z = :n1, x = s + :n1", err: MsgIncorrectOperandType},
+		{text: "SET s.z = :n1, x = s + :n1", err: MsgPathInvalidForUpdate},
+		{text: "SET x = :big + :big, y = nope", err: MsgAttributeNotExist},
+		{text: "ADD s :n1, x.y :n1", err: MsgIncorrectOperandType},
+		// List writes name elements by their positions before the update.
+		{text: "SET l[9] = :s, l[5] = :n1", want: av.Item{"l": L(S("a"), S("b"), S("c"), S("d"), N("1"), S("new"))}},
+		{text: "SET l[1] = :s REMOVE l[0]", want: av.Item{"l": L(S("new"), S("c"), S("d"))}},
+		{text: "SET m.l[3] = :s REMOVE m.l[0]", want: av.Item{"m": M("x", N("1"), "nest", M("y", S("deep")), "l", L(S("new")))}},
+		{text: "REMOVE ll[0], ll[1][0]", want: av.Item{"ll": L(L())}},
+		{text: "SET ll[1][5] = :s, ll[0][0] = :n1 REMOVE ll[0][1]", want: av.Item{"ll": L(L(N("1")), L(S("c"), S("new")))}},
+		{text: "SET m.l = list_append(m.l, :l) REMOVE l[3]", want: av.Item{"m": M("x", N("1"), "nest", M("y", S("deep")), "l", L(N("0"), S("z"))), "l": L(S("a"), S("b"), S("c"))}},
 		{text: "REMOVE s.x", err: MsgPathInvalidForUpdate},
 		{text: "ADD n :n5", want: av.Item{"n": N("15")}},
 		{text: "ADD x :n5", want: av.Item{"x": N("5")}},
@@ -159,6 +179,21 @@ func TestUpdatedOldNew(t *testing.T) {
 	wantOld := av.Item{"m": M("x", N("1")), "s": S("old"), "n": N("10")}
 	if got := a.UpdatedOld(old); !itemEqual(got, wantOld) {
 		t.Errorf("UPDATED_OLD = %s", dumpItem(got))
+	}
+	// A REMOVE-only update has no UPDATED_NEW attributes at all.
+	u, err = p.Update("REMOVE s, nope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err = u.ApplyPaths(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.UpdatedNew(); got != nil {
+		t.Errorf("REMOVE-only UPDATED_NEW = %s", dumpItem(got))
+	}
+	if got := a.UpdatedOld(old); !itemEqual(got, av.Item{"s": S("old")}) {
+		t.Errorf("REMOVE UPDATED_OLD = %s", dumpItem(got))
 	}
 }
 
