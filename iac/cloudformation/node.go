@@ -113,17 +113,28 @@ func yamlErr(file string, err error) spec.Diagnostic {
 type converter struct {
 	file  string
 	diags *spec.Diagnostics
+	nodes int
+	over  bool
 }
 
-const maxDepth = 200
+const (
+	maxDepth = 200
+	// maxNodes bounds the tree aliases expand to, so a "billion laughs"
+	// document is an error, not an exhausted machine.
+	maxNodes = 200000
+)
 
 func (c *converter) pos(y *yaml.Node) spec.Pos {
 	return spec.Pos{File: c.file, Line: y.Line, Col: y.Column}
 }
 
 func (c *converter) convert(y *yaml.Node, depth int) *node {
-	if depth > maxDepth {
-		c.diags.Errorf(c.pos(y), "Template format error: nesting is too deep")
+	c.nodes++
+	if depth > maxDepth || c.nodes > maxNodes {
+		if !c.over {
+			c.over = true
+			c.diags.Errorf(c.pos(y), "Template format error: the template is nested too deeply or expands to too many values")
+		}
 		return &node{k: kNull, pos: c.pos(y)}
 	}
 	if y.Kind == yaml.AliasNode && y.Alias != nil {

@@ -2,8 +2,11 @@ package terraform
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/extenddb/extenddb/iac/spec"
@@ -48,6 +51,12 @@ func (in *instance) call(c *block, addr string, ctx *hcl.EvalContext, provs map[
 			return res
 		}
 		dir = d
+	}
+	for anc := in; anc != nil; anc = anc.parent {
+		if filepath.Clean(anc.mod.dir) == filepath.Clean(dir) {
+			diags.Errorf(spec.PosFromHCL(&src.Range), "Module %s calls the module it is declared in (%s): a module cannot call itself", c.name, source)
+			return res
+		}
 	}
 	child, pd := in.l.module(dir)
 	*diags = append(*diags, pd...)
@@ -102,8 +111,15 @@ func (in *instance) call(c *block, addr string, ctx *hcl.EvalContext, provs map[
 		given[name] = varValue{val: v, pos: spec.PosFromHCL(&a.Range)}
 	}
 	vars := finalizeVars(child, given, pos, false, &hcl.EvalContext{Functions: in.l.funcs}, diags)
-	ci := &instance{l: in.l, mod: child, addr: addr + ".", key: key, vars: vars, inherited: childProvs, depth: in.depth + 1}
-	r := ci.eval()
+	ci := &instance{l: in.l, mod: child, addr: addr + ".", key: key, vars: vars, inherited: childProvs, depth: in.depth + 1, parent: in}
+	// Every pass of the caller evaluates its calls again; a call whose
+	// inputs did not change gives the same result, so it is computed once.
+	memo := ci.memoKey()
+	r, ok := in.l.memo[memo]
+	if !ok {
+		r = ci.eval()
+		in.l.memo[memo] = r
+	}
 	res.merge(r)
 	res.outputs = r.outputs
 	return res
@@ -132,4 +148,76 @@ func (l *loader) installedDir(key string) (string, bool) {
 	}
 	d, ok := l.installed[key]
 	return d, ok
+}
+
+// memoKey identifies a module instance's evaluation: where it is, what it
+// was given, and which providers it sees.
+func (in *instance) memoKey() string {
+	var b strings.Builder
+	b.WriteString(in.addr)
+	b.WriteByte(0)
+	b.WriteString(in.mod.dir)
+	b.WriteByte(0)
+	names := make([]string, 0, len(in.vars))
+	for n := range in.vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString(n)
+		b.WriteByte('=')
+		canon(&b, in.vars[n])
+		b.WriteByte(';')
+	}
+	pk := make([]string, 0, len(in.inherited))
+	for k := range in.inherited {
+		pk = append(pk, k)
+	}
+	sort.Strings(pk)
+	for _, k := range pk {
+		p := in.inherited[k]
+		fmt.Fprintf(&b, "%s:%s/%s/%v;", k, p.account, p.region, spec.TagsFromMap(p.defaultTags))
+	}
+	return b.String()
+}
+
+// canon writes a deterministic rendering of v, unknowns included.
+func canon(b *strings.Builder, v cty.Value) {
+	switch {
+	case !v.IsKnown():
+		b.WriteString("?")
+		return
+	case v.IsNull():
+		b.WriteString("null")
+		return
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		b.WriteString(strconv.Quote(v.AsString()))
+	case ty == cty.Number:
+		b.WriteString(v.AsBigFloat().Text('g', -1))
+	case ty == cty.Bool:
+		b.WriteString(strconv.FormatBool(v.True()))
+	case ty.IsMapType() || ty.IsObjectType():
+		b.WriteByte('{')
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			b.WriteString(strconv.Quote(k.AsString()))
+			b.WriteByte(':')
+			canon(b, e)
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		b.WriteByte('[')
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			canon(b, e)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	default:
+		b.WriteString(ty.FriendlyName())
+	}
 }

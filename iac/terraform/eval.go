@@ -35,6 +35,7 @@ type loader struct {
 	parseDiag map[string]spec.Diagnostics
 	installed map[string]string
 	funcs     map[string]function.Function
+	memo      map[string]*result
 }
 
 func (l *loader) module(dir string) (*module, spec.Diagnostics) {
@@ -68,6 +69,7 @@ type instance struct {
 	vars      map[string]cty.Value
 	inherited map[string]*providerCfg
 	depth     int
+	parent    *instance
 }
 
 // result is what evaluating an instance produced.

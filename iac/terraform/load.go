@@ -48,7 +48,7 @@ func LoadDir(dir string, opts spec.Options) ([]spec.TableSpec, spec.Diagnostics)
 	var diags spec.Diagnostics
 	dir = filepath.Clean(dir)
 	l := &loader{opts: opts, rootDir: dir, parser: hclparse.NewParser(), modules: map[string]*module{},
-		parseDiag: map[string]spec.Diagnostics{}, funcs: functions(dir)}
+		parseDiag: map[string]spec.Diagnostics{}, funcs: functions(dir), memo: map[string]*result{}}
 	root, pd := l.module(dir)
 	diags = append(diags, pd...)
 	if root == nil || diags.HasErrors() {
