@@ -293,3 +293,33 @@ func TestFromAttributesToGet(t *testing.T) {
 		t.Errorf("duplicate: %v", err)
 	}
 }
+
+func TestKeyAttributeChecks(t *testing.T) {
+	vals := map[string]av.Value{":v": S("x"), ":l": L()}
+	p := NewParams(nil, vals, nil)
+	c, err := p.Filter("pk.x = :v OR a = :v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := errMsg(t, c.CheckKeyPaths("pk", "sk")); got != "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk" {
+		t.Errorf("condition: %q", got)
+	}
+	if got := errMsg(t, c.CheckNoKeyAttributes("pk", "sk")); got != "Filter Expression can only contain non-primary key attributes: Primary key attribute: pk" {
+		t.Errorf("filter: %q", got)
+	}
+	c, _ = p.Filter("a = :v AND attribute_exists(b.c)")
+	if c.CheckKeyPaths("pk") != nil || c.CheckNoKeyAttributes("pk") != nil {
+		t.Error("non-key filter refused")
+	}
+	proj, _ := p.Projection("a, sk[0]")
+	if got := errMsg(t, proj.CheckKeyPaths("pk", "sk")); got != "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: sk" {
+		t.Errorf("projection: %q", got)
+	}
+	u, _ := p.Update("SET a = list_append(if_not_exists(pk.l, :l), :l)")
+	if got := errMsg(t, u.CheckKeyPaths("pk")); got != "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: pk" {
+		t.Errorf("update: %q", got)
+	}
+	if u.CheckKeyPaths("sk") != nil {
+		t.Error("update refused without key paths")
+	}
+}
