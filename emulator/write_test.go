@@ -1,0 +1,273 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/pebblestore"
+)
+
+// itemEngine is an engine over an in-memory Pebble store with one table
+// "t" (pk S, sk N) with a KEYS_ONLY GSI "g" on gk S and an INCLUDE GSI "h"
+// on hk N projecting x.
+func itemEngine(t *testing.T) (*Engine, *tableMeta) {
+	t.Helper()
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(Options{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close(); _ = st.Close() })
+	var in CreateTableInput
+	if err := json.Unmarshal([]byte(`{
+		"TableName": "tbl", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
+			{"AttributeName":"gk","AttributeType":"S"},{"AttributeName":"hk","AttributeType":"N"}],
+		"KeySchema": [{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+		"GlobalSecondaryIndexes": [
+			{"IndexName":"gix","KeySchema":[{"AttributeName":"gk","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}},
+			{"IndexName":"hix","KeySchema":[{"AttributeName":"hk","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]}}
+		]}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.CreateTable(context.Background(), testNS, &in); err != nil {
+		t.Fatal(err)
+	}
+	tm, err := e.table(testNS, "tbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, tm
+}
+
+var testNS = Namespace{Account: "123456789012", Region: "us-east-1"}
+
+func avS(v string) av.Value { return av.Value{Type: av.TypeS, S: v} }
+func avN(v string) av.Value { return av.Value{Type: av.TypeN, S: v} }
+
+// indexEntries returns the entries of index name of table tm.
+func indexEntries(t *testing.T, e *Engine, tm *tableMeta, name string) []av.Item {
+	t.Helper()
+	ix, ok := tm.index(name, e.now())
+	if !ok {
+		t.Fatalf("no index %s", name)
+	}
+	p := indexPrefix(tm.ID, ix.ID)
+	it, err := e.opts.Store.NewIter(p, prefixEnd(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var out []av.Item
+	for ok := it.First(); ok; ok = it.Next() {
+		item, err := av.DecodeItem(it.Value())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+func put(t *testing.T, e *Engine, item av.Item) {
+	t.Helper()
+	name := "tbl"
+	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIndexEntriesFollowWrites(t *testing.T) {
+	e, tm := itemEngine(t)
+	ctx := context.Background()
+	name := "tbl"
+
+	// Not in either index: sparse.
+	put(t, e, av.Item{"pk": avS("a"), "sk": avN("1"), "x": avS("x")})
+	if g, h := indexEntries(t, e, tm, "gix"), indexEntries(t, e, tm, "hix"); len(g)+len(h) != 0 {
+		t.Fatalf("item without index keys indexed: %v %v", g, h)
+	}
+	// In both; KEYS_ONLY keeps keys, INCLUDE keeps x too.
+	put(t, e, av.Item{"pk": avS("a"), "sk": avN("1"), "gk": avS("G"), "hk": avN("5"), "x": avS("x"), "y": avS("y")})
+	g, h := indexEntries(t, e, tm, "gix"), indexEntries(t, e, tm, "hix")
+	if len(g) != 1 || len(g[0]) != 3 || g[0]["gk"].S != "G" {
+		t.Fatalf("KEYS_ONLY entry = %v", g)
+	}
+	if len(h) != 1 || len(h[0]) != 4 || h[0]["x"].S != "x" {
+		t.Fatalf("INCLUDE entry = %v", h)
+	}
+	// Index key change: the old entry goes, the new one comes.
+	upd := "SET gk = :g REMOVE hk"
+	if _, err := e.UpdateItem(ctx, testNS, &UpdateItemInput{TableName: &name, Key: av.Item{"pk": avS("a"), "sk": avN("1")},
+		UpdateExpression: &upd, ExpressionAttributeValues: map[string]av.Value{":g": avS("H")}}); err != nil {
+		t.Fatal(err)
+	}
+	g, h = indexEntries(t, e, tm, "gix"), indexEntries(t, e, tm, "hix")
+	if len(g) != 1 || g[0]["gk"].S != "H" || len(h) != 0 {
+		t.Fatalf("after key change: g=%v h=%v", g, h)
+	}
+	// Delete: nothing left, stats back to zero.
+	if _, err := e.DeleteItem(ctx, testNS, &DeleteItemInput{TableName: &name, Key: av.Item{"pk": avS("a"), "sk": avN("1")}}); err != nil {
+		t.Fatal(err)
+	}
+	if g := indexEntries(t, e, tm, "gix"); len(g) != 0 {
+		t.Fatalf("entry survived delete: %v", g)
+	}
+	if items, bytes := e.tableStats(tm); items != 0 || bytes != 0 {
+		t.Fatalf("stats after delete: %d %d", items, bytes)
+	}
+}
+
+func TestStatsCountEveryStripe(t *testing.T) {
+	e, tm := itemEngine(t)
+	want := int64(0)
+	for i := range 300 {
+		put(t, e, av.Item{"pk": avS("p"), "sk": avN(strconv.Itoa(i)), "gk": avS("g")})
+		want++
+	}
+	items, bytes := e.tableStats(tm)
+	if items != 300 || bytes <= 300*storageOverhead {
+		t.Fatalf("table stats %d items %d bytes", items, bytes)
+	}
+	ix, _ := tm.index("gix", e.now())
+	if gi, _ := e.indexStats(tm, ix); gi != want {
+		t.Fatalf("index stats %d, want %d", gi, want)
+	}
+	// The memo is invalidated by the next write.
+	put(t, e, av.Item{"pk": avS("q"), "sk": avN("1")})
+	if items, _ := e.tableStats(tm); items != 301 {
+		t.Fatalf("after one more put: %d", items)
+	}
+}
+
+func TestStatsRoundTrip(t *testing.T) {
+	in := statsCounts{0: {3, 400}, 7: {-1, -100}, statsIndexID - 1: {1 << 40, 1 << 50}}
+	out := statsCounts{}
+	if err := decodeStats(encodeStats(in), out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(in) {
+		t.Fatalf("got %v", out)
+	}
+	for k, v := range in {
+		if out[k] != v {
+			t.Fatalf("id %d: got %v want %v", k, out[k], v)
+		}
+	}
+	if err := decodeStats([]byte{0x80}, statsCounts{}); err == nil {
+		t.Fatal("truncated record decoded")
+	}
+}
+
+func FuzzDecodeStats(f *testing.F) {
+	f.Add(encodeStats(statsCounts{0: {1, 2}, 3: {4, 5}}))
+	f.Add([]byte{0x80, 0x80})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := statsCounts{}
+		if decodeStats(b, c) == nil {
+			// Whatever decodes re-encodes to something that decodes the same.
+			d := statsCounts{}
+			if err := decodeStats(encodeStats(c), d); err != nil || len(d) != len(c) {
+				t.Fatalf("re-decode: %v %v %v", err, c, d)
+			}
+		}
+	})
+}
+
+func TestItemKeyLayout(t *testing.T) {
+	tm := &tableMeta{ID: tableID{1, 2, 3}, KeySchema: []keyElem{{Name: "pk", KeyType: keyHash, Type: "S"}, {Name: "sk", KeyType: keyRange, Type: "N"}}}
+	p := itemPartitionPrefix(tm, avS("user#1"))
+	var prev []byte
+	for _, sk := range []string{"-10", "-1.5", "0", "2", "10", "1E+10"} {
+		k := itemKey(tm, av.Item{"pk": avS("user#1"), "sk": avN(sk)})
+		if !bytes.HasPrefix(k, p) {
+			t.Fatalf("key of sk %s lacks the partition prefix", sk)
+		}
+		if prev != nil && bytes.Compare(prev, k) >= 0 {
+			t.Fatalf("sk %s does not sort after its predecessor", sk)
+		}
+		prev = k
+	}
+	// A partition key that extends another's is not covered by its prefix.
+	if k := itemKey(tm, av.Item{"pk": avS("user#10"), "sk": avN("1")}); bytes.HasPrefix(k, p) {
+		t.Fatal("partition prefix covers another partition")
+	}
+	// The index partition prefix is a prefix of the entry key.
+	ix := &indexMeta{ID: 4, ProjectionType: "KEYS_ONLY", KeySchema: []keyElem{{Name: "g", KeyType: keyHash, Type: "S"}}}
+	_, ek := indexEntry(tm, ix, av.Item{"pk": avS("a"), "sk": avN("1"), "g": avS("x")})
+	if !bytes.HasPrefix(ek, indexPartitionPrefix(tm, ix, avS("x"))) {
+		t.Fatal("index entry key lacks its partition prefix")
+	}
+}
+
+func TestLockSetsDoNotDeadlock(t *testing.T) {
+	var l itemLocks
+	keys := [][]byte{[]byte("a"), []byte("b"), []byte("c"), []byte("d")}
+	var wg sync.WaitGroup
+	counter := 0
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				// Each worker names the keys in a different order.
+				a, b := keys[(w+i)%4], keys[(w+i+1)%4]
+				held := l.lock(b, a, b)
+				counter++
+				l.unlock(held)
+			}
+		}()
+	}
+	wg.Wait()
+	if counter != 8*500 {
+		t.Fatalf("counter = %d: lock did not exclude", counter)
+	}
+}
+
+func TestCapacityUnits(t *testing.T) {
+	for _, tc := range []struct {
+		bytes      int
+		consistent bool
+		want       float64
+	}{
+		{0, false, 0.5}, {0, true, 1}, {4096, true, 1}, {4097, true, 2}, {8192, false, 1}, {40 * 1024, false, 5},
+	} {
+		if got := ReadUnits(tc.bytes, tc.consistent); got != tc.want {
+			t.Errorf("ReadUnits(%d, %v) = %v, want %v", tc.bytes, tc.consistent, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		bytes int
+		want  float64
+	}{{0, 1}, {1, 1}, {1024, 1}, {1025, 2}, {310 * 1024, 310}} {
+		if got := WriteUnits(tc.bytes); got != tc.want {
+			t.Errorf("WriteUnits(%d) = %v, want %v", tc.bytes, got, tc.want)
+		}
+	}
+	small, big := av.Item{"a": avS("x")}, av.Item{"a": avS(string(make([]byte, 1500)))}
+	for _, tc := range []struct {
+		name           string
+		old, new       av.Item
+		oldKey, newKey string
+		want           float64
+	}{
+		{"absent both", nil, nil, "", "", 0},
+		{"new entry", nil, big, "", "k", 2},
+		{"removed entry", big, nil, "k", "", 2},
+		{"key change", small, big, "k1", "k2", 3},
+		{"projection change", small, big, "k", "k", 2},
+		{"no visible change", small, av.Item{"a": avS("x")}, "k", "k", 0},
+	} {
+		if got := indexWriteUnits(tc.old, tc.new, []byte(tc.oldKey), []byte(tc.newKey)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
