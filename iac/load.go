@@ -62,7 +62,7 @@ func loadPath(path string, opts Options) ([]TableSpec, Diagnostics) {
 			diags.Errorf(Pos{File: path}, "%v", err)
 			return nil, diags
 		}
-		if !cloudformation.IsTemplate(data) {
+		if !cloudformation.LooksLikeTemplate(data) {
 			diags.Errorf(Pos{File: path, Line: 1, Col: 1}, "not a CloudFormation template (no AWSTemplateFormatVersion or Resources) nor a Terraform file")
 			return nil, diags
 		}
@@ -109,7 +109,7 @@ func loadPath(path string, opts Options) ([]TableSpec, Diagnostics) {
 			diags.Errorf(Pos{File: full}, "%v", err)
 			continue
 		}
-		if !cloudformation.IsTemplate(data) {
+		if !cloudformation.LooksLikeTemplate(data) {
 			continue
 		}
 		found = true

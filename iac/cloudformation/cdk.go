@@ -68,14 +68,16 @@ func LoadCDK(dir string, opts spec.Options) ([]spec.TableSpec, spec.Diagnostics)
 	}
 	var specs []spec.TableSpec
 	for _, sf := range stacks {
+		// The environment the app declares wins; the options fill in
+		// what the manifest leaves unresolved.
 		o := opts
 		if o.StackName == "" {
 			o.StackName = sf.name
 		}
-		if o.StackAccount == "" {
+		if sf.account != "" {
 			o.StackAccount = sf.account
 		}
-		if o.StackRegion == "" {
+		if sf.region != "" {
 			o.StackRegion = sf.region
 		}
 		got, d := LoadFile(sf.file, o)

@@ -31,6 +31,20 @@ func IsTemplate(data []byte) bool {
 	return n.get("AWSTemplateFormatVersion") != nil || n.get("Resources") != nil
 }
 
+// LooksLikeTemplate is IsTemplate, but also true for a file that does not
+// parse yet mentions a template's keys, so a broken template is reported
+// instead of skipped.
+func LooksLikeTemplate(data []byte) bool {
+	if IsTemplate(data) {
+		return true
+	}
+	if _, diags := parse("", data); !diags.HasErrors() {
+		return false
+	}
+	s := string(data)
+	return strings.Contains(s, "AWSTemplateFormatVersion") || strings.Contains(s, "Resources")
+}
+
 // LoadFile loads the template at path.
 func LoadFile(path string, opts spec.Options) ([]spec.TableSpec, spec.Diagnostics) {
 	data, err := os.ReadFile(path)
