@@ -9,21 +9,21 @@ import (
 
 func TestCreateTableValidation(t *testing.T) {
 	gsi := func(name string, ks []KeySchemaElement, proj string, nonKey ...string) GlobalSecondaryIndex {
-		g := GlobalSecondaryIndex{IndexName: s(name), KeySchema: ks, Projection: &Projection{ProjectionType: s(proj)}}
+		g := GlobalSecondaryIndex{IndexName: sp(name), KeySchema: ks, Projection: &Projection{ProjectionType: sp(proj)}}
 		if nonKey != nil {
 			g.Projection.NonKeyAttributes = nonKey
 		}
 		return g
 	}
 	lsi := func(name string, ks []KeySchemaElement, proj string) LocalSecondaryIndex {
-		return LocalSecondaryIndex{IndexName: s(name), KeySchema: ks, Projection: &Projection{ProjectionType: s(proj)}}
+		return LocalSecondaryIndex{IndexName: sp(name), KeySchema: ks, Projection: &Projection{ProjectionType: sp(proj)}}
 	}
 	ppr := func(mod func(*CreateTableInput)) *CreateTableInput {
 		in := &CreateTableInput{
-			TableName:            s("tbl"),
+			TableName:            sp("tbl"),
 			AttributeDefinitions: attrs("pk", "S", "sk", "N"),
 			KeySchema:            keys("pk", "HASH", "sk", "RANGE"),
-			BillingMode:          s("PAY_PER_REQUEST"),
+			BillingMode:          sp("PAY_PER_REQUEST"),
 		}
 		mod(in)
 		return in
@@ -38,7 +38,7 @@ func TestCreateTableValidation(t *testing.T) {
 	tags := func(n int) []Tag {
 		var out []Tag
 		for i := range n {
-			out = append(out, Tag{Key: s(fmt.Sprintf("k%d", i)), Value: s("v")})
+			out = append(out, Tag{Key: sp(fmt.Sprintf("k%d", i)), Value: sp("v")})
 		}
 		return out
 	}
@@ -50,19 +50,19 @@ func TestCreateTableValidation(t *testing.T) {
 	}{
 		{"empty request", &CreateTableInput{}, CodeValidation,
 			"3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; Value null at 'tableName' failed to satisfy constraint: Member must not be null; Value null at 'keySchema' failed to satisfy constraint: Member must not be null"},
-		{"bad name chars", &CreateTableInput{TableName: s("abc;"), AttributeDefinitions: attrs(), KeySchema: keys("a", "HASH")}, CodeValidation,
+		{"bad name chars", &CreateTableInput{TableName: sp("abc;"), AttributeDefinitions: attrs(), KeySchema: keys("a", "HASH")}, CodeValidation,
 			"1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
-		{"short name", ppr(func(in *CreateTableInput) { in.TableName = s("ab") }), CodeValidation,
+		{"short name", ppr(func(in *CreateTableInput) { in.TableName = sp("ab") }), CodeValidation,
 			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
-		{"long name", ppr(func(in *CreateTableInput) { in.TableName = s(strings.Repeat("a", 256)) }), CodeValidation,
+		{"long name", ppr(func(in *CreateTableInput) { in.TableName = sp(strings.Repeat("a", 256)) }), CodeValidation,
 			"1 validation error detected: Value '" + strings.Repeat("a", 256) + "' at 'tableName' failed to satisfy constraint: Member must have length less than or equal to 255"},
-		{"zero capacity", &CreateTableInput{TableName: s("abc"), AttributeDefinitions: attrs(), KeySchema: []KeySchemaElement{}, ProvisionedThroughput: pt(0, -1)}, CodeValidation,
+		{"zero capacity", &CreateTableInput{TableName: sp("abc"), AttributeDefinitions: attrs(), KeySchema: []KeySchemaElement{}, ProvisionedThroughput: pt(0, -1)}, CodeValidation,
 			"3 validation errors detected: Value '-1' at 'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1; Value '0' at 'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must have value greater than or equal to 1; Value '[]' at 'keySchema' failed to satisfy constraint: Member must have length greater than or equal to 1"},
-		{"key type enum and nulls", &CreateTableInput{TableName: s("abc"), AttributeDefinitions: attrs("a", "SS"), KeySchema: []KeySchemaElement{{KeyType: s("HASH")}, {AttributeName: s("a"), KeyType: s("Woop")}}}, CodeValidation,
+		{"key type enum and nulls", &CreateTableInput{TableName: sp("abc"), AttributeDefinitions: attrs("a", "SS"), KeySchema: []KeySchemaElement{{KeyType: sp("HASH")}, {AttributeName: sp("a"), KeyType: sp("Woop")}}}, CodeValidation,
 			"3 validation errors detected: Value 'SS' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]; Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be null; Value 'Woop' at 'keySchema.2.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"},
 		{"three key elements", ppr(func(in *CreateTableInput) { in.KeySchema = keys("pk", "HASH", "sk", "RANGE", "x", "RANGE") }), CodeValidation,
 			"1 validation error detected: Value '[KeySchemaElement(attributeName=pk, keyType=HASH), KeySchemaElement(attributeName=sk, keyType=RANGE), KeySchemaElement(attributeName=x, keyType=RANGE)]' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2"},
-		{"billing enum", ppr(func(in *CreateTableInput) { in.BillingMode = s("ON_DEMAND") }), CodeValidation,
+		{"billing enum", ppr(func(in *CreateTableInput) { in.BillingMode = sp("ON_DEMAND") }), CodeValidation,
 			"1 validation error detected: Value 'ON_DEMAND' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]"},
 		{"PPR with throughput", ppr(func(in *CreateTableInput) { in.ProvisionedThroughput = pt(1, 1) }), CodeValidation,
 			"One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"},
@@ -133,11 +133,11 @@ func TestCreateTableValidation(t *testing.T) {
 		}), CodeValidation,
 			"1 validation error detected: Value 'g' at 'globalSecondaryIndexes.1.member.indexName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"projection null", ppr(func(in *CreateTableInput) {
-			in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: s("gsi1"), KeySchema: keys("sk", "HASH")}}
+			in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: sp("gsi1"), KeySchema: keys("sk", "HASH")}}
 		}), CodeValidation,
 			"1 validation error detected: Value null at 'globalSecondaryIndexes.1.member.projection' failed to satisfy constraint: Member must not be null"},
 		{"projection type null", ppr(func(in *CreateTableInput) {
-			in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: s("gsi1"), KeySchema: keys("sk", "HASH"), Projection: &Projection{}}}
+			in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: sp("gsi1"), KeySchema: keys("sk", "HASH"), Projection: &Projection{}}}
 		}), CodeValidation,
 			"One or more parameter values were invalid: Unknown ProjectionType: null"},
 		{"include without attrs", ppr(func(in *CreateTableInput) {
@@ -155,7 +155,7 @@ func TestCreateTableValidation(t *testing.T) {
 		{"over 100 projected", ppr(func(in *CreateTableInput) {
 			in.GlobalSecondaryIndexes = many(6)
 			for i := range in.GlobalSecondaryIndexes {
-				in.GlobalSecondaryIndexes[i].Projection = &Projection{ProjectionType: s("INCLUDE")}
+				in.GlobalSecondaryIndexes[i].Projection = &Projection{ProjectionType: sp("INCLUDE")}
 				for j := range 17 {
 					in.GlobalSecondaryIndexes[i].Projection.NonKeyAttributes = append(in.GlobalSecondaryIndexes[i].Projection.NonKeyAttributes, fmt.Sprintf("a%d", j))
 				}
@@ -206,34 +206,34 @@ func TestCreateTableValidation(t *testing.T) {
 		{"stream enabled without type", ppr(func(in *CreateTableInput) { in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true)} }), CodeValidation,
 			"One or more parameter values were invalid: Table is being created with a stream enabled, UpdateViewType is required"},
 		{"stream disabled with type", ppr(func(in *CreateTableInput) {
-			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(false), StreamViewType: s("KEYS_ONLY")}
+			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(false), StreamViewType: sp("KEYS_ONLY")}
 		}), CodeValidation,
 			"One or more parameter values were invalid: Table is being created with a stream disabled, UpdateViewType should not be specified"},
 		{"stream enabled null", ppr(func(in *CreateTableInput) { in.StreamSpecification = &StreamSpecification{} }), CodeValidation,
 			"1 validation error detected: Value null at 'streamSpecification.streamEnabled' failed to satisfy constraint: Member must not be null"},
 		{"sse disabled with type", ppr(func(in *CreateTableInput) {
-			in.SSESpecification = &SSESpecification{Enabled: bl(false), SSEType: s("KMS")}
+			in.SSESpecification = &SSESpecification{Enabled: bl(false), SSEType: sp("KMS")}
 		}), CodeValidation,
 			"One or more parameter values were invalid: SSEType can not be specified if Enabled is false"},
-		{"sse AES256", ppr(func(in *CreateTableInput) { in.SSESpecification = &SSESpecification{SSEType: s("AES256")} }), CodeValidation,
+		{"sse AES256", ppr(func(in *CreateTableInput) { in.SSESpecification = &SSESpecification{SSEType: sp("AES256")} }), CodeValidation,
 			"One or more parameter values were invalid: SSEType AES256 is not supported"},
 		{"sse key without KMS", ppr(func(in *CreateTableInput) {
-			in.SSESpecification = &SSESpecification{Enabled: bl(true), KMSMasterKeyId: s("k")}
+			in.SSESpecification = &SSESpecification{Enabled: bl(true), KMSMasterKeyId: sp("k")}
 		}), CodeValidation,
 			"One or more parameter values were invalid: SSEType KMS is required if KMSMasterKeyId is specified"},
-		{"table class", ppr(func(in *CreateTableInput) { in.TableClass = s("COLD") }), CodeValidation,
+		{"table class", ppr(func(in *CreateTableInput) { in.TableClass = sp("COLD") }), CodeValidation,
 			"Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS]."},
-		{"tag aws prefix", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: s("aws:x"), Value: s("v")}} }), CodeValidation,
+		{"tag aws prefix", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: sp("aws:x"), Value: sp("v")}} }), CodeValidation,
 			"Tag Key cannot be prefixed with aws:, Key: aws:x"},
-		{"tag bad key", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: s("a*b"), Value: s("v")}} }), CodeValidation,
+		{"tag bad key", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: sp("a*b"), Value: sp("v")}} }), CodeValidation,
 			"The Tag Key provided is invalid, Key: a*b"},
 		{"tag duplicate", ppr(func(in *CreateTableInput) {
-			in.Tags = []Tag{{Key: s("a"), Value: s("v")}, {Key: s("a"), Value: s("w")}}
+			in.Tags = []Tag{{Key: sp("a"), Value: sp("v")}, {Key: sp("a"), Value: sp("w")}}
 		}), CodeValidation,
 			"Duplicate Tag Keys provided as input: Duplicate Tag Key found a"},
 		{"51 tags", ppr(func(in *CreateTableInput) { in.Tags = tags(51) }), CodeValidation,
 			"Number of Tags exceed the current limit for the provided ResourceArn"},
-		{"tag value null", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: s("a")}} }), CodeValidation,
+		{"tag value null", ppr(func(in *CreateTableInput) { in.Tags = []Tag{{Key: sp("a")}} }), CodeValidation,
 			"1 validation error detected: Value null at 'tags.1.member.value' failed to satisfy constraint: Member must not be null"},
 		{"table above quota", ppr(func(in *CreateTableInput) { in.BillingMode, in.ProvisionedThroughput = nil, pt(40001, 1) }), CodeLimitExceeded,
 			"The requested ReadCapacityUnits, 40001, is above the per table maximum for the account in us-east-1. Per table maximum: 40000. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."},
@@ -265,38 +265,38 @@ func TestCreateTableAccepted(t *testing.T) {
 		// 20 GSIs, 5 LSIs, a GSI identical to the table key, a GSI named like the table.
 		func() *CreateTableInput {
 			in := &CreateTableInput{
-				TableName:            s("big"),
+				TableName:            sp("big"),
 				AttributeDefinitions: attrs("pk", "S", "sk", "N", "l", "S"),
 				KeySchema:            keys("pk", "HASH", "sk", "RANGE"),
-				BillingMode:          s("PAY_PER_REQUEST"),
+				BillingMode:          sp("PAY_PER_REQUEST"),
 			}
 			for i := range 20 {
 				name := fmt.Sprintf("g%02d", i)
 				if i == 0 {
 					name = "big"
 				}
-				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{IndexName: s(name), KeySchema: keys("pk", "HASH", "sk", "RANGE"), Projection: &Projection{ProjectionType: s("ALL")}})
+				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{IndexName: sp(name), KeySchema: keys("pk", "HASH", "sk", "RANGE"), Projection: &Projection{ProjectionType: sp("ALL")}})
 			}
 			for i := range 5 {
 				rk := "l"
 				if i == 0 {
 					rk = "sk"
 				}
-				in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, LocalSecondaryIndex{IndexName: s(fmt.Sprintf("l%02d", i)), KeySchema: keys("pk", "HASH", rk, "RANGE"), Projection: &Projection{ProjectionType: s("KEYS_ONLY")}})
+				in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, LocalSecondaryIndex{IndexName: sp(fmt.Sprintf("l%02d", i)), KeySchema: keys("pk", "HASH", rk, "RANGE"), Projection: &Projection{ProjectionType: sp("KEYS_ONLY")}})
 			}
 			return in
 		}(),
 		// TableClass STANDARD, SSE {Enabled:false} and Tags=[] as Terraform sends them.
 		{
-			TableName: s("tfx"), AttributeDefinitions: attrs("id", "S"), KeySchema: keys("id", "HASH"),
-			BillingMode: s("PROVISIONED"), ProvisionedThroughput: pt(1, 1), TableClass: s("STANDARD"),
+			TableName: sp("tfx"), AttributeDefinitions: attrs("id", "S"), KeySchema: keys("id", "HASH"),
+			BillingMode: sp("PROVISIONED"), ProvisionedThroughput: pt(1, 1), TableClass: sp("STANDARD"),
 			SSESpecification: &SSESpecification{Enabled: bl(false)}, Tags: []Tag{},
 		},
 		// A multi-attribute GSI key.
 		{
-			TableName: s("multi"), AttributeDefinitions: attrs("pk", "S", "a", "S", "b", "N"), KeySchema: keys("pk", "HASH"),
-			BillingMode:            s("PAY_PER_REQUEST"),
-			GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: s("gab"), KeySchema: keys("a", "HASH", "b", "HASH", "pk", "RANGE"), Projection: &Projection{ProjectionType: s("ALL")}}},
+			TableName: sp("multi"), AttributeDefinitions: attrs("pk", "S", "a", "S", "b", "N"), KeySchema: keys("pk", "HASH"),
+			BillingMode:            sp("PAY_PER_REQUEST"),
+			GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: sp("gab"), KeySchema: keys("a", "HASH", "b", "HASH", "pk", "RANGE"), Projection: &Projection{ProjectionType: sp("ALL")}}},
 		},
 	}
 	for _, in := range ok {

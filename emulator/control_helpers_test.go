@@ -37,7 +37,7 @@ func (c *fakeClock) Add(d time.Duration) {
 // restarted on the same data.
 type testEngine struct {
 	*Engine
-	t     *testing.T
+	t     testing.TB
 	fs    vfs.FS
 	store *pebblestore.Store
 	opts  Options
@@ -50,7 +50,7 @@ var (
 	nsC = Namespace{Account: "444455556666", Region: "us-east-1"}
 )
 
-func newTestEngine(t *testing.T, mod ...func(*Options)) *testEngine {
+func newTestEngine(t testing.TB, mod ...func(*Options)) *testEngine {
 	t.Helper()
 	te := &testEngine{t: t, fs: vfs.NewMem(), clock: newFakeClock()}
 	te.opts = Options{Clock: te.clock}
@@ -92,14 +92,14 @@ func (te *testEngine) restart() {
 	te.open()
 }
 
-func s(v string) *string { return &v }
+func sp(v string) *string { return &v }
 func i64(v int64) *int64 { return &v }
 func bl(v bool) *bool    { return &v }
 
 func attrs(kv ...string) []AttributeDefinition {
 	out := []AttributeDefinition{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, AttributeDefinition{AttributeName: s(kv[i]), AttributeType: s(kv[i+1])})
+		out = append(out, AttributeDefinition{AttributeName: sp(kv[i]), AttributeType: sp(kv[i+1])})
 	}
 	return out
 }
@@ -107,7 +107,7 @@ func attrs(kv ...string) []AttributeDefinition {
 func keys(kv ...string) []KeySchemaElement {
 	var out []KeySchemaElement
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, KeySchemaElement{AttributeName: s(kv[i]), KeyType: s(kv[i+1])})
+		out = append(out, KeySchemaElement{AttributeName: sp(kv[i]), KeyType: sp(kv[i+1])})
 	}
 	return out
 }
@@ -119,10 +119,10 @@ func pt(r, w int64) *ProvisionedThroughput {
 // simpleTable is a valid on-demand hash-only table request.
 func simpleTable(name string) *CreateTableInput {
 	return &CreateTableInput{
-		TableName:            s(name),
+		TableName:            sp(name),
 		AttributeDefinitions: attrs("pk", "S"),
 		KeySchema:            keys("pk", "HASH"),
-		BillingMode:          s("PAY_PER_REQUEST"),
+		BillingMode:          sp("PAY_PER_REQUEST"),
 	}
 }
 
@@ -137,7 +137,7 @@ func (te *testEngine) mustCreate(ns Namespace, in *CreateTableInput) *TableDescr
 
 func (te *testEngine) describeT(ns Namespace, name string) *TableDescription {
 	te.t.Helper()
-	out, err := te.DescribeTable(context.Background(), ns, &DescribeTableInput{TableName: s(name)})
+	out, err := te.DescribeTable(context.Background(), ns, &DescribeTableInput{TableName: sp(name)})
 	if err != nil {
 		te.t.Fatalf("DescribeTable: %v", err)
 	}
@@ -156,4 +156,4 @@ func wantErr(t *testing.T, err error, code, msg string) {
 	}
 }
 
-func asError(err error, target **Error) bool { return errors.As(err, target) }
+func cpAsError(err error, target **Error) bool { return errors.As(err, target) }

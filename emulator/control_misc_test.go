@@ -28,13 +28,13 @@ func TestListTablesPagination(t *testing.T) {
 		if out.LastEvaluatedTableName == "" {
 			break
 		}
-		start = s(out.LastEvaluatedTableName)
+		start = sp(out.LastEvaluatedTableName)
 	}
 	if strings.Join(got, ",") != "aaa,bbb,ccc,ddd,eee" || pages != 3 {
 		t.Fatalf("pages %d, names %v", pages, got)
 	}
 	// A start name that is not a table still positions the listing.
-	out, err := te.ListTables(ctx, nsA, &ListTablesInput{ExclusiveStartTableName: s("bba")})
+	out, err := te.ListTables(ctx, nsA, &ListTablesInput{ExclusiveStartTableName: sp("bba")})
 	if err != nil || strings.Join(out.TableNames, ",") != "bbb,ccc,ddd,eee" {
 		t.Fatalf("from bba: %v %v", out, err)
 	}
@@ -44,7 +44,7 @@ func TestListTablesPagination(t *testing.T) {
 	}{
 		{&ListTablesInput{Limit: i64(0)}, "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 		{&ListTablesInput{Limit: i64(101)}, "1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"},
-		{&ListTablesInput{ExclusiveStartTableName: s("a")}, "1 validation error detected: Value 'a' at 'exclusiveStartTableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
+		{&ListTablesInput{ExclusiveStartTableName: sp("a")}, "1 validation error detected: Value 'a' at 'exclusiveStartTableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 	} {
 		_, err := te.ListTables(ctx, nsA, c.in)
 		wantErr(t, err, CodeValidation, c.msg)
@@ -55,12 +55,12 @@ func TestTags(t *testing.T) {
 	te := newTestEngine(t)
 	ctx := context.Background()
 	in := simpleTable("tagged")
-	in.Tags = []Tag{{Key: s("env"), Value: s("dev")}}
+	in.Tags = []Tag{{Key: sp("env"), Value: sp("dev")}}
 	d := te.mustCreate(nsA, in)
 	arn := d.TableArn
 	list := func() string {
 		t.Helper()
-		out, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: s(arn)})
+		out, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: sp(arn)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,13 +73,13 @@ func TestTags(t *testing.T) {
 	if got := list(); got != "env=dev" {
 		t.Fatalf("tags from CreateTable: %q", got)
 	}
-	if _, err := te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: s(arn), Tags: []Tag{{Key: s("env"), Value: s("prod")}, {Key: s("team"), Value: s("")}}}); err != nil {
+	if _, err := te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(arn), Tags: []Tag{{Key: sp("env"), Value: sp("prod")}, {Key: sp("team"), Value: sp("")}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := list(); got != "env=prod,team=" {
 		t.Fatalf("after TagResource: %q", got)
 	}
-	if _, err := te.UntagResource(ctx, nsA, &UntagResourceInput{ResourceArn: s(arn), TagKeys: []string{"env", "absent"}}); err != nil {
+	if _, err := te.UntagResource(ctx, nsA, &UntagResourceInput{ResourceArn: sp(arn), TagKeys: []string{"env", "absent"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := list(); got != "team=" {
@@ -87,9 +87,9 @@ func TestTags(t *testing.T) {
 	}
 	var many []Tag
 	for i := range 50 {
-		many = append(many, Tag{Key: s(fmt.Sprintf("k%02d", i)), Value: s("v")})
+		many = append(many, Tag{Key: sp(fmt.Sprintf("k%02d", i)), Value: sp("v")})
 	}
-	_, err := te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: s(arn), Tags: many})
+	_, err := te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(arn), Tags: many})
 	wantErr(t, err, CodeValidation, "Number of Tags exceed the current limit for the provided ResourceArn")
 
 	for _, c := range []struct {
@@ -101,16 +101,16 @@ func TestTags(t *testing.T) {
 		{nsB.TableARN("tagged"), CodeValidation, "Invalid TableArn: Invalid ResourceArn provided as input " + nsB.TableARN("tagged")},
 		{nsA.TableARN("missing"), CodeResourceNotFound, "Requested resource not found: ResourcArn: " + nsA.TableARN("missing") + " not found"},
 	} {
-		_, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: s(c.arn)})
+		_, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: sp(c.arn)})
 		wantErr(t, err, c.code, c.msg)
 	}
-	_, err = te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: s(arn), Tags: []Tag{}})
+	_, err = te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(arn), Tags: []Tag{}})
 	wantErr(t, err, CodeValidation, "Atleast one Tag needs to be provided as Input.")
-	_, err = te.UntagResource(ctx, nsA, &UntagResourceInput{ResourceArn: s(arn), TagKeys: []string{}})
+	_, err = te.UntagResource(ctx, nsA, &UntagResourceInput{ResourceArn: sp(arn), TagKeys: []string{}})
 	wantErr(t, err, CodeValidation, "Atleast one Tag Key needs to be provided as Input.")
-	_, err = te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: s(arn), Tags: []Tag{{Key: s("aws:cloudformation:stack"), Value: s("x")}}})
+	_, err = te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(arn), Tags: []Tag{{Key: sp("aws:cloudformation:stack"), Value: sp("x")}}})
 	wantErr(t, err, CodeValidation, "Tag Key cannot be prefixed with aws:, Key: aws:cloudformation:stack")
-	_, err = te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: s(arn)})
+	_, err = te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(arn)})
 	wantErr(t, err, CodeValidation, "1 validation error detected: Value null at 'tags' failed to satisfy constraint: Member must not be null")
 }
 
@@ -120,14 +120,14 @@ func TestTimeToLive(t *testing.T) {
 	te.mustCreate(nsA, simpleTable("ttl"))
 	describe := func() TimeToLiveDescription {
 		t.Helper()
-		out, err := te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: s("ttl")})
+		out, err := te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: sp("ttl")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return *out.TimeToLiveDescription
 	}
 	update := func(enabled bool, attr string) error {
-		_, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: s("ttl"), TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(enabled), AttributeName: s(attr)}})
+		_, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: sp("ttl"), TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(enabled), AttributeName: sp(attr)}})
 		return err
 	}
 	if d := describe(); d != (TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}) {
@@ -149,9 +149,9 @@ func TestTimeToLive(t *testing.T) {
 	if d := describe(); d.TimeToLiveStatus != "DISABLED" {
 		t.Fatalf("TTL = %+v", d)
 	}
-	_, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: s("ttl")})
+	_, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: sp("ttl")})
 	wantErr(t, err, CodeValidation, "1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null")
-	_, err = te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: s("nope")})
+	_, err = te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: sp("nope")})
 	wantErr(t, err, CodeResourceNotFound, "Requested resource not found: Table: nope not found")
 }
 
@@ -159,14 +159,14 @@ func TestContinuousBackups(t *testing.T) {
 	te := newTestEngine(t)
 	ctx := context.Background()
 	te.mustCreate(nsA, simpleTable("pitr"))
-	out, err := te.DescribeContinuousBackups(ctx, nsA, &DescribeContinuousBackupsInput{TableName: s("pitr")})
+	out, err := te.DescribeContinuousBackups(ctx, nsA, &DescribeContinuousBackupsInput{TableName: sp("pitr")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := out.ContinuousBackupsDescription; d.ContinuousBackupsStatus != "ENABLED" || d.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != "DISABLED" {
 		t.Fatalf("initial = %+v %+v", d, d.PointInTimeRecoveryDescription)
 	}
-	upd, err := te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: s("pitr"),
+	upd, err := te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("pitr"),
 		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true), RecoveryPeriodInDays: i64(7)}})
 	if err != nil {
 		t.Fatal(err)
@@ -176,20 +176,20 @@ func TestContinuousBackups(t *testing.T) {
 		t.Fatalf("after enable = %+v", p)
 	}
 	te.clock.Add(10 * 24 * time.Hour)
-	out, _ = te.DescribeContinuousBackups(ctx, nsA, &DescribeContinuousBackupsInput{TableName: s("pitr")})
+	out, _ = te.DescribeContinuousBackups(ctx, nsA, &DescribeContinuousBackupsInput{TableName: sp("pitr")})
 	p = out.ContinuousBackupsDescription.PointInTimeRecoveryDescription
 	if *p.EarliestRestorableDateTime != epochSeconds(te.now().Add(-7*24*time.Hour)) || *p.LatestRestorableDateTime != epochSeconds(te.now().Add(-5*time.Minute)) {
 		t.Fatalf("window after 10 days = %v..%v", *p.EarliestRestorableDateTime, *p.LatestRestorableDateTime)
 	}
-	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: s("pitr"),
+	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("pitr"),
 		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(false), RecoveryPeriodInDays: i64(7)}})
 	wantErr(t, err, CodeValidation, "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
-	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: s("pitr"),
+	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("pitr"),
 		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true), RecoveryPeriodInDays: i64(36)}})
 	wantErr(t, err, CodeValidation, "1 validation error detected: Value '36' at 'pointInTimeRecoverySpecification.recoveryPeriodInDays' failed to satisfy constraint: Member must have value less than or equal to 35")
-	_, err = te.DescribeContinuousBackups(ctx, nsA, &DescribeContinuousBackupsInput{TableName: s("nope")})
+	_, err = te.DescribeContinuousBackups(ctx, nsA, &DescribeContinuousBackupsInput{TableName: sp("nope")})
 	wantErr(t, err, CodeTableNotFound, "Table not found: nope")
-	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: s("nope"),
+	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("nope"),
 		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}})
 	wantErr(t, err, CodeTableNotFound, "Table not found: nope")
 }

@@ -8,27 +8,27 @@ import (
 
 func gsiCreate(name string, ks []KeySchemaElement, p *ProvisionedThroughput) GlobalSecondaryIndexUpdate {
 	return GlobalSecondaryIndexUpdate{Create: &CreateGlobalSecondaryIndexAction{
-		IndexName: s(name), KeySchema: ks, Projection: &Projection{ProjectionType: s("ALL")}, ProvisionedThroughput: p,
+		IndexName: sp(name), KeySchema: ks, Projection: &Projection{ProjectionType: sp("ALL")}, ProvisionedThroughput: p,
 	}}
 }
 
 func gsiUpdatePT(name string, p *ProvisionedThroughput) GlobalSecondaryIndexUpdate {
-	return GlobalSecondaryIndexUpdate{Update: &UpdateGlobalSecondaryIndexAction{IndexName: s(name), ProvisionedThroughput: p}}
+	return GlobalSecondaryIndexUpdate{Update: &UpdateGlobalSecondaryIndexAction{IndexName: sp(name), ProvisionedThroughput: p}}
 }
 
 func gsiDelete(name string) GlobalSecondaryIndexUpdate {
-	return GlobalSecondaryIndexUpdate{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: s(name)}}
+	return GlobalSecondaryIndexUpdate{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: sp(name)}}
 }
 
 // provTable is a provisioned table with one GSI.
 func provTable(name string) *CreateTableInput {
 	return &CreateTableInput{
-		TableName:             s(name),
+		TableName:             sp(name),
 		AttributeDefinitions:  attrs("pk", "S", "g", "S"),
 		KeySchema:             keys("pk", "HASH"),
 		ProvisionedThroughput: pt(5, 5),
 		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
-			IndexName: s("gsi1"), KeySchema: keys("g", "HASH"), Projection: &Projection{ProjectionType: s("ALL")},
+			IndexName: sp("gsi1"), KeySchema: keys("g", "HASH"), Projection: &Projection{ProjectionType: sp("ALL")},
 			ProvisionedThroughput: pt(2, 2),
 		}},
 	}
@@ -37,7 +37,7 @@ func provTable(name string) *CreateTableInput {
 // pprTable is an on-demand table with one GSI.
 func pprTable(name string) *CreateTableInput {
 	in := provTable(name)
-	in.ProvisionedThroughput, in.BillingMode = nil, s("PAY_PER_REQUEST")
+	in.ProvisionedThroughput, in.BillingMode = nil, sp("PAY_PER_REQUEST")
 	in.GlobalSecondaryIndexes[0].ProvisionedThroughput = nil
 	return in
 }
@@ -47,7 +47,7 @@ func TestUpdateTableValidation(t *testing.T) {
 	te.mustCreate(nsA, provTable("prov"))
 	te.mustCreate(nsA, pprTable("ppr"))
 	upd := func(name string, mod func(*UpdateTableInput)) *UpdateTableInput {
-		in := &UpdateTableInput{TableName: s(name)}
+		in := &UpdateTableInput{TableName: sp(name)}
 		mod(in)
 		return in
 	}
@@ -86,7 +86,7 @@ func TestUpdateTableValidation(t *testing.T) {
 			in.DeletionProtectionEnabled = bl(true)
 		}), CodeValidation, "One or more parameter values were invalid: Server-Side Encryption modification must be the only operation in the request"},
 		{"class with other", upd("prov", func(in *UpdateTableInput) {
-			in.TableClass = s("STANDARD_INFREQUENT_ACCESS")
+			in.TableClass = sp("STANDARD_INFREQUENT_ACCESS")
 			in.DeletionProtectionEnabled = bl(true)
 		}), CodeValidation, "One or more parameter values were invalid: TableClass modification must be the only operation in the request"},
 		{"dp with other", upd("prov", func(in *UpdateTableInput) {
@@ -102,23 +102,23 @@ func TestUpdateTableValidation(t *testing.T) {
 			in.GlobalSecondaryIndexUpdates = []GlobalSecondaryIndexUpdate{gsiCreate("gsi2", keys("g", "HASH"), pt(1, 1))}
 		}), CodeValidation, "One or more parameter values were invalid: You cannot create or delete index while updating table IOPS"},
 		{"gsi delete with stream", upd("prov", func(in *UpdateTableInput) {
-			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("KEYS_ONLY")}
+			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
 			in.GlobalSecondaryIndexUpdates = []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}
 		}), CodeValidation, "One or more parameter values were invalid: You cannot create or delete index while changing stream status"},
 		{"stream with PT", upd("prov", func(in *UpdateTableInput) {
-			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("KEYS_ONLY")}
+			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
 			in.ProvisionedThroughput = pt(9, 9)
 		}), CodeValidation, "One or more parameter values were invalid: You cannot modify stream status while updating table IOPS"},
 		{"odt with stream", upd("ppr", func(in *UpdateTableInput) {
 			in.OnDemandThroughput = &OnDemandThroughput{MaxReadRequestUnits: i64(10)}
-			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("KEYS_ONLY")}
+			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
 		}), CodeValidation, "One or more parameter values were invalid: OnDemandThroughput can only be combined with BillingMode in an UpdateTable request"},
 		{"PT on PPR", upd("ppr", func(in *UpdateTableInput) { in.ProvisionedThroughput = pt(1, 1) }), CodeValidation,
 			"One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"},
-		{"PROVISIONED alone", upd("prov", func(in *UpdateTableInput) { in.BillingMode = s("PROVISIONED") }), CodeValidation,
+		{"PROVISIONED alone", upd("prov", func(in *UpdateTableInput) { in.BillingMode = sp("PROVISIONED") }), CodeValidation,
 			"One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED"},
 		{"switch to provisioned without gsi", upd("ppr", func(in *UpdateTableInput) {
-			in.BillingMode, in.ProvisionedThroughput = s("PROVISIONED"), pt(50, 50)
+			in.BillingMode, in.ProvisionedThroughput = sp("PROVISIONED"), pt(50, 50)
 		}), CodeValidation, "One or more parameter values were invalid: ProvisionedThroughput must be specified for index: gsi1"},
 		{"same throughput", upd("prov", func(in *UpdateTableInput) { in.ProvisionedThroughput = pt(5, 5) }), CodeValidation,
 			"The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: 5. Requested ReadCapacityUnits: 5. Current WriteCapacityUnits provisioned for the table: 5. Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."},
@@ -162,13 +162,13 @@ func TestUpdateTableValidation(t *testing.T) {
 		{"stream enable without type", upd("prov", func(in *UpdateTableInput) { in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true)} }), CodeValidation,
 			"One or more parameter values were invalid: If stream is being enabled then UpdateViewType is required"},
 		{"stream disable with type", upd("prov", func(in *UpdateTableInput) {
-			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(false), StreamViewType: s("KEYS_ONLY")}
+			in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(false), StreamViewType: sp("KEYS_ONLY")}
 		}), CodeValidation, "One or more parameter values were invalid: If stream is being disabled, then UpdateViewType must not be specified"},
 		{"stream disable when none", upd("prov", func(in *UpdateTableInput) { in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(false)} }), CodeValidation,
 			"Table has no stream to disable: TableName: prov"},
 		{"sse disable default", upd("prov", func(in *UpdateTableInput) { in.SSESpecification = &SSESpecification{Enabled: bl(false)} }), CodeValidation,
 			"One or more parameter values were invalid: Table is already encrypted by default"},
-		{"table class invalid", upd("prov", func(in *UpdateTableInput) { in.TableClass = s("x") }), CodeValidation,
+		{"table class invalid", upd("prov", func(in *UpdateTableInput) { in.TableClass = sp("x") }), CodeValidation,
 			"Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS]."},
 		{"delete LSI through GSI updates", upd("prov", func(in *UpdateTableInput) {
 			in.GlobalSecondaryIndexUpdates = []GlobalSecondaryIndexUpdate{gsiDelete("nope")}
@@ -195,7 +195,7 @@ func TestUpdateTableBillingSwitch(t *testing.T) {
 	te.mustCreate(nsA, provTable("tb1"))
 
 	// PROVISIONED → PAY_PER_REQUEST: throughput reads 0/0 on table and GSI.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), BillingMode: s("PAY_PER_REQUEST")}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), BillingMode: sp("PAY_PER_REQUEST")}); err != nil {
 		t.Fatal(err)
 	}
 	d := te.describeT(nsA, "tb1")
@@ -209,20 +209,20 @@ func TestUpdateTableBillingSwitch(t *testing.T) {
 		t.Fatalf("warm after switch: %+v", d.WarmThroughput)
 	}
 	// A re-send of PAY_PER_REQUEST is accepted.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), BillingMode: s("PAY_PER_REQUEST")}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), BillingMode: sp("PAY_PER_REQUEST")}); err != nil {
 		t.Fatal(err)
 	}
 	// ODT merges member by member; -1 removes a cap.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), OnDemandThroughput: &OnDemandThroughput{MaxReadRequestUnits: i64(100), MaxWriteRequestUnits: i64(50)}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), OnDemandThroughput: &OnDemandThroughput{MaxReadRequestUnits: i64(100), MaxWriteRequestUnits: i64(50)}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), OnDemandThroughput: &OnDemandThroughput{MaxWriteRequestUnits: i64(-1)}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), OnDemandThroughput: &OnDemandThroughput{MaxWriteRequestUnits: i64(-1)}}); err != nil {
 		t.Fatal(err)
 	}
 	if o := te.describeT(nsA, "tb1").OnDemandThroughput; o == nil || o.MaxReadRequestUnits != 100 || o.MaxWriteRequestUnits != -1 {
 		t.Fatalf("OnDemandThroughput = %+v, want 100/-1", o)
 	}
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), OnDemandThroughput: &OnDemandThroughput{MaxReadRequestUnits: i64(-1)}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), OnDemandThroughput: &OnDemandThroughput{MaxReadRequestUnits: i64(-1)}}); err != nil {
 		t.Fatal(err)
 	}
 	if o := te.describeT(nsA, "tb1").OnDemandThroughput; o != nil {
@@ -231,7 +231,7 @@ func TestUpdateTableBillingSwitch(t *testing.T) {
 
 	// PAY_PER_REQUEST → PROVISIONED with every GSI's throughput.
 	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{
-		TableName: s("tb1"), BillingMode: s("PROVISIONED"), ProvisionedThroughput: pt(7, 8),
+		TableName: sp("tb1"), BillingMode: sp("PROVISIONED"), ProvisionedThroughput: pt(7, 8),
 		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiUpdatePT("gsi1", pt(3, 4))},
 	}); err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func TestUpdateTableDecreaseBudget(t *testing.T) {
 	in.ProvisionedThroughput = pt(50, 50)
 	te.mustCreate(nsA, in)
 	for i, r := range []int64{40, 30, 20, 10} {
-		if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), ProvisionedThroughput: pt(r, r)}); err != nil {
+		if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), ProvisionedThroughput: pt(r, r)}); err != nil {
 			t.Fatalf("decrease %d: %v", i+1, err)
 		}
 		te.clock.Add(time.Second)
@@ -262,21 +262,21 @@ func TestUpdateTableDecreaseBudget(t *testing.T) {
 	if d.ProvisionedThroughput.NumberOfDecreasesToday != 4 || d.ProvisionedThroughput.LastDecreaseDateTime == nil {
 		t.Fatalf("after 4 decreases: %+v", d.ProvisionedThroughput)
 	}
-	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), ProvisionedThroughput: pt(5, 5)})
+	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), ProvisionedThroughput: pt(5, 5)})
 	var de *Error
-	if !asError(err, &de) || de.Code != CodeLimitExceeded {
+	if !cpAsError(err, &de) || de.Code != CodeLimitExceeded {
 		t.Fatalf("5th decrease: %v, want LimitExceededException", err)
 	}
 	// An increase is always allowed, and an hour later one more decrease.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), ProvisionedThroughput: pt(20, 20)}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), ProvisionedThroughput: pt(20, 20)}); err != nil {
 		t.Fatal(err)
 	}
 	te.clock.Add(time.Hour)
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), ProvisionedThroughput: pt(5, 5)}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), ProvisionedThroughput: pt(5, 5)}); err != nil {
 		t.Fatal(err)
 	}
 	// The GSI has its own budget.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiUpdatePT("gsi1", pt(1, 1))}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiUpdatePT("gsi1", pt(1, 1))}}); err != nil {
 		t.Fatal(err)
 	}
 	// Warm throughput tracks the highest provisioned capacity and never drops.
@@ -292,7 +292,7 @@ func TestUpdateTableGSILifecycle(t *testing.T) {
 
 	// Create: only the new key attribute needs a definition.
 	out, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{
-		TableName: s("tb1"), AttributeDefinitions: attrs("n", "N"),
+		TableName: sp("tb1"), AttributeDefinitions: attrs("n", "N"),
 		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("gsi2", keys("n", "HASH", "pk", "RANGE"), pt(1, 1))},
 	})
 	if err != nil {
@@ -306,7 +306,7 @@ func TestUpdateTableGSILifecycle(t *testing.T) {
 		t.Fatalf("AttributeDefinitions = %q", got)
 	}
 	// Delete prunes definitions no key uses any more.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}}); err != nil {
 		t.Fatal(err)
 	}
 	d = te.describeT(nsA, "tb1")
@@ -315,7 +315,7 @@ func TestUpdateTableGSILifecycle(t *testing.T) {
 	}
 	// Re-create under the old name: a new index ID, so no old entries.
 	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{
-		TableName: s("tb1"), AttributeDefinitions: attrs("g", "S"),
+		TableName: sp("tb1"), AttributeDefinitions: attrs("g", "S"),
 		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("gsi1", keys("g", "HASH"), pt(1, 1))},
 	}); err != nil {
 		t.Fatal(err)
@@ -347,40 +347,40 @@ func TestUpdateTableStreamsSSEClassDP(t *testing.T) {
 	te.mustCreate(nsA, simpleTable("tb1"))
 	update := func(in *UpdateTableInput) *TableDescription {
 		t.Helper()
-		in.TableName = s("tb1")
+		in.TableName = sp("tb1")
 		out, err := te.UpdateTable(ctx, nsA, in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.TableDescription
 	}
-	d := update(&UpdateTableInput{StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("NEW_IMAGE")}})
+	d := update(&UpdateTableInput{StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("NEW_IMAGE")}})
 	if d.StreamSpecification == nil || d.LatestStreamLabel != "2026-12-02T11:30:00.123" || d.LatestStreamArn != nsA.TableARN("tb1")+"/stream/2026-12-02T11:30:00.123" {
 		t.Fatalf("stream: %+v %q %q", d.StreamSpecification, d.LatestStreamLabel, d.LatestStreamArn)
 	}
-	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("NEW_IMAGE")}})
+	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("NEW_IMAGE")}})
 	wantErr(t, err, CodeValidation, "Table already has an enabled stream: TableName: tb1")
 	d = update(&UpdateTableInput{StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}})
 	if d.StreamSpecification != nil || d.LatestStreamLabel == "" {
 		t.Fatalf("after disable: spec %+v label %q (the label lingers, the spec goes)", d.StreamSpecification, d.LatestStreamLabel)
 	}
-	d = update(&UpdateTableInput{StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("KEYS_ONLY")}})
+	d = update(&UpdateTableInput{StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}})
 	if d.LatestStreamLabel == "2026-12-02T11:30:00.123" {
 		t.Fatal("re-enabling kept the old stream label")
 	}
 
-	d = update(&UpdateTableInput{SSESpecification: &SSESpecification{Enabled: bl(true), SSEType: s("KMS"), KMSMasterKeyId: s("arn:aws:kms:us-east-1:111122223333:key/k1")}})
+	d = update(&UpdateTableInput{SSESpecification: &SSESpecification{Enabled: bl(true), SSEType: sp("KMS"), KMSMasterKeyId: sp("arn:aws:kms:us-east-1:111122223333:key/k1")}})
 	if d.SSEDescription == nil || d.SSEDescription.KMSMasterKeyArn != "arn:aws:kms:us-east-1:111122223333:key/k1" || d.SSEDescription.Status != "ENABLED" {
 		t.Fatalf("SSE = %+v", d.SSEDescription)
 	}
-	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("tb1"), SSESpecification: &SSESpecification{Enabled: bl(true), SSEType: s("KMS"), KMSMasterKeyId: s("arn:aws:kms:us-east-1:111122223333:key/k1")}})
+	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("tb1"), SSESpecification: &SSESpecification{Enabled: bl(true), SSEType: sp("KMS"), KMSMasterKeyId: sp("arn:aws:kms:us-east-1:111122223333:key/k1")}})
 	wantErr(t, err, CodeValidation, "One or more parameter values were invalid: Table is already encrypted with given KMSMasterKeyId. Use KMSMasterKeyId parameter if you want to change Master Key")
 	d = update(&UpdateTableInput{SSESpecification: &SSESpecification{Enabled: bl(false)}})
 	if d.SSEDescription != nil {
 		t.Fatalf("SSE after disable = %+v", d.SSEDescription)
 	}
 
-	d = update(&UpdateTableInput{TableClass: s("STANDARD_INFREQUENT_ACCESS")})
+	d = update(&UpdateTableInput{TableClass: sp("STANDARD_INFREQUENT_ACCESS")})
 	if d.TableClassSummary == nil || d.TableClassSummary.TableClass != "STANDARD_INFREQUENT_ACCESS" {
 		t.Fatalf("class = %+v", d.TableClassSummary)
 	}
@@ -388,10 +388,10 @@ func TestUpdateTableStreamsSSEClassDP(t *testing.T) {
 	if !d.DeletionProtectionEnabled {
 		t.Fatal("deletion protection not set")
 	}
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("tb1")})
+	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("tb1")})
 	wantErr(t, err, CodeValidation, "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	update(&UpdateTableInput{DeletionProtectionEnabled: bl(false)})
-	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("tb1")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("tb1")}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -379,33 +379,48 @@ type arnParts struct {
 }
 
 // parseARN splits arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME[/index/I|/stream/S].
+// It runs on every ARN-form data-plane request, so it slices instead of
+// splitting and builds errors only when it fails.
 func parseARN(s string) (arnParts, error) {
-	bad := Validation("1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in '%s'", s)
-	parts := strings.SplitN(s, ":", 6)
-	if len(parts) != 6 || parts[0] != "arn" {
-		return arnParts{}, bad
+	bad := func() error {
+		return Validation("1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in '%s'", s)
 	}
-	a := arnParts{partition: parts[1], service: parts[2], region: parts[3], account: parts[4]}
-	if a.service != "dynamodb" {
+	var f [5]string
+	rest := s
+	for i := range f {
+		j := strings.IndexByte(rest, ':')
+		if j < 0 {
+			return arnParts{}, bad()
+		}
+		f[i], rest = rest[:j], rest[j+1:]
+	}
+	if f[0] != "arn" {
+		return arnParts{}, bad()
+	}
+	a := arnParts{partition: f[1], service: f[2], region: f[3], account: f[4]}
+	if a.service != "dynamodb" || !strings.HasPrefix(rest, "table/") {
 		return a, Validation("1 validation error detected: Invalid resource type in '%s'", s)
 	}
-	res := parts[5]
-	if !strings.HasPrefix(res, "table/") {
-		return a, Validation("1 validation error detected: Invalid resource type in '%s'", s)
-	}
-	rest := strings.Split(strings.TrimPrefix(res, "table/"), "/")
-	a.table = rest[0]
-	switch {
-	case len(rest) == 1:
-	case len(rest) == 3 && rest[1] == "index":
-		a.index = rest[2]
-	case len(rest) == 3 && rest[1] == "stream":
-		a.stream = rest[2]
-	default:
-		return a, bad
+	rest = rest[len("table/"):]
+	a.table = rest
+	if j := strings.IndexByte(rest, '/'); j >= 0 {
+		a.table = rest[:j]
+		sub := rest[j+1:]
+		k := strings.IndexByte(sub, '/')
+		if k < 0 || k == len(sub)-1 || strings.IndexByte(sub[k+1:], '/') >= 0 {
+			return a, bad()
+		}
+		switch sub[:k] {
+		case "index":
+			a.index = sub[k+1:]
+		case "stream":
+			a.stream = sub[k+1:]
+		default:
+			return a, bad()
+		}
 	}
 	if a.table == "" || a.region == "" || a.account == "" {
-		return a, bad
+		return a, bad()
 	}
 	return a, nil
 }

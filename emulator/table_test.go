@@ -30,17 +30,17 @@ func TestNamespacesAreIsolated(t *testing.T) {
 	if len(want) != 3 || a.TableId == b.TableId || a.TableId == c.TableId {
 		t.Fatalf("tables share identity: %s %s %s", a.TableId, b.TableId, c.TableId)
 	}
-	if _, err := te.DeleteTable(ctx, nsB, &DeleteTableInput{TableName: s("same")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsB, &DeleteTableInput{TableName: sp("same")}); err != nil {
 		t.Fatal(err)
 	}
 	te.describeT(nsA, "same")
 	te.describeT(nsC, "same")
-	_, err := te.DescribeTable(ctx, nsB, &DescribeTableInput{TableName: s("same")})
+	_, err := te.DescribeTable(ctx, nsB, &DescribeTableInput{TableName: sp("same")})
 	wantErr(t, err, CodeResourceNotFound, "Requested resource not found: Table: same not found")
 
 	cn := Namespace{Account: "111122223333", Region: "cn-north-1"}
-	d := te.mustCreate(cn, &CreateTableInput{TableName: s("cn1"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk", "HASH"), BillingMode: s("PAY_PER_REQUEST"),
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: s("gsi"), KeySchema: keys("pk", "HASH"), Projection: &Projection{ProjectionType: s("ALL")}}}})
+	d := te.mustCreate(cn, &CreateTableInput{TableName: sp("cn1"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk", "HASH"), BillingMode: sp("PAY_PER_REQUEST"),
+		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("pk", "HASH"), Projection: &Projection{ProjectionType: sp("ALL")}}}})
 	if d.TableArn != "arn:aws-cn:dynamodb:cn-north-1:111122223333:table/cn1" || d.GlobalSecondaryIndexes[0].IndexArn != d.TableArn+"/index/gsi" {
 		t.Fatalf("partition ARNs: %s %s", d.TableArn, d.GlobalSecondaryIndexes[0].IndexArn)
 	}
@@ -79,14 +79,14 @@ func TestTableByARN(t *testing.T) {
 	}
 	// Every operation accepts the ARN form.
 	arn := nsA.TableARN("orders")
-	if _, err := te.DescribeTable(context.Background(), nsA, &DescribeTableInput{TableName: s(arn)}); err != nil {
+	if _, err := te.DescribeTable(context.Background(), nsA, &DescribeTableInput{TableName: sp(arn)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: s(arn), DeletionProtectionEnabled: bl(false)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp(arn), DeletionProtectionEnabled: bl(false)}); err != nil {
 		t.Fatal(err)
 	}
 	// A bare name longer than a table name may be, but within the ARN form's limit.
-	_, err := te.DescribeTable(context.Background(), nsA, &DescribeTableInput{TableName: s(strings.Repeat("a", 256))})
+	_, err := te.DescribeTable(context.Background(), nsA, &DescribeTableInput{TableName: sp(strings.Repeat("a", 256))})
 	wantErr(t, err, CodeValidation, "TableName must be at least 3 characters long and at most 255 characters long")
 }
 
@@ -180,7 +180,7 @@ func TestDeleteTableRemovesDataAndRecreateIsFresh(t *testing.T) {
 	}
 	_ = b.Close()
 
-	out, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("data")})
+	out, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("data")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestDeleteTableRemovesDataAndRecreateIsFresh(t *testing.T) {
 			t.Fatalf("%d keys left under %q", n, p)
 		}
 	}
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("data")})
+	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("data")})
 	wantErr(t, err, CodeResourceNotFound, "Requested resource not found: Table: data not found")
 
 	d := te.mustCreate(nsA, pprTable("data"))
@@ -205,11 +205,11 @@ func TestRestartKeepsTables(t *testing.T) {
 	te := newTestEngine(t)
 	ctx := context.Background()
 	in := pprTable("keep")
-	in.Tags = []Tag{{Key: s("k"), Value: s("v")}}
-	in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("KEYS_ONLY")}
+	in.Tags = []Tag{{Key: sp("k"), Value: sp("v")}}
+	in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
 	te.mustCreate(nsA, in)
 	te.mustCreate(nsB, simpleTable("other"))
-	if _, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: s("keep"), TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: s("exp")}}); err != nil {
+	if _, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: sp("keep"), TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
 		t.Fatal(err)
 	}
 	before := te.describeT(nsA, "keep")
@@ -218,11 +218,11 @@ func TestRestartKeepsTables(t *testing.T) {
 	if before.TableId != after.TableId || before.LatestStreamArn != after.LatestStreamArn || len(after.GlobalSecondaryIndexes) != 1 || after.CreationDateTime != before.CreationDateTime {
 		t.Fatalf("after restart:\n%+v\nwant\n%+v", after, before)
 	}
-	ttl, err := te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: s("keep")})
+	ttl, err := te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: sp("keep")})
 	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
 		t.Fatalf("TTL after restart: %+v %v", ttl, err)
 	}
-	tags, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: s(after.TableArn)})
+	tags, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: sp(after.TableArn)})
 	if err != nil || len(tags.Tags) != 1 {
 		t.Fatalf("tags after restart: %+v %v", tags, err)
 	}
@@ -239,13 +239,13 @@ func TestTransitionDelay(t *testing.T) {
 	if d.TableStatus != "CREATING" || d.GlobalSecondaryIndexes[0].IndexStatus != "CREATING" {
 		t.Fatalf("CreateTable: %s / %s", d.TableStatus, d.GlobalSecondaryIndexes[0].IndexStatus)
 	}
-	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("slow"), DeletionProtectionEnabled: bl(true)})
+	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), DeletionProtectionEnabled: bl(true)})
 	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: slow")
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("slow")})
+	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")})
 	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: slow")
-	_, err = te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: s("slow")})
+	_, err = te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: sp("slow")})
 	wantErr(t, err, CodeValidation, "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
-	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: s("slow"), PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}})
+	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("slow"), PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}})
 	wantErr(t, err, CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: slow. Please retry later")
 
 	te.clock.Add(delay)
@@ -254,21 +254,21 @@ func TestTransitionDelay(t *testing.T) {
 	}
 
 	// A stream change keeps the table UPDATING; deletion protection is still admitted.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("slow"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: s("KEYS_ONLY")}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}}); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(); st != "UPDATING" {
 		t.Fatalf("after stream enable: %s", st)
 	}
-	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("slow"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}})
+	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}})
 	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("slow"), DeletionProtectionEnabled: bl(false)}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), DeletionProtectionEnabled: bl(false)}); err != nil {
 		t.Fatalf("DP during UPDATING: %v", err)
 	}
 	te.clock.Add(delay)
 
 	// A GSI added by UpdateTable: CREATING with Backfilling, then ACTIVE.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("slow"), AttributeDefinitions: attrs("n", "S"),
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), AttributeDefinitions: attrs("n", "S"),
 		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("gsi2", keys("n", "HASH"), nil)}}); err != nil {
 		t.Fatal(err)
 	}
@@ -277,10 +277,10 @@ func TestTransitionDelay(t *testing.T) {
 	if g2.IndexStatus != "CREATING" || g2.Backfilling == nil || !*g2.Backfilling || d.GlobalSecondaryIndexes[0].Backfilling != nil {
 		t.Fatalf("new index: %+v", g2)
 	}
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("slow")})
+	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")})
 	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
 	te.clock.Add(delay)
-	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: s("slow"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}})
+	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestTransitionDelay(t *testing.T) {
 	}
 
 	// DeleteTable: DELETING until the delay passes, then gone; the name is free again.
-	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: s("slow")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")}); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(); st != "DELETING" {
@@ -308,7 +308,7 @@ func TestTransitionDelay(t *testing.T) {
 		t.Fatalf("after restart: %s", st)
 	}
 	te.clock.Add(delay)
-	_, err = te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: s("slow")})
+	_, err = te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("slow")})
 	var de *Error
 	if !errors.As(err, &de) || de.Code != CodeResourceNotFound {
 		t.Fatalf("after delete delay: %v", err)
