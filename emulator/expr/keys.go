@@ -110,3 +110,19 @@ func (c *Condition) CheckNoKeyAttributes(keys ...string) error {
 	})
 	return err
 }
+
+// TopLevel returns the distinct top-level attribute names the condition
+// reads, in first-use order (Query/Scan check them against an index's
+// projection).
+func (c *Condition) TopLevel() []string {
+	var names []string
+	seen := map[string]bool{}
+	walkCondPaths(c.root, func(p Path) bool {
+		if n := p[0].Name; !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+		return true
+	})
+	return names
+}

@@ -311,6 +311,13 @@ func TestKeyAttributeChecks(t *testing.T) {
 	if c.CheckKeyPaths("pk") != nil || c.CheckNoKeyAttributes("pk") != nil {
 		t.Error("non-key filter refused")
 	}
+	c, _ = p.Condition("pk = :v AND size(c.d) > :v")
+	if err := c.CheckKeyPaths("pk"); err != nil {
+		t.Errorf("a key attribute itself is not a nested path: %v", err)
+	}
+	if names := c.TopLevel(); len(names) != 2 || names[0] != "pk" || names[1] != "c" {
+		t.Errorf("TopLevel = %v", names)
+	}
 	proj, _ := p.Projection("a, sk[0]")
 	if got := errMsg(t, proj.CheckKeyPaths("pk", "sk")); got != "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: sk" {
 		t.Errorf("projection: %q", got)
