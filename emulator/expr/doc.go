@@ -49,6 +49,13 @@
 // expr.Parse does the same for a whole request in one call, given a Request
 // with every expression parameter present.
 //
+// Checks are made in DynamoDB's order: the text alone (syntax, redundant
+// parentheses, then reserved words, list indexes and function names in the
+// order written) is checked once and cached; placeholders and operand types
+// are checked per request; Query's key condition is matched to the key
+// schema by KeyCondition.Resolve; the key-attribute rules (CheckKeyPaths,
+// CheckNoKeyAttributes for a Query filter) need the table and come last.
+//
 // For UpdateItem, Params.Update returns an *Update; CheckKeys(keyNames...)
 // gives "One or more parameter values were invalid: Cannot update
 // attribute k. This attribute is part of the key",
