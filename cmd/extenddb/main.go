@@ -32,6 +32,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{name: "serve", summary: "serve the DynamoDB API", run: runServe, usage: serveUsage},
+		{name: "validate", summary: "check Terraform/CloudFormation tables and print what would be provisioned", run: runValidate, usage: validateUsage},
 		{name: "version", summary: "print version information", run: runVersion, usage: versionUsage},
 	}
 }

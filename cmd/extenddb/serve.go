@@ -35,6 +35,7 @@ type serveConfig struct {
 	transitionDelay   time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
+	iac               iacConfig
 }
 
 func newServeConfig(getenv func(string) string) serveConfig {
@@ -47,6 +48,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logFormat:         "console",
 		shutdownTimeout:   10 * time.Second,
 		accessKeyAccounts: accessKeyAccounts{},
+		iac:               iacConfig{getenv: getenv},
 	}
 }
 
@@ -75,6 +77,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
+	c.iac.register(fs, true)
 }
 
 var (
@@ -110,7 +113,7 @@ func (c *serveConfig) validate() error {
 	if _, _, err := net.SplitHostPort(c.addr); err != nil {
 		return fmt.Errorf("--addr %q: %w", c.addr, err)
 	}
-	return nil
+	return c.iac.validate()
 }
 
 func oneOf(s string, set ...string) bool {
@@ -230,6 +233,11 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			err = errors.Join(err, fmt.Errorf("closing engine: %w", cerr))
 		}
 	}()
+	if len(cfg.iac.loads) > 0 {
+		if err := provisionLoads(ctx, eng, cfg, log); err != nil {
+			return err
+		}
+	}
 	handler := wire.NewHandler(eng, wire.Options{
 		DefaultAccount:    cfg.defaultAccount,
 		DefaultRegion:     cfg.defaultRegion,

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/rs/zerolog"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
+// iacConfig is what `serve --load` and `validate` are told about the
+// infrastructure-as-code files to load.
+type iacConfig struct {
+	loads        stringList
+	vars         stringList
+	varFiles     stringList
+	params       stringList
+	paramFiles   stringList
+	stackName    string
+	stackRegion  string
+	stackAccount string
+	// getenv reads TF_VAR_*, AWS_REGION and AWS_DEFAULT_REGION.
+	getenv func(string) string
+}
+
+// register declares the loader flags; withLoad adds serve's --load.
+func (c *iacConfig) register(fs *flag.FlagSet, withLoad bool) {
+	if withLoad {
+		fs.Var(&c.loads, "load", "Terraform directory, CloudFormation/SAM template or cdk.out `PATH` to provision before serving; repeatable")
+	}
+	fs.Var(&c.vars, "var", "Terraform variable `NAME=VALUE`; repeatable")
+	fs.Var(&c.varFiles, "var-file", "Terraform variables `FILE` (.tfvars or .tfvars.json); repeatable")
+	fs.Var(&c.params, "param", "CloudFormation parameter `KEY=VALUE`; repeatable")
+	fs.Var(&c.paramFiles, "param-file", "CloudFormation parameters `FILE` in the aws cloudformation JSON format; repeatable")
+	fs.StringVar(&c.stackName, "stack-name", c.stackName, "CloudFormation stack `NAME` (default: the template's file name)")
+	fs.StringVar(&c.stackRegion, "stack-region", c.stackRegion, "`REGION` CloudFormation templates deploy into (default: --default-region)")
+	fs.StringVar(&c.stackAccount, "stack-account", c.stackAccount, "`ACCOUNT` CloudFormation templates deploy into (default: --default-account)")
+}
+
+func (c *iacConfig) validate() error {
+	if c.stackAccount != "" && !accountRE.MatchString(c.stackAccount) {
+		return fmt.Errorf("--stack-account %q: must be 12 digits", c.stackAccount)
+	}
+	if c.stackRegion != "" && !regionRE.MatchString(c.stackRegion) {
+		return fmt.Errorf("--stack-region %q: must be a Region name such as us-east-1", c.stackRegion)
+	}
+	return nil
+}
+
+func (c *iacConfig) options(account, region string, getenv func(string) string) iac.Options {
+	return iac.Options{
+		DefaultAccount: account, DefaultRegion: region,
+		Vars: c.vars, VarFiles: c.varFiles,
+		Params: c.params, ParamFiles: c.paramFiles,
+		StackName: c.stackName, StackRegion: c.stackRegion, StackAccount: c.stackAccount,
+		Getenv: func(name string) (string, bool) {
+			v := getenv(name)
+			return v, v != ""
+		},
+	}
+}
+
+// errInvalidDefinitions reports that loading or validating failed; the
+// diagnostics have been written already.
+var errInvalidDefinitions = errors.New("the infrastructure-as-code definitions have errors")
+
+// loadAndCheck loads paths and provisions the result into a throwaway
+// in-memory engine, so every table passes CreateTable's own validation
+// before anything touches real data. Diagnostics go to w.
+func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, w io.Writer) ([]iac.TableSpec, error) {
+	specs, diags := iac.Load(paths, opts)
+	diags.Sort()
+	for _, d := range diags {
+		fmt.Fprintln(w, d.String())
+	}
+	if diags.HasErrors() {
+		return nil, errInvalidDefinitions
+	}
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = st.Close() }()
+	scratch, err := emulator.New(emulator.Options{Store: st})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = scratch.Close() }()
+	if d := iac.Provision(ctx, scratch, specs); d.HasErrors() {
+		for _, e := range d {
+			fmt.Fprintln(w, e.String())
+		}
+		return nil, errInvalidDefinitions
+	}
+	return specs, nil
+}
+
+// printSpecs writes the tables grouped by account and Region.
+func printSpecs(w io.Writer, specs []iac.TableSpec) {
+	sorted := append([]iac.TableSpec(nil), specs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.Account != b.Account {
+			return a.Account < b.Account
+		}
+		if a.Region != b.Region {
+			return a.Region < b.Region
+		}
+		return a.Name() < b.Name()
+	})
+	last := ""
+	for i := range sorted {
+		s := &sorted[i]
+		if ns := s.Account + "/" + s.Region; ns != last {
+			if last != "" {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "account %s, Region %s:\n", s.Account, s.Region)
+			last = ns
+		}
+		for _, line := range strings.Split(strings.TrimRight(iac.Describe(s), "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	if len(sorted) == 0 {
+		fmt.Fprintln(w, "no tables")
+	}
+}
+
+// provisionLoads loads serve's --load paths, checks them, and provisions
+// them into eng before the server accepts requests. Diagnostics are logged;
+// any error stops the server from starting.
+func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) error {
+	var buf strings.Builder
+	specs, err := loadAndCheck(ctx, cfg.iac.loads, cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv), &buf)
+	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+		if line != "" {
+			log.Warn().Msg(line)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if d := iac.Provision(ctx, eng, specs); d.HasErrors() {
+		for _, e := range d {
+			log.Error().Msg(e.String())
+		}
+		return errInvalidDefinitions
+	}
+	for i := range specs {
+		log.Info().Str("table", specs[i].Name()).Str("arn", specs[i].ARN()).Str("from", specs[i].Pos.String()).Msg("provisioned")
+	}
+	return nil
+}
