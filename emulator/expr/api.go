@@ -311,8 +311,9 @@ type Parsed struct {
 }
 
 // Parse validates and binds every expression of a request in DynamoDB's
-// order (placeholder maps, update, condition, key condition, filter,
-// projection, then unused names and values). cache may be nil.
+// order (placeholder maps; update, condition, filter, projection, key
+// condition; unused names, then values; the key condition's form). cache
+// may be nil.
 func Parse(r Request, cache *Cache) (*Parsed, error) {
 	p := NewParams(r.Names, r.Values, cache)
 	if err := p.CheckPlaceholders(); err != nil {
@@ -330,11 +331,6 @@ func Parse(r Request, cache *Cache) (*Parsed, error) {
 			return nil, err
 		}
 	}
-	if r.KeyConditionExpression != nil {
-		if out.KeyCondition, err = p.KeyCondition(*r.KeyConditionExpression); err != nil {
-			return nil, err
-		}
-	}
 	if r.FilterExpression != nil {
 		if out.Filter, err = p.Filter(*r.FilterExpression); err != nil {
 			return nil, err
@@ -345,8 +341,18 @@ func Parse(r Request, cache *Cache) (*Parsed, error) {
 			return nil, err
 		}
 	}
+	if r.KeyConditionExpression != nil {
+		if out.KeyCondition, err = p.KeyCondition(*r.KeyConditionExpression); err != nil {
+			return nil, err
+		}
+	}
 	if err := p.CheckUnused(); err != nil {
 		return nil, err
+	}
+	if out.KeyCondition != nil {
+		if err := out.KeyCondition.Check(); err != nil {
+			return nil, err
+		}
 	}
 	return &out, nil
 }

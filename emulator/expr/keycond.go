@@ -10,6 +10,9 @@ import (
 // at most two simple conditions, one per key attribute, joined by AND.
 type KeyCondition struct {
 	conds []KeyTerm
+	// err is a structural problem (OR, a function, a nested path…), which
+	// DynamoDB reports only after the unused-placeholder check.
+	err string
 }
 
 // KeyTerm is one condition of a key condition.
@@ -31,10 +34,25 @@ type KeyQuery struct {
 // Terms returns the conditions as written (one per attribute).
 func (k *KeyCondition) Terms() []KeyTerm { return k.conds }
 
+// Check returns the structural error of a KeyConditionExpression (an
+// operator other than AND, =, <, <=, >, >=, BETWEEN and begins_with, two
+// conditions on one key, a nested path…). DynamoDB reports it after the
+// unused-placeholder check: call Check after Params.CheckUnused. Resolve
+// calls it too.
+func (k *KeyCondition) Check() error {
+	if k.err != "" {
+		return errorf(k.err)
+	}
+	return nil
+}
+
 // Resolve checks the condition against the key schema of the table or
 // index queried (rangeKey is "" when there is none).
 func (k *KeyCondition) Resolve(hashKey, rangeKey string) (KeyQuery, error) {
 	var q KeyQuery
+	if err := k.Check(); err != nil {
+		return q, err
+	}
 	var hash *KeyTerm
 	for i := range k.conds {
 		c := &k.conds[i]
@@ -87,8 +105,9 @@ func (t *KeyTerm) Match(v av.Value) bool {
 	return false
 }
 
-// KeyCondition parses and binds a KeyConditionExpression and checks it is
-// of the form Query accepts.
+// KeyCondition parses and binds a KeyConditionExpression. Whether it has
+// the form Query accepts is reported by Check (and Resolve), after
+// CheckUnused, as DynamoDB orders it.
 func (p *Params) KeyCondition(text string) (*KeyCondition, error) {
 	c, err := p.condition("KeyConditionExpression", text)
 	if err != nil {
@@ -96,7 +115,7 @@ func (p *Params) KeyCondition(text string) (*KeyCondition, error) {
 	}
 	k := &KeyCondition{}
 	if msg := k.collect(c.root); msg != "" {
-		return nil, errorf(msg)
+		k.conds, k.err = nil, msg
 	}
 	return k, nil
 }

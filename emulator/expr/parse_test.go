@@ -26,7 +26,10 @@ func parseOne(kind, text string) error {
 	case "filter":
 		_, err = p.Filter(text)
 	case "key":
-		_, err = p.KeyCondition(text)
+		var k *KeyCondition
+		if k, err = p.KeyCondition(text); err == nil {
+			err = k.Check()
+		}
 	case "update":
 		_, err = p.Update(text)
 	case "proj":
@@ -285,6 +288,17 @@ func TestUnusedAndPlaceholderMaps(t *testing.T) {
 			`Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "SET"`},
 		{"key condition and filter", nil, map[string]av.Value{":v": S("x")},
 			Request{KeyConditionExpression: ptr("pk = :v"), FilterExpression: ptr("a = :v")}, ""},
+		// Query checks its filter and projection before its key condition,
+		// and the key condition's form after the unused placeholders.
+		{"filter before key condition", nil, map[string]av.Value{":v": S("x")},
+			Request{KeyConditionExpression: ptr("pk = :x"), FilterExpression: ptr("a = :y")},
+			"Invalid FilterExpression: An expression attribute value used in expression is not defined; attribute value: :y"},
+		{"unused before key form", nil, map[string]av.Value{":v": S("x"), ":w": S("y")},
+			Request{KeyConditionExpression: ptr("pk = :v OR pk = :v")},
+			"Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}"},
+		{"key form", nil, map[string]av.Value{":v": S("x")},
+			Request{KeyConditionExpression: ptr("pk = :v OR pk = :v")},
+			"Invalid operator used in KeyConditionExpression: OR"},
 	}
 	for _, c := range cases {
 		c.req.Names, c.req.Values = c.names, c.values
