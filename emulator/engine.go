@@ -55,6 +55,10 @@ type Engine struct {
 	// items is the data plane's state (lock stripes, expression cache,
 	// stats memo); its zero value is ready to use. See write.go.
 	items itemState
+
+	// tx is the transactions' state (ClientRequestToken idempotency, see
+	// transact_token.go); its zero value is ready to use.
+	tx txState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.

@@ -28,13 +28,3 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
 	return nil, notImplemented("BatchWriteItem")
 }
-
-// TransactGetItems is not implemented yet.
-func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
-	return nil, notImplemented("TransactGetItems")
-}
-
-// TransactWriteItems is not implemented yet.
-func (e *Engine) TransactWriteItems(ctx context.Context, ns Namespace, in *TransactWriteItemsInput) (*TransactWriteItemsOutput, error) {
-	return nil, notImplemented("TransactWriteItems")
-}

@@ -1,0 +1,32 @@
+package emulator
+
+import (
+	"time"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// Hooks for the external transaction tests (transact_sdk_test.go), which
+// drive the engine through the SDK but need to stage a busy item.
+
+// SetTxLockWait changes how long a transaction waits for a busy item.
+func SetTxLockWait(e *Engine, d time.Duration) { e.tx.wait = d }
+
+// HoldItem takes the lock stripe of the item with key in table, as a
+// transaction or a write in flight would, and returns its release.
+func HoldItem(e *Engine, ns Namespace, table string, key av.Item) func() {
+	t, err := e.dataTable(ns, table)
+	if err != nil {
+		panic(err)
+	}
+	s := e.items.locks.lockOne(itemKey(t, key))
+	return func() { e.items.locks.unlockOne(s) }
+}
+
+// TokenRunning reports whether a transaction with token is running in ns.
+func TokenRunning(e *Engine, ns Namespace, token string) bool {
+	e.tx.mu.Lock()
+	defer e.tx.mu.Unlock()
+	x := e.tx.tokens[tokenKey{ns: ns, token: token}]
+	return x != nil && x.running
+}
