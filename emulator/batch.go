@@ -1,0 +1,326 @@
+package emulator
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/expr"
+)
+
+// BatchGetItem and BatchWriteItem. Every request is validated whole (all
+// tables, all keys) before anything is read or written; then each item
+// goes its own way, as in DynamoDB: a batch write is not atomic across
+// items, each write holds only its own item's lock stripe.
+
+const (
+	maxBatchGetKeys      = 100
+	maxBatchWriteItems   = 25
+	maxBatchGetBytes     = 16 << 20
+	msgBatchDuplicates   = "Provided list of item keys contains duplicates"
+	msgWriteRequestShape = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+)
+
+// add accumulates another request's use on the same table.
+func (c *capacityUse) add(o capacityUse) {
+	c.table += o.table
+	for n, u := range o.gsi {
+		if c.gsi == nil {
+			c.gsi = map[string]float64{}
+		}
+		c.gsi[n] += u
+	}
+	for n, u := range o.lsi {
+		if c.lsi == nil {
+			c.lsi = map[string]float64{}
+		}
+		c.lsi[n] += u
+	}
+}
+
+func requestItemsShape(v *violations, n int, isNil bool) {
+	if isNil {
+		v.null("requestItems")
+		return
+	}
+	if n < 1 {
+		v.add("'{}'", "requestItems", "Member must have length greater than or equal to 1")
+	}
+}
+
+// batchGetTable is one table's validated part of a BatchGetItem.
+type batchGetTable struct {
+	name       string
+	t          *tableMeta
+	spec       KeysAndAttributes
+	proj       *expr.Projection
+	consistent bool
+}
+
+// BatchGetItem reads up to 100 items by key across tables.
+func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	if in == nil {
+		in = &BatchGetItemInput{}
+	}
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
+	requestItemsShape(&v, len(in.RequestItems), in.RequestItems == nil)
+	names := sortedNames(in.RequestItems)
+	for _, name := range names {
+		ka := in.RequestItems[name]
+		path := fmt.Sprintf("requestItems.%s.member.keys", name)
+		if ka.Keys == nil {
+			v.null(path)
+		} else if len(ka.Keys) < 1 {
+			v.add("'[]'", path, "Member must have length greater than or equal to 1")
+		} else if len(ka.Keys) > maxBatchGetKeys {
+			v.add("'["+fmt.Sprint(len(ka.Keys))+" keys]'", path, "Member must have length less than or equal to 100")
+		}
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, name := range names {
+		total += len(in.RequestItems[name].Keys)
+	}
+	if total > maxBatchGetKeys {
+		return nil, Validation("Too many items requested for the BatchGetItem call")
+	}
+	parts := make([]*batchGetTable, 0, len(names))
+	for _, name := range names {
+		ka := in.RequestItems[name]
+		if err := checkBareName(name); err != nil {
+			return nil, err
+		}
+		exprs := present(ka.ProjectionExpression, "ProjectionExpression", nil)
+		var legacy []string
+		if ka.AttributesToGet != nil {
+			legacy = append(legacy, "AttributesToGet")
+		}
+		if err := expr.CheckParameterMix(exprs, legacy, nil, ka.ExpressionAttributeNames != nil, false); err != nil {
+			return nil, exprError(err)
+		}
+		for _, k := range ka.Keys {
+			if err := validateItemValues(k); err != nil {
+				return nil, err
+			}
+		}
+		part := &batchGetTable{name: name, spec: ka, consistent: ka.ConsistentRead != nil && *ka.ConsistentRead}
+		if ka.AttributesToGet != nil {
+			p, err := expr.FromAttributesToGet(ka.AttributesToGet)
+			if err != nil {
+				return nil, exprError(err)
+			}
+			part.proj = p
+		}
+		p, err := e.exprParams(ka.ExpressionAttributeNames, nil)
+		if err != nil {
+			return nil, err
+		}
+		if ka.ProjectionExpression != nil {
+			if part.proj, err = p.Projection(*ka.ProjectionExpression); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		if err := p.CheckUnused(); err != nil {
+			return nil, exprError(err)
+		}
+		parts = append(parts, part)
+	}
+	for _, part := range parts {
+		t, err := e.dataTable(ns, part.name)
+		if err != nil {
+			return nil, err
+		}
+		part.t = t
+		seen := make(map[string]bool, len(part.spec.Keys))
+		for _, k := range part.spec.Keys {
+			if err := checkKey(t, k); err != nil {
+				return nil, err
+			}
+			sk := string(itemKey(t, k))
+			if seen[sk] {
+				return nil, Validation(msgBatchDuplicates)
+			}
+			seen[sk] = true
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	out := &BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
+	returned := 0
+	for _, part := range parts {
+		items := []av.Item{}
+		var use capacityUse
+		use.read = true
+		var rest []av.Item
+		for i, k := range part.spec.Keys {
+			if returned > maxBatchGetBytes {
+				// Past 16 MB the rest is left for the caller to retry.
+				rest = part.spec.Keys[i:]
+				break
+			}
+			key := itemKey(part.t, k)
+			item, err := readItem(e.opts.Store, key)
+			if err != nil {
+				return nil, err
+			}
+			// Each item is rounded on its own; a missing one costs the minimum.
+			size := av.ItemSize(item)
+			use.table += ReadUnits(size, part.consistent)
+			if item != nil {
+				returned += size
+				items = append(items, part.proj.Project(item))
+			}
+		}
+		out.Responses[part.name] = items
+		if len(rest) > 0 {
+			u := part.spec
+			u.Keys = rest
+			out.UnprocessedKeys[part.name] = u
+		}
+		e.chargeThroughput(ctx, part.t, nil, &use)
+		if cc := use.consumed(part.name, in.ReturnConsumedCapacity); cc != nil {
+			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
+		}
+	}
+	return out, nil
+}
+
+// batchWrite is one validated write of a BatchWriteItem.
+type batchWrite struct {
+	name string
+	spec *writeSpec
+	key  av.Item // the item's key attributes, for ItemCollectionMetrics
+}
+
+// BatchWriteItem puts and deletes up to 25 items across tables.
+func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	if in == nil {
+		in = &BatchWriteItemInput{}
+	}
+	var v violations
+	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
+	v.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnICM...)
+	requestItemsShape(&v, len(in.RequestItems), in.RequestItems == nil)
+	names := sortedNames(in.RequestItems)
+	for _, name := range names {
+		reqs := in.RequestItems[name]
+		path := fmt.Sprintf("requestItems.%s.member", name)
+		if len(reqs) < 1 {
+			v.add("'[]'", path, "Member must have length greater than or equal to 1")
+		} else if len(reqs) > maxBatchWriteItems {
+			v.add("'["+fmt.Sprint(len(reqs))+" requests]'", path, "Member must have length less than or equal to 25")
+		}
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, name := range names {
+		total += len(in.RequestItems[name])
+	}
+	if total > maxBatchWriteItems {
+		return nil, Validation("Too many items requested for the BatchWriteItem call")
+	}
+	for _, name := range names {
+		if err := checkBareName(name); err != nil {
+			return nil, err
+		}
+		for _, r := range in.RequestItems[name] {
+			switch {
+			case (r.PutRequest == nil) == (r.DeleteRequest == nil):
+				return nil, Validation(msgWriteRequestShape)
+			case r.PutRequest != nil:
+				if r.PutRequest.Item == nil {
+					return nil, Validation("1 validation error detected: Value null at 'requestItems.%s.member.putRequest.item' failed to satisfy constraint: Member must not be null", name)
+				}
+				if err := validateItemValues(r.PutRequest.Item); err != nil {
+					return nil, err
+				}
+				if av.ItemSize(r.PutRequest.Item) > av.MaxItemSize {
+					return nil, Validation(msgItemTooLarge)
+				}
+			default:
+				if r.DeleteRequest.Key == nil {
+					return nil, Validation("1 validation error detected: Value null at 'requestItems.%s.member.deleteRequest.key' failed to satisfy constraint: Member must not be null", name)
+				}
+				if err := validateItemValues(r.DeleteRequest.Key); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	var writes []batchWrite
+	for _, name := range names {
+		t, err := e.dataTable(ns, name)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, r := range in.RequestItems[name] {
+			var w batchWrite
+			if r.PutRequest != nil {
+				item := r.PutRequest.Item
+				if err := checkItemKeys(t, item); err != nil {
+					return nil, err
+				}
+				if err := validateIndexKeys(t, item); err != nil {
+					return nil, err
+				}
+				w = batchWrite{name: name, key: item, spec: &writeSpec{t: t, key: itemKey(t, item), sizeMsg: msgItemTooLarge,
+					build: func(av.Item) (av.Item, error) { return item, nil }}}
+			} else {
+				if err := checkKey(t, r.DeleteRequest.Key); err != nil {
+					return nil, err
+				}
+				w = batchWrite{name: name, key: r.DeleteRequest.Key, spec: &writeSpec{t: t, key: itemKey(t, r.DeleteRequest.Key), sizeMsg: msgItemTooLarge,
+					build: func(av.Item) (av.Item, error) { return nil, nil }}}
+			}
+			if seen[string(w.spec.key)] {
+				return nil, Validation(msgBatchDuplicates)
+			}
+			seen[string(w.spec.key)] = true
+			writes = append(writes, w)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	uses := map[string]*capacityUse{}
+	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	for _, w := range writes {
+		name := w.name
+		pw, err := e.writeOne(ctx, w.spec)
+		if err != nil {
+			// Validation passed, so this is the store or the context failing;
+			// what was written stays written, as in DynamoDB.
+			return nil, err
+		}
+		e.chargeThroughput(ctx, w.spec.t, pw.change.Key, &pw.use)
+		u := uses[name]
+		if u == nil {
+			u = &capacityUse{}
+			uses[name] = u
+		}
+		u.add(pw.use)
+		if icm := collectionMetrics(w.spec.t, w.key, in.ReturnItemCollectionMetrics); icm != nil {
+			if out.ItemCollectionMetrics == nil {
+				out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
+			}
+			out.ItemCollectionMetrics[name] = append(out.ItemCollectionMetrics[name], *icm)
+		}
+	}
+	for _, name := range names {
+		if u := uses[name]; u != nil {
+			if cc := u.consumed(name, in.ReturnConsumedCapacity); cc != nil {
+				out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
+			}
+		}
+	}
+	return out, nil
+}

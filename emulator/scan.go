@@ -1,0 +1,154 @@
+package emulator
+
+import (
+	"context"
+
+	"github.com/extenddb/extenddb/emulator/expr"
+)
+
+// Scan reads a table or an index in storage order, optionally one segment
+// of a parallel scan.
+func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadManyOutput, error) {
+	if in == nil {
+		in = &ScanInput{}
+	}
+	var v violations
+	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)
+	v.min("segment", in.Segment, 0)
+	v.max("segment", in.Segment, 999999)
+	v.min("totalSegments", in.TotalSegments, 1)
+	v.max("totalSegments", in.TotalSegments, 1000000)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if err := checkBareName(*in.TableName); err != nil {
+		return nil, err
+	}
+	exprs := present(in.FilterExpression, "FilterExpression", present(in.ProjectionExpression, "ProjectionExpression", nil))
+	var legacy []string
+	if in.AttributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	if in.ScanFilter != nil {
+		legacy = append(legacy, "ScanFilter")
+	}
+	if in.ConditionalOperator != nil {
+		legacy = append(legacy, "ConditionalOperator")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"FilterExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
+		return nil, exprError(err)
+	}
+	var filter *expr.Condition
+	if in.ScanFilter != nil {
+		conv, err := toLegacy(in.ScanFilter)
+		if err != nil {
+			return nil, err
+		}
+		if filter, err = expr.FromFilter("scanFilter", conv, in.ConditionalOperator); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	var proj *expr.Projection
+	if in.AttributesToGet != nil {
+		p, err := expr.FromAttributesToGet(in.AttributesToGet)
+		if err != nil {
+			return nil, exprError(err)
+		}
+		proj = p
+	}
+	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
+		return nil, err
+	}
+	switch {
+	case in.Segment != nil && in.TotalSegments == nil:
+		return nil, Validation("The TotalSegments parameter is required but was not present in the request when parameter Segment is present")
+	case in.Segment == nil && in.TotalSegments != nil:
+		return nil, Validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
+	case in.Segment != nil && *in.Segment >= *in.TotalSegments:
+		return nil, Validation("The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %d is not less than TotalSegments: %d", *in.Segment, *in.TotalSegments)
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, err
+	}
+	if in.FilterExpression != nil {
+		if filter, err = p.Filter(*in.FilterExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if in.ProjectionExpression != nil {
+		if proj, err = p.Projection(*in.ProjectionExpression); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, exprError(err)
+	}
+	sel, err := selectRules(in.Select, in.IndexName != nil, in.ProjectionExpression != nil, in.AttributesToGet != nil)
+	if err != nil {
+		return nil, err
+	}
+
+	t, err := e.dataTable(ns, *in.TableName)
+	if err != nil {
+		return nil, err
+	}
+	consistent := in.ConsistentRead != nil && *in.ConsistentRead
+	ix, err := readIndex(t, in.IndexName, consistent, e.now())
+	if err != nil {
+		return nil, err
+	}
+	if in.ExclusiveStartKey != nil {
+		if err := checkStartKey(t, ix, in.ExclusiveStartKey); err != nil {
+			return nil, err
+		}
+	}
+	tableKeys := []string{t.hashKey().Name}
+	if rk, ok := t.rangeKey(); ok {
+		tableKeys = append(tableKeys, rk.Name)
+	}
+	if filter != nil {
+		if err := filter.CheckKeyPaths(tableKeys...); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if proj != nil {
+		if err := proj.CheckKeyPaths(tableKeys...); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	plan := &readPlan{
+		t: t, ix: ix,
+		forward:    true,
+		filter:     filter,
+		proj:       proj,
+		count:      sel == selCount,
+		consistent: consistent && (ix == nil || ix.Local),
+	}
+	if in.Limit != nil {
+		plan.limit = *in.Limit
+	}
+	if err := plan.selection(sel); err != nil {
+		return nil, err
+	}
+	prefix := itemPrefix(t.ID)
+	if ix != nil {
+		prefix = indexPrefix(t.ID, ix.ID)
+	}
+	if in.Segment != nil {
+		plan.lower, plan.upper = segmentBounds(prefix, *in.Segment, *in.TotalSegments)
+	} else {
+		plan.lower, plan.upper = prefix, prefixEnd(prefix)
+	}
+	if in.ExclusiveStartKey != nil {
+		plan.applyStartKey(storageKeyOf(t, ix, in.ExclusiveStartKey))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := e.run(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	return res.output(*in.TableName, in.ReturnConsumedCapacity, plan.count), nil
+}
