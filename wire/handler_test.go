@@ -228,10 +228,16 @@ func TestDispatchDecodesAndPassesNamespace(t *testing.T) {
 }
 
 // TestDispatchCoversEngine: every engine method with the operation
-// signature has exactly one entry in the dispatch table, and the table has
-// nothing else.
+// signature has exactly one entry in the dispatch tables (DynamoDB or
+// Streams), and the tables have nothing else.
 func TestDispatchCoversEngine(t *testing.T) {
 	table := dynamoDBOperations()
+	for name, fn := range streamsOperations() {
+		if table[name] != nil {
+			t.Errorf("%s is in both the DynamoDB and the Streams table", name)
+		}
+		table[name] = fn
+	}
 	et := reflect.TypeFor[*emulator.Engine]()
 	ctxT := reflect.TypeFor[context.Context]()
 	nsT := reflect.TypeFor[emulator.Namespace]()

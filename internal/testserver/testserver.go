@@ -112,10 +112,10 @@ func New(t testing.TB, opts ...Option) *Server {
 		t.Fatalf("testserver: %v", err)
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Held for the whole request so Restart waits for requests in flight.
 		s.mu.RLock()
-		h := s.handler
-		s.mu.RUnlock()
-		h.ServeHTTP(w, r)
+		defer s.mu.RUnlock()
+		s.handler.ServeHTTP(w, r)
 	}))
 	s.URL = s.srv.URL
 	s.Client = s.ClientFor(DefaultRegion, DefaultAccessKeyID)
