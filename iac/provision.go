@@ -49,8 +49,11 @@ func isNotFound(err error) bool {
 func (p *provisioner) run(ctx context.Context) {
 	name := p.s.Name()
 	desc, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(name)})
+	var ve *emulator.Error
 	switch {
-	case isNotFound(err):
+	case isNotFound(err), errors.As(err, &ve) && ve.Code == emulator.CodeValidation:
+		// A name DescribeTable rejects names no existing table:
+		// CreateTable reports what is wrong with it.
 		in := p.s.Create
 		if _, err := p.eng.CreateTable(ctx, p.ns, &in); err != nil {
 			p.fail("CreateTable", err)

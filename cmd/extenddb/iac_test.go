@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+func TestValidateExamples(t *testing.T) {
+	code, out, errOut := run(t, "validate", "../../examples/terraform/multi-region", "--stack-account", "123456789012",
+		"../../examples/cloudformation/orders-stack.yaml", "--stack-name", "shop", "--param", "Stage=prod")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"account 111111111111, Region eu-west-1:\n  table orders\n    arn:        arn:aws:dynamodb:eu-west-1:111111111111:table/orders\n",
+		"account 222222222222, Region us-east-1:\n  table orders\n",
+		"account 123456789012, Region us-east-1:\n",
+		"table shop-orders-prod\n    arn:        arn:aws:dynamodb:us-east-1:123456789012:table/shop-orders-prod\n",
+		"billing:    PAY_PER_REQUEST, caps read 1000 / write 500 request units",
+		"gsi:        by_status HASH status (S), RANGE placed_at (N) projection INCLUDE [total], caps read 200 / write 100 request units",
+		"stream:     NEW_AND_OLD_IMAGES", "ttl:        expires_at", "tags:       owner=111111111111, stage=prod",
+		"replicas:   us-east-1, us-west-2",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "main.tf:205:1: info: aws_sqs_queue.events") {
+		t.Errorf("informational lines go to stderr: %q", errOut)
+	}
+}
+
+func TestValidateDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: x\n      KeySchema: [{AttributeName: id, KeyType: HASH}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Loads, but CreateTable refuses it (a one-letter name, no attribute
+	// definitions): the engine's message at the declaration.
+	code, out, errOut := run(t, "validate", bad)
+	if code != 1 || out != "" || !strings.Contains(errOut, bad+":3:5: Resources.T (x in 000000000000/us-east-1): CreateTable: ValidationException") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if err := os.WriteFile(bad, []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties: {KeySchema: !Ref Nope}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = run(t, "validate", bad)
+	if code != 1 || !strings.Contains(errOut, bad+":4:29: Template format error: Unresolved resource dependencies [Nope]") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	for _, args := range [][]string{{"validate"}, {"validate", "--stack-account", "12", dir}, {"validate", "--nope", dir}} {
+		if code, _, _ := run(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, out, _ := run(t, "validate", "--help"); code != 0 || !strings.Contains(out, "--param-file") {
+		t.Errorf("help: %d %q", code, out)
+	}
+}
+
+func TestServeLoad(t *testing.T) {
+	addr, logs, stop, done := startServe(t, "--in-memory", "--load", "../../examples/terraform/multi-region",
+		"--access-key-account", "AKPROD=111111111111")
+	defer func() {
+		stop()
+		<-done
+	}()
+	cl := dynamodb.New(dynamodb.Options{
+		Region: "eu-west-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("AKPROD", "secret", ""),
+	})
+	out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+	if err != nil {
+		t.Fatalf("DescribeTable: %v\n%s", err, logs.String())
+	}
+	if got := aws.ToString(out.Table.TableArn); got != "arn:aws:dynamodb:eu-west-1:111111111111:table/orders" {
+		t.Errorf("ARN %s", got)
+	}
+	if !strings.Contains(logs.String(), `"message":"provisioned"`) {
+		t.Errorf("no provisioning log:\n%s", logs.String())
+	}
+}
+
+func TestServeLoadBrokenProvisionsNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`
+resource "aws_dynamodb_table" "ok" {
+  name         = "fine"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+resource "aws_dynamodb_table" "bad" {
+  name     = "broken"
+  hash_key = var.missing
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	code, _, errOut := run(t, "serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--load", dir)
+	if code != 1 || !strings.Contains(errOut, "main.tf:13:") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	// Nothing reached the store: serving the same data directory without
+	// --load finds no table.
+	addr, _, stop, done := startServe(t, "--data-dir", data)
+	defer func() {
+		stop()
+		<-done
+	}()
+	cl := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("AK", "secret", "")})
+	list, err := cl.ListTables(context.Background(), &dynamodb.ListTablesInput{})
+	if err != nil || len(list.TableNames) != 0 {
+		t.Errorf("tables after a broken load: %v %v", list, err)
+	}
+}
