@@ -15,6 +15,7 @@ import (
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
 	"github.com/extenddb/extenddb/internal/testserver"
@@ -175,5 +176,44 @@ func TestWireSTSUnknownAction(t *testing.T) {
 	var respErr *awshttp.ResponseError
 	if !errors.As(err, &respErr) || respErr.HTTPStatusCode() != http.StatusBadRequest {
 		t.Errorf("want HTTP 400: %v", err)
+	}
+}
+
+// TestWireNamespaces: the signing Region and the access key pick the
+// (account, Region) namespace; the table ARN carries both.
+func TestWireNamespaces(t *testing.T) {
+	s := testserver.New(t, testserver.WithAccessKeyAccount("AKIAMAPPEDKEY", "210987654321"))
+	ctx := context.Background()
+	home := s.ClientFor("eu-west-1", "AKIAMAPPEDKEY")
+	out, err := home.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("Orders"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	if got, want := aws.ToString(out.TableDescription.TableArn), "arn:aws:dynamodb:eu-west-1:210987654321:table/Orders"; got != want {
+		t.Errorf("TableArn %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		name   string
+		client *dynamodb.Client
+		want   int
+	}{
+		{"same account and Region", home, 1},
+		{"12-digit key of the same account", s.ClientFor("eu-west-1", "210987654321"), 1},
+		{"other Region", s.ClientFor("eu-west-2", "AKIAMAPPEDKEY"), 0},
+		{"other account", s.ClientFor("eu-west-1", "111122223333"), 0},
+		{"default account", s.Client, 0},
+	} {
+		lt, err := tc.client.ListTables(ctx, &dynamodb.ListTablesInput{})
+		if err != nil {
+			t.Fatalf("%s: ListTables: %v", tc.name, err)
+		}
+		if len(lt.TableNames) != tc.want {
+			t.Errorf("%s: ListTables = %v, want %d table(s)", tc.name, lt.TableNames, tc.want)
+		}
 	}
 }
