@@ -82,8 +82,13 @@ func (h *handler) routes() http.Handler {
 	return r
 }
 
-// health answers DynamoDB's load-balancer health check.
+// health answers DynamoDB's load-balancer health check (and a presigned
+// STS query, which is a GET with an Action).
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("Action") != "" {
+		h.serveSTSQuery(w, r, h.opts.namespace(requestScope(r)), nil, time.Now())
+		return
+	}
 	region := requestScope(r).Region
 	if region == "" {
 		region = regionFromHost(r.Host)

@@ -280,3 +280,54 @@ func TestResponseNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSTSQuery(t *testing.T) {
+	h := newTestHandler(t, Options{}).routes()
+	auth := []string{"Authorization", "AWS4-HMAC-SHA256 Credential=111122223333/20260101/cn-northwest-1/sts/aws4_request, SignedHeaders=host, Signature=x"}
+	r := do(h, http.MethodPost, "", "application/x-www-form-urlencoded", "Action=GetCallerIdentity&Version=2011-06-15", auth...)
+	want := `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <GetCallerIdentityResult>
+    <Arn>arn:aws-cn:iam::111122223333:root</Arn>
+    <UserId>111122223333</UserId>
+    <Account>111122223333</Account>
+  </GetCallerIdentityResult>
+  <ResponseMetadata>
+    <RequestId>` + r.header.Get("x-amzn-RequestId") + `</RequestId>
+  </ResponseMetadata>
+</GetCallerIdentityResponse>
+`
+	if r.status != 200 || r.body != want || r.header.Get("Content-Type") != "text/xml" {
+		t.Errorf("GetCallerIdentity: %d %s\n%s", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(r.header.Get("x-amzn-RequestId")) {
+		t.Errorf("STS request ID %q is not a UUID", r.header.Get("x-amzn-RequestId"))
+	}
+
+	r = do(h, http.MethodPost, "", "application/x-www-form-urlencoded", "Action=GetUser&Version=2010-05-08", auth...)
+	if r.status != 400 || !strings.Contains(r.body, "<Code>InvalidAction</Code>") ||
+		!strings.Contains(r.body, "<Message>Could not find operation GetUser for version 2010-05-08</Message>") {
+		t.Errorf("unknown action: %d %s", r.status, r.body)
+	}
+	r = do(h, http.MethodPost, "", "application/x-www-form-urlencoded", "Version=2011-06-15", auth...)
+	if r.status != 400 || !strings.Contains(r.body, "<Code>MissingAction</Code>") {
+		t.Errorf("missing action: %d %s", r.status, r.body)
+	}
+
+	// Presigned GET.
+	req := httptest.NewRequest(http.MethodGet, "/?Action=GetCallerIdentity&Version=2011-06-15&X-Amz-Credential=222233334444%2F20260101%2Fus-west-2%2Fsts%2Faws4_request", nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "<Arn>arn:aws:iam::222233334444:root</Arn>") {
+		t.Errorf("presigned GET: %d %s", w.Code, w.Body.String())
+	}
+
+	// The JSON protocol form.
+	r = do(h, http.MethodPost, "AWSSecurityTokenServiceV20110615.GetCallerIdentity", contentTypeJSON10, "{}", auth...)
+	if r.status != 200 || r.body != `{"Account":"111122223333","Arn":"arn:aws-cn:iam::111122223333:root","UserId":"111122223333"}` {
+		t.Errorf("JSON GetCallerIdentity: %d %s", r.status, r.body)
+	}
+	r = do(h, http.MethodPost, "AWSSecurityTokenServiceV20110615.AssumeRole", contentTypeJSON10, "{}", auth...)
+	if r.status != 400 || r.body != `{"__type":"com.amazon.coral.service#UnknownOperationException"}` {
+		t.Errorf("JSON unknown action: %d %s", r.status, r.body)
+	}
+}

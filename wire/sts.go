@@ -55,7 +55,9 @@ func newUUID() string {
 }
 
 // serveSTSQuery serves the query protocol (form-encoded Action=…), which
-// every STS client up to aws-sdk-go-v2 service/sts v1.52 uses.
+// every STS client up to aws-sdk-go-v2 service/sts v1.52 uses, and its
+// presigned GET form (GET /?Action=GetCallerIdentity&X-Amz-Credential=…),
+// which tools such as EKS and Vault authenticators send.
 func (h *handler) serveSTSQuery(w http.ResponseWriter, r *http.Request, ns emulator.Namespace, body []byte, start time.Time) {
 	requestID := newUUID()
 	params, err := url.ParseQuery(string(body))
@@ -79,7 +81,11 @@ func (h *handler) serveSTSQuery(w http.ResponseWriter, r *http.Request, ns emula
 		resp = stsErrorXML("MissingAction", "Missing Action", requestID)
 	default:
 		status = http.StatusBadRequest
-		resp = stsErrorXML("InvalidAction", "Could not find operation "+action+" for version "+stsVersion, requestID)
+		version := params.Get("Version")
+		if version == "" {
+			version = stsVersion
+		}
+		resp = stsErrorXML("InvalidAction", "Could not find operation "+action+" for version "+version, requestID)
 	}
 	w.Header().Set("Content-Type", "text/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(len(resp)))
