@@ -53,6 +53,7 @@ func TestParseErrors(t *testing.T) {
 		{"cond", long[:4096], ""},
 		// Syntax errors: token and near.
 		{"update", "SET", `Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "SET"`},
+		{"update", "INVALID SYNTAX", `Invalid UpdateExpression: Syntax error; token: "INVALID", near: "INVALID SYNTAX"`},
 		{"update", "SET a = ", `Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "= "`},
 		{"update", "SET a = list_append(a, 0)", `Invalid UpdateExpression: Syntax error; token: "0", near: ", 0)"`},
 		{"cond", "attribute_type()", `Invalid ConditionExpression: Syntax error; token: ")", near: "()"`},
