@@ -53,29 +53,29 @@ func decodeValue(x any) (av.Value, error) {
 		case "S":
 			s, ok := inner.(string)
 			if !ok {
-				return av.Value{}, fmt.Errorf("S must be a string")
+				return av.Value{}, fmt.Errorf("the value of S must be a string")
 			}
 			return av.Value{Type: av.TypeS, S: s}, nil
 		case "N":
 			s, ok := numText(inner)
 			if !ok {
-				return av.Value{}, fmt.Errorf("N must be a string")
+				return av.Value{}, fmt.Errorf("the value of N must be a string")
 			}
 			return av.Value{Type: av.TypeN, S: s}, nil
 		case "B":
 			s, ok := inner.(string)
 			if !ok {
-				return av.Value{}, fmt.Errorf("B must be a base64 string")
+				return av.Value{}, fmt.Errorf("the value of B must be a base64 string")
 			}
 			b, err := base64.StdEncoding.DecodeString(s)
 			if err != nil {
-				return av.Value{}, fmt.Errorf("B is not valid base64: %v", err)
+				return av.Value{}, fmt.Errorf("the value of B is not valid base64: %v", err)
 			}
 			return av.Value{Type: av.TypeB, S: string(b)}, nil
 		case "SS", "NS", "BS":
 			list, ok := inner.([]any)
 			if !ok {
-				return av.Value{}, fmt.Errorf("%s must be a list", t)
+				return av.Value{}, fmt.Errorf("the value of %s must be a list", t)
 			}
 			v := av.Value{Type: map[string]av.Type{"SS": av.TypeSS, "NS": av.TypeNS, "BS": av.TypeBS}[t]}
 			for _, e := range list {
@@ -84,12 +84,12 @@ func decodeValue(x any) (av.Value, error) {
 					s, ok = e.(string)
 				}
 				if !ok {
-					return av.Value{}, fmt.Errorf("%s members must be strings", t)
+					return av.Value{}, fmt.Errorf("the members of %s must be strings", t)
 				}
 				if t == "BS" {
 					b, err := base64.StdEncoding.DecodeString(s)
 					if err != nil {
-						return av.Value{}, fmt.Errorf("BS member is not valid base64: %v", err)
+						return av.Value{}, fmt.Errorf("a member of BS is not valid base64: %v", err)
 					}
 					s = string(b)
 				}
@@ -99,7 +99,7 @@ func decodeValue(x any) (av.Value, error) {
 		case "M":
 			mm, ok := inner.(map[string]any)
 			if !ok {
-				return av.Value{}, fmt.Errorf("M must be an object")
+				return av.Value{}, fmt.Errorf("the value of M must be an object")
 			}
 			v := av.Value{Type: av.TypeM, M: map[string]av.Value{}}
 			for _, k := range sortedKeys(mm) {
@@ -113,7 +113,7 @@ func decodeValue(x any) (av.Value, error) {
 		case "L":
 			list, ok := inner.([]any)
 			if !ok {
-				return av.Value{}, fmt.Errorf("L must be a list")
+				return av.Value{}, fmt.Errorf("the value of L must be a list")
 			}
 			v := av.Value{Type: av.TypeL, L: []av.Value{}}
 			for i, e := range list {
@@ -127,13 +127,13 @@ func decodeValue(x any) (av.Value, error) {
 		case "NULL":
 			b, ok := inner.(bool)
 			if !ok {
-				return av.Value{}, fmt.Errorf("NULL must be true")
+				return av.Value{}, fmt.Errorf("the value of NULL must be true")
 			}
 			return av.Value{Type: av.TypeNULL, Bool: b}, nil
 		case "BOOL":
 			b, ok := inner.(bool)
 			if !ok {
-				return av.Value{}, fmt.Errorf("BOOL must be a boolean")
+				return av.Value{}, fmt.Errorf("the value of BOOL must be a boolean")
 			}
 			return av.Value{Type: av.TypeBOOL, Bool: b}, nil
 		default:

@@ -28,12 +28,12 @@ func TestDecodeItem(t *testing.T) {
 		{in: `{"a": "x"}`, err: `attribute "a": an attribute value must be an object with exactly one type descriptor`},
 		{in: `{"a": {"S": "x", "N": "1"}}`, err: "exactly one type descriptor"},
 		{in: `{"a": {"Q": "x"}}`, err: `unknown type descriptor "Q"`},
-		{in: `{"a": {"B": "!!"}}`, err: "B is not valid base64"},
-		{in: `{"a": {"S": 1}}`, err: "S must be a string"},
+		{in: `{"a": {"B": "!!"}}`, err: "the value of B is not valid base64"},
+		{in: `{"a": {"S": 1}}`, err: "the value of S must be a string"},
 		{in: `{"a": {"L": [{"X": 1}]}}`, err: `[0]: unknown type descriptor "X"`},
 		{in: `{"a": {"M": {"k": 1}}}`, err: "k: an attribute value must be an object"},
-		{in: `{"a": {"SS": [1]}}`, err: "SS members must be strings"},
-		{in: `{"a": {"NULL": "yes"}}`, err: "NULL must be true"},
+		{in: `{"a": {"SS": [1]}}`, err: "the members of SS must be strings"},
+		{in: `{"a": {"NULL": "yes"}}`, err: "the value of NULL must be true"},
 	}
 	for _, c := range cases {
 		item, err := DecodeItem([]byte(c.in))

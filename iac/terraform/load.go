@@ -37,7 +37,6 @@ type pendingReplica struct {
 	tags       map[string]string
 	protection *bool
 	kms        *string
-	propagate  bool
 	pos        spec.Pos
 	addr       string
 }
