@@ -128,7 +128,6 @@ func scanAll(t *testing.T, c *dynamodb.Client, in *dynamodb.ScanInput) ([]qItem,
 	}
 }
 
-
 func kce(expr string, values ...any) *dynamodb.QueryInput {
 	in := &dynamodb.QueryInput{TableName: aws.String("qtab"), KeyConditionExpression: aws.String(expr)}
 	if len(values) > 0 {
@@ -422,7 +421,7 @@ func TestQueryIndexes(t *testing.T) {
 	order := rand.New(rand.NewSource(1)).Perm(len(qNumbers))
 	for _, i := range order {
 		if i%2 == 0 {
-			want = append(want, canon(qNumbers[i:i+1])[0])
+			want = append(want, canon(qNumbers[i : i+1])[0])
 		}
 	}
 	// G0 also holds the other partitions' items (sk 1).
