@@ -15,7 +15,9 @@ import (
 
 // BatchGetItem and BatchWriteItem through the real SDK client.
 
-func bPut(it qItem) types.WriteRequest { return types.WriteRequest{PutRequest: &types.PutRequest{Item: it}} }
+func bPut(it qItem) types.WriteRequest {
+	return types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+}
 
 func bDel(key qItem) types.WriteRequest {
 	return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
