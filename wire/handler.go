@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -274,15 +273,4 @@ func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, 
 		}
 	}()
 	return fn(ctx, h.eng, ns, body)
-}
-
-// encodeOutput renders a response body. Numbers in the API structs are
-// int64 or float64; encoding/json writes float64 without an exponent for
-// every magnitude an epoch-seconds timestamp or capacity figure can have.
-func encodeOutput(out any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, out); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

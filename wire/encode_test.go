@@ -1,0 +1,107 @@
+package wire
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+func sampleItems(t testing.TB) []av.Item {
+	var in emulator.PutItemInput
+	if e := decodeInput([]byte(`{"Item":`+typicalItemJSON()+`}`), &in); e != nil {
+		t.Fatal(e)
+	}
+	return []av.Item{
+		nil,
+		{},
+		in.Item,
+		{"k": {Type: av.TypeS, S: "a<b>&c \u2028 \x01 \"q\" \\ é 😀 \xff"}},
+		{"n": {Type: av.TypeN, S: "-1.5E+10"}, "b": {Type: av.TypeB, S: "\x00\x01bin"}, "nul": {Type: av.TypeNULL, Bool: true},
+			"ns": {Type: av.TypeNS, Set: []string{"1", "2"}}, "bs": {Type: av.TypeBS, Set: []string{"x", "y"}},
+			"l": {Type: av.TypeL, L: []av.Value{}}, "m": {Type: av.TypeM, M: map[string]av.Value{}}},
+	}
+}
+
+// TestEncodeFastPathMatchesGeneric: the direct encoders produce exactly
+// the bytes encoding/json produces for the same value.
+func TestEncodeFastPathMatchesGeneric(t *testing.T) {
+	half, one := 0.5, 1.0
+	ccs := []*emulator.ConsumedCapacity{nil, {TableName: "T", CapacityUnits: &half,
+		Table:                  &emulator.Capacity{CapacityUnits: &one},
+		GlobalSecondaryIndexes: map[string]emulator.Capacity{"g<1>": {ReadCapacityUnits: &half}}}}
+	icm := &emulator.ItemCollectionMetrics{ItemCollectionKey: av.Item{"pk": {Type: av.TypeS, S: "a"}}, SizeEstimateRangeGB: []float64{0, 1}}
+	var outs []any
+	items := sampleItems(t)
+	for _, it := range items {
+		for _, cc := range ccs {
+			outs = append(outs,
+				&emulator.GetItemOutput{Item: it, ConsumedCapacity: cc},
+				&emulator.WriteItemOutput{Attributes: it, ConsumedCapacity: cc},
+				&emulator.WriteItemOutput{Attributes: it, ConsumedCapacity: cc, ItemCollectionMetrics: icm},
+				&emulator.ReadManyOutput{Items: items, Count: 5, ScannedCount: 7, LastEvaluatedKey: it, ConsumedCapacity: cc},
+				&emulator.ReadManyOutput{Items: []av.Item{}, LastEvaluatedKey: it},
+				&emulator.ReadManyOutput{Items: []av.Item{it}, Count: -1},
+			)
+		}
+	}
+	outs = append(outs, &emulator.ReadManyOutput{})
+	for _, out := range outs {
+		fast, err := encodeOutput(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := encodeGeneric(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fast, slow) {
+			t.Errorf("%T:\nfast    %s\ngeneric %s", out, fast, slow)
+		}
+	}
+}
+
+// TestEncodeFastPathKnowsEveryField fails when a field is added to an output
+// that has a direct encoder, so the encoder is updated with it.
+func TestEncodeFastPathKnowsEveryField(t *testing.T) {
+	for _, tc := range []struct {
+		v      any
+		fields []string
+	}{
+		{emulator.GetItemOutput{}, []string{"Item", "ConsumedCapacity"}},
+		{emulator.WriteItemOutput{}, []string{"Attributes", "ConsumedCapacity", "ItemCollectionMetrics"}},
+		{emulator.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}},
+	} {
+		var got []string
+		for f := range reflect.TypeOf(tc.v).Fields() {
+			got = append(got, f.Name)
+		}
+		if !slices.Equal(got, tc.fields) {
+			t.Errorf("%T has fields %v; encode.go knows %v: update its encoder", tc.v, got, tc.fields)
+		}
+	}
+}
+
+func FuzzEncodeItem(f *testing.F) {
+	f.Add([]byte(typicalItemJSON()))
+	f.Add([]byte(`{"a":{"S":"<&>\u2028"},"b":{"L":[{"NULL":true},{"M":{}}]}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		it, err := av.DecodeItemJSON(body)
+		if err != nil {
+			return
+		}
+		for _, out := range []any{
+			&emulator.GetItemOutput{Item: it},
+			&emulator.ReadManyOutput{Items: []av.Item{it, it}, LastEvaluatedKey: it},
+		} {
+			fast, err1 := encodeOutput(out)
+			slow, err2 := encodeGeneric(out)
+			if (err1 == nil) != (err2 == nil) || !bytes.Equal(fast, slow) {
+				t.Fatalf("fast %s (%v)\ngeneric %s (%v)", fast, err1, slow, err2)
+			}
+		}
+	})
+}
