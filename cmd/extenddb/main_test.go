@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/extenddb/extenddb/pebblestore"
 )
 
 func env(kv ...string) func(string) string {
@@ -124,9 +126,18 @@ func TestParseServe(t *testing.T) {
 // run executes the CLI in-process and returns exit code, stdout, stderr.
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runEnv(t, env("HOME", t.TempDir()), args...)
+}
+
+func runEnv(t *testing.T, getenv func(string) string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	c := &cli{stdout: &out, stderr: &errb, getenv: env("HOME", "/home/u"), notify: context.WithCancel}
-	code := c.main(context.Background(), args)
+	c := &cli{stdout: &out, stderr: &errb, getenv: getenv, notify: context.WithCancel}
+	// A serve that wrongly starts must not hang the test: it is stopped
+	// after a while and reports exit 0, which the caller rejects.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	code := c.main(ctx, args)
 	return code, out.String(), errb.String()
 }
 
@@ -174,7 +185,7 @@ func TestDispatch(t *testing.T) {
 // TestServeHelpListsEveryFlag keeps the help a complete reference: every
 // registered flag appears with its default and environment variable.
 func TestServeHelpListsEveryFlag(t *testing.T) {
-	_, out, _ := run(t, "serve", "--help")
+	_, out, _ := runEnv(t, env("HOME", "/home/u"), "serve", "--help")
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	c := newServeConfig(env("HOME", "/home/u"))
 	c.register(fs)
@@ -279,6 +290,14 @@ func TestServeStartsAndStops(t *testing.T) {
 					t.Errorf("logs lack %s:\n%s", want, out)
 				}
 			}
+			if args[0] == "--data-dir" {
+				// The store was closed: its lock is free and it reopens.
+				st, err := pebblestore.Open(pebblestore.Options{Dir: args[1]})
+				if err != nil {
+					t.Fatalf("reopening the data dir after exit: %v", err)
+				}
+				st.Close()
+			}
 			if args[0] == "--in-memory" && !strings.Contains(out, `"inMemory":true`) ||
 				args[0] == "--data-dir" && !strings.Contains(out, `"dataDir":"`+args[1]+`"`) {
 				t.Errorf("start line does not say where data lives:\n%s", out)
@@ -320,5 +339,37 @@ func TestDebugLogsRequests(t *testing.T) {
 	<-done
 	if !strings.Contains(logs.String(), `"level":"debug"`) || !strings.Contains(logs.String(), "ListTables") {
 		t.Errorf("no debug line for the request:\n%s", logs.String())
+	}
+}
+
+// callerAccount asks STS GetCallerIdentity (query protocol) which account
+// accessKey maps to; wire reads the key from the Authorization header.
+func callerAccount(t *testing.T, addr, accessKey string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader("Action=GetCallerIdentity&Version=2011-06-15"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+accessKey+"/20261202/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	_, rest, ok := strings.Cut(string(body), "<Account>")
+	account, _, ok2 := strings.Cut(rest, "</Account>")
+	if !ok || !ok2 {
+		t.Fatalf("GetCallerIdentity: %d %s", resp.StatusCode, body)
+	}
+	return account
+}
+
+func TestServeAccountFlags(t *testing.T) {
+	addr, _, stop, done := startServe(t, "--in-memory", "--default-account", "999988887777",
+		"--access-key-account", "AKIAMAPPED=111122223333")
+	defer func() { stop(); <-done }()
+	for key, want := range map[string]string{"AKIAMAPPED": "111122223333", "AKIAOTHER": "999988887777"} {
+		if got := callerAccount(t, addr, key); got != want {
+			t.Errorf("account of %s = %s; want %s", key, got, want)
+		}
 	}
 }
