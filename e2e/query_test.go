@@ -14,7 +14,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/internal/testserver"
+	"github.com/extenddb/extenddb/wire"
 )
 
 // Query and Scan through the real SDK client against the in-process
@@ -965,5 +968,106 @@ func TestQueryGSIBackfill(t *testing.T) {
 	got, _ := queryAll(t, c, in)
 	if g := col(got, "n"); !reflect.DeepEqual(g, []string{"0", "5", "10", "15", "20", "25", "30", "35", "40", "45"}) {
 		t.Fatalf("backfilled index: %v", g)
+	}
+}
+
+// Benchmarks through the HTTP handler with the SDK client.
+
+// qLoad writes n items straight through the engine's Go API (no HTTP):
+// partitions of perPartition items, ~100-byte items.
+func qLoad(b *testing.B, s *testserver.Server, table string, n, perPartition int) {
+	b.Helper()
+	ctx := context.Background()
+	ns := emulator.Namespace{Account: wire.DefaultAccount, Region: testserver.DefaultRegion}
+	pad := av.Value{Type: av.TypeS, S: strings.Repeat("p", 64)}
+	reqs := make([]emulator.WriteRequest, 0, 25)
+	flush := func() {
+		if len(reqs) == 0 {
+			return
+		}
+		if _, err := s.Engine().BatchWriteItem(ctx, ns, &emulator.BatchWriteItemInput{RequestItems: map[string][]emulator.WriteRequest{table: reqs}}); err != nil {
+			b.Fatal(err)
+		}
+		reqs = reqs[:0]
+	}
+	for i := range n {
+		it := av.Item{
+			"pk":  {Type: av.TypeS, S: "p" + strconv.Itoa(i/perPartition)},
+			"sk":  {Type: av.TypeN, S: strconv.Itoa(i % perPartition)},
+			"pad": pad,
+		}
+		reqs = append(reqs, emulator.WriteRequest{PutRequest: &emulator.PutRequest{Item: it}})
+		if len(reqs) == 25 {
+			flush()
+		}
+	}
+	flush()
+}
+
+func qBenchTable(b *testing.B) *testserver.Server {
+	s := testserver.New(b)
+	if _, err := s.Client.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName: aws.String("bench"), AttributeDefinitions: []types.AttributeDefinition{qAttr("pk", "S"), qAttr("sk", "N")},
+		KeySchema: qKey("pk", "sk"), BillingMode: types.BillingModePayPerRequest,
+	}); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func benchQueryPage(b *testing.B, limit int32) {
+	s := qBenchTable(b)
+	qLoad(b, s, "bench", 10000, 1000)
+	in := kce("pk = :p", ":p", itS("p3"))
+	in.TableName = aws.String("bench")
+	in.Limit = aws.Int32(limit)
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := s.Client.Query(context.Background(), in)
+		if err != nil || out.Count != limit {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkQuery10(b *testing.B)  { benchQueryPage(b, 10) }
+func BenchmarkQuery100(b *testing.B) { benchQueryPage(b, 100) }
+
+func BenchmarkScan100(b *testing.B) {
+	s := qBenchTable(b)
+	qLoad(b, s, "bench", 10000, 10)
+	in := &dynamodb.ScanInput{TableName: aws.String("bench"), Limit: aws.Int32(100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := s.Client.Scan(context.Background(), in)
+		// The page after the last full one is empty.
+		if err != nil || (out.Count != 100 && out.LastEvaluatedKey != nil) {
+			b.Fatal(err)
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// BenchmarkQueryTableSize queries one 10-item partition of tables of
+// growing size: the cost must stay flat.
+func BenchmarkQueryTableSize(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			if n > 100_000 && testing.Short() {
+				b.Skip("1M items in -short mode")
+			}
+			s := qBenchTable(b)
+			qLoad(b, s, "bench", n, 10)
+			in := kce("pk = :p", ":p", itS("p"+strconv.Itoa(n/20)))
+			in.TableName = aws.String("bench")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				out, err := s.Client.Query(context.Background(), in)
+				if err != nil || out.Count != 10 {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
