@@ -155,29 +155,40 @@ func newRequestID() string {
 	return string(b[:])
 }
 
-// readBody reads at most MaxRequestBytes; ok is false when the body is
-// larger (or unreadable).
-func readBody(r *http.Request) ([]byte, bool) {
+// errTooLarge is a request body over MaxRequestBytes.
+var errTooLarge = errors.New("request body over 16 MB")
+
+// readBody reads the request body, refusing one over MaxRequestBytes
+// (errTooLarge) without reading it all.
+func readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > MaxRequestBytes {
-		return nil, false
+		return nil, errTooLarge
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes+1))
-	if err != nil || len(body) > MaxRequestBytes {
-		return nil, false
+	if err != nil {
+		return nil, err
 	}
-	return body, true
+	if len(body) > MaxRequestBytes {
+		return nil, errTooLarge
+	}
+	return body, nil
 }
 
 // serveAPI serves every POST: DynamoDB and DynamoDB Streams by X-Amz-Target,
 // STS by its form-encoded Action (or JSON target).
 func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	body, ok := readBody(r)
-	if !ok {
+	body, err := readBody(r)
+	if errors.Is(err, errTooLarge) {
 		// DynamoDB refuses an oversized request before reading it: 413 with
 		// no body and no request ID.
 		w.Header().Set("Content-Length", "0")
 		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		return
+	}
+	if err != nil {
+		// The client went away mid-request; there is no one to answer.
+		h.log.Debug().Err(err).Msg("reading request body")
 		return
 	}
 	scope := requestScope(r)
@@ -227,7 +238,6 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var out any
-	var err error
 	switch {
 	case opFn != nil:
 		out, err = h.run(r.Context(), opFn, ns, body, target)

@@ -331,3 +331,18 @@ func TestSTSQuery(t *testing.T) {
 		t.Errorf("JSON unknown action: %d %s", r.status, r.body)
 	}
 }
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+func TestBodyReadErrorIsNotTooLarge(t *testing.T) {
+	h := newTestHandler(t, Options{}).routes()
+	r := httptest.NewRequest(http.MethodPost, "/", failingReader{})
+	r.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code == http.StatusRequestEntityTooLarge || w.Body.Len() != 0 {
+		t.Errorf("unreadable body: %d %q", w.Code, w.Body.String())
+	}
+}
