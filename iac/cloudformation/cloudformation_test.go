@@ -161,6 +161,8 @@ Resources:
         - {Key: json, Value: !ToJsonString {a: [1, "x"]}}
         - !If [NotDev, {Key: dropped, Value: x}, !Ref AWS::NoValue]
         - {Key: size, Value: !Ref Size}
+      TableClass: !If [NotDev, STANDARD, !Ref AWS::NoValue]
+      DeletionProtectionEnabled: !If [IsDev, !Ref AWS::NoValue, true]
   U:
     Type: AWS::DynamoDB::Table
     Properties:
@@ -184,6 +186,9 @@ Resources:
 	}
 	if got := tagMap(s); !reflect.DeepEqual(got, want) {
 		t.Errorf("tags:\n got %v\nwant %v", got, want)
+	}
+	if s.Create.TableClass != nil || s.Create.DeletionProtectionEnabled != nil {
+		t.Errorf("AWS::NoValue must leave a property unset: %v %v", s.Create.TableClass, s.Create.DeletionProtectionEnabled)
 	}
 }
 

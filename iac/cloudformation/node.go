@@ -155,13 +155,9 @@ func (c *converter) convert(y *yaml.Node, depth int) *node {
 		if y.Kind == yaml.ScalarNode {
 			inner.Tag = "!!str"
 			arg = c.convert(&inner, depth+1)
+			// !GetAtt A.B stays a scalar: Fn::GetAtt splits it at the first
+			// dot, as the long form "Fn::GetAtt": "A.B" needs too.
 			arg.tag = "str"
-			if name == "Fn::GetAtt" {
-				// !GetAtt A.B is the list [A, B], split at the first dot.
-				if i := strings.Index(arg.s, "."); i > 0 {
-					arg = &node{k: kSeq, pos: arg.pos, items: []*node{scalar(arg.pos, arg.s[:i]), scalar(arg.pos, arg.s[i+1:])}}
-				}
-			}
 		} else {
 			arg = c.convert(&inner, depth+1)
 		}

@@ -103,7 +103,9 @@ func TestSpecHelpers(t *testing.T) {
 	if len(s.Create.Tags) != 2 || *s.Create.Tags[0].Key != "a" || *s.Create.Tags[1].Value != "3" {
 		t.Errorf("tags %+v", s.Create.Tags)
 	}
-	o := Options{Getenv: func(n string) (string, bool) { return map[string]string{"AWS_DEFAULT_REGION": "eu-west-3"}[n], n == "AWS_DEFAULT_REGION" }}
+	o := Options{Getenv: func(n string) (string, bool) {
+		return map[string]string{"AWS_DEFAULT_REGION": "eu-west-3"}[n], n == "AWS_DEFAULT_REGION"
+	}}
 	if o.Region() != "eu-west-3" || o.Account() != DefaultAccount {
 		t.Errorf("options: %s %s", o.Region(), o.Account())
 	}

@@ -27,9 +27,9 @@ func blocks(names ...string) []hcl.BlockHeaderSchema {
 	return out
 }
 
-// metaArgs are accepted on every resource.
-var metaAttrs = []string{"count", "for_each", "provider", "depends_on"}
-var metaBlocks = []string{"lifecycle", "provisioner", "connection", "timeouts"}
+// Meta-arguments accepted on every resource.
+func metaAttrs() []string  { return []string{"count", "for_each", "provider", "depends_on"} }
+func metaBlocks() []string { return []string{"lifecycle", "provisioner", "connection", "timeouts"} }
 
 // schema returns the schema of a resource type's body (nil when ExtendDB
 // does not model the type). It follows the current AWS provider.
@@ -40,47 +40,55 @@ func schema(typ string) *hcl.BodySchema {
 			Attributes: attrs(append([]string{"name", "hash_key", "range_key", "billing_mode", "read_capacity",
 				"write_capacity", "stream_enabled", "stream_view_type", "table_class", "deletion_protection_enabled",
 				"tags", "region", "restore_source_name", "restore_source_table_arn", "restore_date_time",
-				"restore_to_latest_time", "restore_backup_arn"}, metaAttrs...)...),
+				"restore_to_latest_time", "restore_backup_arn"}, metaAttrs()...)...),
 			Blocks: blocks(append([]string{"attribute", "global_secondary_index", "local_secondary_index", "ttl",
 				"point_in_time_recovery", "server_side_encryption", "replica", "global_table_witness",
-				"on_demand_throughput", "warm_throughput", "import_table"}, metaBlocks...)...),
+				"on_demand_throughput", "warm_throughput", "import_table"}, metaBlocks()...)...),
 		}
 	case "aws_dynamodb_table_item":
-		return &hcl.BodySchema{Attributes: attrs(append([]string{"table_name", "hash_key", "range_key", "item", "region"}, metaAttrs...)...),
-			Blocks: blocks(metaBlocks...)}
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"table_name", "hash_key", "range_key", "item", "region"}, metaAttrs()...)...),
+			Blocks: blocks(metaBlocks()...)}
 	case "aws_dynamodb_tag":
-		return &hcl.BodySchema{Attributes: attrs(append([]string{"resource_arn", "key", "value", "region"}, metaAttrs...)...),
-			Blocks: blocks(metaBlocks...)}
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"resource_arn", "key", "value", "region"}, metaAttrs()...)...),
+			Blocks: blocks(metaBlocks()...)}
 	case "aws_dynamodb_table_replica":
 		return &hcl.BodySchema{Attributes: attrs(append([]string{"global_table_arn", "kms_key_arn", "point_in_time_recovery",
-			"table_class_override", "tags", "deletion_protection_enabled", "region"}, metaAttrs...)...),
-			Blocks: blocks(metaBlocks...)}
+			"table_class_override", "tags", "deletion_protection_enabled", "region"}, metaAttrs()...)...),
+			Blocks: blocks(metaBlocks()...)}
 	}
 	return nil
 }
 
-var nestedSchemas = map[string]*hcl.BodySchema{
-	"attribute": {Attributes: attrs("name", "type")},
-	"global_secondary_index": {Attributes: attrs("name", "hash_key", "range_key", "projection_type", "non_key_attributes", "read_capacity", "write_capacity"),
-		Blocks: blocks("key_schema", "on_demand_throughput", "warm_throughput")},
-	"key_schema":             {Attributes: attrs("attribute_name", "key_type")},
-	"local_secondary_index":  {Attributes: attrs("name", "range_key", "projection_type", "non_key_attributes")},
-	"ttl":                    {Attributes: attrs("enabled", "attribute_name")},
-	"point_in_time_recovery": {Attributes: attrs("enabled", "recovery_period_in_days")},
-	"server_side_encryption": {Attributes: attrs("enabled", "kms_key_arn")},
-	"replica":                {Attributes: attrs("region_name", "kms_key_arn", "point_in_time_recovery", "deletion_protection_enabled", "propagate_tags", "consistency_mode")},
-	"global_table_witness":   {Attributes: attrs("region_name")},
-	"on_demand_throughput":   {Attributes: attrs("max_read_request_units", "max_write_request_units")},
-	"warm_throughput":        {Attributes: attrs("read_units_per_second", "write_units_per_second")},
-	"import_table":           {Attributes: attrs("input_format", "input_compression_type"), Blocks: blocks("input_format_options", "s3_bucket_source")},
-	"input_format_options":   {Blocks: blocks("csv")},
-	"csv":                    {Attributes: attrs("delimiter", "header_list")},
-	"s3_bucket_source":       {Attributes: attrs("bucket", "bucket_owner", "key_prefix")},
-	"timeouts":               {Attributes: attrs("create", "update", "delete", "read")},
-	"lifecycle": {Attributes: attrs("create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"),
-		Blocks: blocks("precondition", "postcondition")},
-	"precondition":  {Attributes: attrs("condition", "error_message")},
-	"postcondition": {Attributes: attrs("condition", "error_message")},
+// nestedSchema returns the schema of a nested block of the modelled
+// resources.
+func nestedSchema(typ string) *hcl.BodySchema {
+	return nestedSchemas()[typ]
+}
+
+func nestedSchemas() map[string]*hcl.BodySchema {
+	return map[string]*hcl.BodySchema{
+		"attribute": {Attributes: attrs("name", "type")},
+		"global_secondary_index": {Attributes: attrs("name", "hash_key", "range_key", "projection_type", "non_key_attributes", "read_capacity", "write_capacity"),
+			Blocks: blocks("key_schema", "on_demand_throughput", "warm_throughput")},
+		"key_schema":             {Attributes: attrs("attribute_name", "key_type")},
+		"local_secondary_index":  {Attributes: attrs("name", "range_key", "projection_type", "non_key_attributes")},
+		"ttl":                    {Attributes: attrs("enabled", "attribute_name")},
+		"point_in_time_recovery": {Attributes: attrs("enabled", "recovery_period_in_days")},
+		"server_side_encryption": {Attributes: attrs("enabled", "kms_key_arn")},
+		"replica":                {Attributes: attrs("region_name", "kms_key_arn", "point_in_time_recovery", "deletion_protection_enabled", "propagate_tags", "consistency_mode")},
+		"global_table_witness":   {Attributes: attrs("region_name")},
+		"on_demand_throughput":   {Attributes: attrs("max_read_request_units", "max_write_request_units")},
+		"warm_throughput":        {Attributes: attrs("read_units_per_second", "write_units_per_second")},
+		"import_table":           {Attributes: attrs("input_format", "input_compression_type"), Blocks: blocks("input_format_options", "s3_bucket_source")},
+		"input_format_options":   {Blocks: blocks("csv")},
+		"csv":                    {Attributes: attrs("delimiter", "header_list")},
+		"s3_bucket_source":       {Attributes: attrs("bucket", "bucket_owner", "key_prefix")},
+		"timeouts":               {Attributes: attrs("create", "update", "delete", "read")},
+		"lifecycle": {Attributes: attrs("create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by"),
+			Blocks: blocks("precondition", "postcondition")},
+		"precondition":  {Attributes: attrs("condition", "error_message")},
+		"postcondition": {Attributes: attrs("condition", "error_message")},
+	}
 }
 
 // content decodes a block body (dynamic blocks expanded) by its schema,
@@ -105,7 +113,7 @@ func decode(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext, diags *spec.
 	c := content(body, s, ctx, diags)
 	d := &decoded{attrs: c.Attributes, blocks: map[string][]*decoded{}, rng: rng}
 	for _, b := range c.Blocks {
-		ns := nestedSchemas[b.Type]
+		ns := nestedSchema(b.Type)
 		if ns == nil || b.Type == "provisioner" || b.Type == "connection" {
 			continue
 		}
@@ -118,7 +126,7 @@ func decode(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext, diags *spec.
 		}
 		nd := &decoded{attrs: nc.Attributes, blocks: map[string][]*decoded{}, rng: b.DefRange}
 		for _, bb := range nc.Blocks {
-			if nns := nestedSchemas[bb.Type]; nns != nil {
+			if nns := nestedSchema(bb.Type); nns != nil {
 				nd.blocks[bb.Type] = append(nd.blocks[bb.Type], decode(bb.Body, nns, ctx, diags, bb.DefRange))
 			}
 		}
