@@ -11,6 +11,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/iac/cloudformation"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/rs/zerolog"
 )
@@ -36,6 +37,7 @@ type iacConfig struct {
 	stackName    string
 	stackRegion  string
 	stackAccount string
+	exportsFiles stringList
 	// getenv reads TF_VAR_*, AWS_REGION and AWS_DEFAULT_REGION.
 	getenv func(string) string
 }
@@ -52,6 +54,7 @@ func (c *iacConfig) register(fs *flag.FlagSet, withLoad bool) {
 	fs.StringVar(&c.stackName, "stack-name", c.stackName, "CloudFormation stack `NAME` (default: the template's file name)")
 	fs.StringVar(&c.stackRegion, "stack-region", c.stackRegion, "`REGION` CloudFormation templates deploy into (default: --default-region)")
 	fs.StringVar(&c.stackAccount, "stack-account", c.stackAccount, "`ACCOUNT` CloudFormation templates deploy into (default: --default-account)")
+	fs.Var(&c.exportsFiles, "exports-file", "`FILE` of values for Fn::ImportValue (aws cloudformation list-exports output, or a JSON object); repeatable")
 }
 
 func (c *iacConfig) validate() error {
@@ -64,8 +67,19 @@ func (c *iacConfig) validate() error {
 	return nil
 }
 
-func (c *iacConfig) options(account, region string, getenv func(string) string) iac.Options {
+func (c *iacConfig) options(account, region string, getenv func(string) string) (iac.Options, error) {
+	exports := map[string]string{}
+	for _, f := range c.exportsFiles {
+		m, err := cloudformation.ReadExports(f)
+		if err != nil {
+			return iac.Options{}, err
+		}
+		for k, v := range m {
+			exports[k] = v
+		}
+	}
 	return iac.Options{
+		Exports:        exports,
 		DefaultAccount: account, DefaultRegion: region,
 		Vars: c.vars, VarFiles: c.varFiles,
 		Params: c.params, ParamFiles: c.paramFiles,
@@ -74,7 +88,7 @@ func (c *iacConfig) options(account, region string, getenv func(string) string) 
 			v := getenv(name)
 			return v, v != ""
 		},
-	}
+	}, nil
 }
 
 // errInvalidDefinitions reports that loading or validating failed; the
@@ -148,8 +162,12 @@ func printSpecs(w io.Writer, specs []iac.TableSpec) {
 // them into eng before the server accepts requests. Diagnostics are logged;
 // any error stops the server from starting.
 func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) error {
+	opts, err := cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv)
+	if err != nil {
+		return err
+	}
 	var buf strings.Builder
-	specs, err := loadAndCheck(ctx, cfg.iac.loads, cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv), &buf)
+	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, &buf)
 	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
 		if line != "" {
 			log.Warn().Msg(line)

@@ -56,7 +56,21 @@ func TestValidateDiagnostics(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, bad+":4:29: Template format error: Unresolved resource dependencies [Nope]") {
 		t.Errorf("exit %d:\n%s", code, errOut)
 	}
-	for _, args := range [][]string{{"validate"}, {"validate", "--stack-account", "12", dir}, {"validate", "--nope", dir}} {
+	imp := filepath.Join(dir, "imp.yaml")
+	exp := filepath.Join(dir, "exports.json")
+	if err := os.WriteFile(imp, []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !ImportValue shared-name\n      KeySchema: [{AttributeName: id, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]\n      BillingMode: PAY_PER_REQUEST\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exp, []byte(`{"Exports": [{"Name": "shared-name", "Value": "imported-table"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, "validate", imp); code != 1 || !strings.Contains(errOut, imp+":5:18: No export named shared-name found") {
+		t.Errorf("ImportValue without exports: %d %s", code, errOut)
+	}
+	if code, out, errOut := run(t, "validate", imp, "--exports-file", exp); code != 0 || !strings.Contains(out, "table imported-table") {
+		t.Errorf("ImportValue with exports: %d %s %s", code, out, errOut)
+	}
+	for _, args := range [][]string{{"validate"}, {"validate", "--exports-file", bad, dir}, {"validate", "--stack-account", "12", dir}, {"validate", "--nope", dir}} {
 		if code, _, _ := run(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}

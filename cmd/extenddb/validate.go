@@ -55,7 +55,12 @@ func runValidate(ctx context.Context, c *cli, args []string) int {
 		validateUsage(c, c.stderr)
 		return 2
 	}
-	specs, err := loadAndCheck(ctx, paths, cfg.options(*account, *region, c.getenv), c.stderr)
+	opts, err := cfg.options(*account, *region, c.getenv)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "extenddb validate: %v\n", err)
+		return 2
+	}
+	specs, err := loadAndCheck(ctx, paths, opts, c.stderr)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "extenddb validate: %v\n", err)
 		return 1

@@ -518,3 +518,32 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestReadExports(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		content string
+		want    map[string]string
+		err     string
+	}{
+		"list.json":  {content: `{"Exports": [{"ExportingStackId": "x", "Name": "a", "Value": "1"}]}`, want: map[string]string{"a": "1"}},
+		"plain.json": {content: `{"b": "2"}`, want: map[string]string{"b": "2"}},
+		"bad.json":   {content: `{"b": 2}`, err: "not an exports file"},
+		"noval.json": {content: `{"Exports": [{"Name": "a"}]}`, err: "needs a Name and a Value"},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadExports(p)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v %v", name, got, err)
+		}
+	}
+}

@@ -467,3 +467,31 @@ func stackUUID(parts ...string) string {
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return fmt.Sprintf("%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
 }
+
+// ReadExports reads the values Fn::ImportValue resolves: the output of
+// `aws cloudformation list-exports` ({"Exports": [{"Name": …, "Value": …}]})
+// or a plain JSON object of name to value.
+func ReadExports(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var listed struct {
+		Exports []struct{ Name, Value *string }
+	}
+	if err := json.Unmarshal(data, &listed); err == nil && listed.Exports != nil {
+		out := map[string]string{}
+		for _, e := range listed.Exports {
+			if e.Name == nil || e.Value == nil {
+				return nil, fmt.Errorf("%s: every export needs a Name and a Value", path)
+			}
+			out[*e.Name] = *e.Value
+		}
+		return out, nil
+	}
+	var plain map[string]string
+	if err := json.Unmarshal(data, &plain); err != nil {
+		return nil, fmt.Errorf("%s: not an exports file (list-exports output or a JSON object of strings): %v", path, err)
+	}
+	return plain, nil
+}
