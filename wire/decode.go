@@ -39,6 +39,7 @@ func decodeInput(body []byte, v any) *emulator.Error {
 	for range maxIntegerRewrites {
 		err := json.Unmarshal(body, v)
 		if err == nil {
+			clampIntegers(v)
 			return nil
 		}
 		var te *json.UnmarshalTypeError
@@ -126,6 +127,33 @@ func truncateNumber(body []byte, te *json.UnmarshalTypeError) ([]byte, bool) {
 	out = append(out, repl...)
 	out = append(out, body[end:]...)
 	return out, true
+}
+
+// clampIntegers clamps the Integer members (see integerMembers) of the
+// inputs that have them to Java's int range, as Coral does when it converts
+// a number that fits a Go int64 but not an Integer.
+func clampIntegers(v any) {
+	switch in := v.(type) {
+	case *emulator.ListTablesInput:
+		clamp32(in.Limit)
+	case *emulator.QueryInput:
+		clamp32(in.Limit)
+	case *emulator.ScanInput:
+		clamp32(in.Limit)
+		clamp32(in.Segment)
+		clamp32(in.TotalSegments)
+	case *emulator.UpdateContinuousBackupsInput:
+		if in.PointInTimeRecoverySpecification != nil {
+			clamp32(in.PointInTimeRecoverySpecification.RecoveryPeriodInDays)
+		}
+	}
+}
+
+func clamp32(n *int64) {
+	if n == nil {
+		return
+	}
+	*n = max(min(*n, math.MaxInt32), math.MinInt32)
 }
 
 // integerMembers are the members DynamoDB models as Integer (the rest of

@@ -89,6 +89,8 @@ func TestDecodeTruncatesNumbers(t *testing.T) {
 		{`{"Limit":-5.1}`, -6},
 		{`{"Limit":1e2}`, 100},
 		{`{"Limit":2147483648.5}`, math.MaxInt32},
+		{`{"Limit":2147483648}`, math.MaxInt32},
+		{`{"Limit":-2147483649}`, math.MinInt32},
 		{`{"Limit":-1e30}`, math.MinInt32},
 		{`{"Limit": 3.5 ,"ExclusiveStartTableName":"x"}`, 3},
 	} {
@@ -100,6 +102,20 @@ func TestDecodeTruncatesNumbers(t *testing.T) {
 		if in.Limit == nil || *in.Limit != tc.want {
 			t.Errorf("decode %s: Limit %v, want %d", tc.body, in.Limit, tc.want)
 		}
+	}
+	var scan emulator.ScanInput
+	if e := decodeInput([]byte(`{"Segment":9999999999,"TotalSegments":4294967296,"Limit":1}`), &scan); e != nil {
+		t.Fatal(e)
+	}
+	if *scan.Segment != math.MaxInt32 || *scan.TotalSegments != math.MaxInt32 || *scan.Limit != 1 {
+		t.Errorf("Scan integers not clamped: %d %d %d", *scan.Segment, *scan.TotalSegments, *scan.Limit)
+	}
+	var cb emulator.UpdateContinuousBackupsInput
+	if e := decodeInput([]byte(`{"PointInTimeRecoverySpecification":{"RecoveryPeriodInDays":1e12}}`), &cb); e != nil {
+		t.Fatal(e)
+	}
+	if *cb.PointInTimeRecoverySpecification.RecoveryPeriodInDays != math.MaxInt32 {
+		t.Errorf("RecoveryPeriodInDays not clamped: %d", *cb.PointInTimeRecoverySpecification.RecoveryPeriodInDays)
 	}
 	var ct emulator.CreateTableInput
 	body := `{"ProvisionedThroughput":{"ReadCapacityUnits":1e30,"WriteCapacityUnits":2.5}}`
