@@ -435,6 +435,8 @@ func TestDiagnostics(t *testing.T) {
 		{"join non-list", table("      TableName: !Join [\",\", x]\n" + keyProps), "Fn::Join expects a list"},
 		{"foreach", "Transform: AWS::LanguageExtensions\nResources:\n  Fn::ForEach::X: {Type: y}\n", "Fn::ForEach (AWS::LanguageExtensions) is not supported"},
 		{"condition cycle", "Conditions:\n  A: !Condition B\n  B: !Condition A\nResources:\n  T: {Type: AWS::SNS::Topic}\n", "refers to itself"},
+		{"broken output", table(keyProps) + "Outputs:\n  O:\n    Value: !GetAtt Ghost.Arn\n", "t.yaml:10:12: Template format error: Unresolved resource dependencies [Ghost]"},
+		{"output without value", table(keyProps) + "Outputs:\n  O:\n    Description: x\n", "the Output O does not"},
 		{"sub unterminated", table("      TableName: !Sub \"${x\"\n" + keyProps), "unterminated ${"},
 	}
 	for _, c := range cases {

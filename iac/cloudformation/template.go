@@ -163,6 +163,7 @@ func Load(file string, data []byte, opts spec.Options) ([]spec.TableSpec, spec.D
 		return nil, diags
 	}
 
+	s.checkOutputs(root.get("Outputs"), &diags)
 	var specs []spec.TableSpec
 	for _, id := range s.order {
 		r := s.resources[id]
@@ -494,4 +495,41 @@ func ReadExports(path string) (map[string]string, error) {
 		return nil, fmt.Errorf("%s: not an exports file (list-exports output or a JSON object of strings): %v", path, err)
 	}
 	return plain, nil
+}
+
+// checkOutputs evaluates every output whose condition holds, so a broken
+// reference there is reported as CloudFormation would.
+func (s *stack) checkOutputs(outs *node, diags *spec.Diagnostics) {
+	if outs == nil {
+		return
+	}
+	if outs.k != kMap {
+		diags.Errorf(outs.pos, "Template format error: Outputs must be a mapping")
+		return
+	}
+	for i, name := range outs.keys {
+		o := outs.vals[i]
+		if o.k != kMap || o.get("Value") == nil {
+			diags.Errorf(o.pos, "Template format error: Every Outputs member must contain a Value object, the Output %s does not", name)
+			continue
+		}
+		if c := o.get("Condition"); c != nil && c.k == kScalar {
+			ok, err := s.condition(c, c.s)
+			if err != nil {
+				addErr(diags, err)
+				continue
+			}
+			if !ok {
+				continue
+			}
+		}
+		if _, err := s.eval(o.get("Value"), 0); err != nil {
+			addErr(diags, err)
+		}
+		if e := o.get("Export"); e != nil {
+			if _, err := s.eval(e, 0); err != nil {
+				addErr(diags, err)
+			}
+		}
+	}
 }

@@ -333,6 +333,10 @@ resource "aws_dynamodb_table_item" "i" {
 }`, "m/main.tf": `variable "need" {}`}, spec.Options{}, []string{"main.tf:1:1:", `"need" is required`}},
 		{"override without base", map[string]string{"main.tf": minimalTable, "x_override.tf": `resource "aws_dynamodb_table" "zzz" { name = "q" }`},
 			spec.Options{}, []string{"x_override.tf:1:", "Missing base resource block"}},
+		{"unknown function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = templatefile("x.tpl", {})`, 1)},
+			spec.Options{}, []string{"main.tf:3:", "Call to unknown function", "templatefile"}},
+		{"provider function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = provider::aws::arn_parse("x").resource`, 1)},
+			spec.Options{}, []string{"main.tf:3:18:", `no functions in namespace "provider::aws::"`}},
 		{"no files", map[string]string{"README": "x"}, spec.Options{}, []string{"no Terraform configuration files"}},
 	}
 	for _, c := range cases {
