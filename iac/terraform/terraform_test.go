@@ -912,3 +912,158 @@ func TestYAMLEncodeKeepsStrings(t *testing.T) {
 		t.Errorf("yamlencode:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRegistryModuleIdioms covers the idioms of the public
+// terraform-aws-modules dynamodb-table module that the module example does
+// not: alternative resources picked by count and try(), conditional maps
+// unified with {}, nested dynamic import_table blocks, lifecycle
+// ignore_changes with bare references, counted data sources with a region
+// argument, and skipped resources indexing locals by count.index.
+func TestRegistryModuleIdioms(t *testing.T) {
+	specs := load(t, map[string]string{
+		"main.tf": `
+module "table" {
+  source     = "./m"
+  name       = "idioms"
+  region     = "eu-west-2"
+  replicas   = [{ region_name = "eu-west-3" }]
+  gsis       = { byA = { hash_key = "a" } }
+  import_csv = { delimiter = ";" }
+}
+output "arn" { value = module.table.arn }
+`,
+		"m/variables.tf": `
+variable "create" {
+  type    = bool
+  default = true
+}
+variable "autoscaling" {
+  type    = bool
+  default = false
+}
+variable "name" { type = string }
+variable "region" {
+  type    = string
+  default = null
+}
+variable "gsis" {
+  type = map(object({
+    name     = optional(string)
+    hash_key = string
+    on_demand_throughput = optional(object({
+      max_read_request_units = optional(number)
+    }))
+  }))
+  default = null
+}
+variable "replicas" {
+  type = list(object({
+    region_name    = string
+    propagate_tags = optional(bool)
+  }))
+  default = []
+}
+variable "import_csv" {
+  type    = any
+  default = null
+}
+`,
+		"m/main.tf": `
+locals {
+  table           = try(aws_dynamodb_table.this[0], aws_dynamodb_table.autoscaled[0], {})
+  replica_regions = var.replicas[*].region_name
+  replica_arns    = try(local.table.replica[*].arn, [])
+}
+data "aws_region" "current" {
+  count  = var.create ? 1 : 0
+  region = var.region
+}
+resource "aws_dynamodb_table" "this" {
+  count        = var.create && !var.autoscaling ? 1 : 0
+  region       = var.region
+  name         = var.name
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+  attribute {
+    name = "a"
+    type = "S"
+  }
+  dynamic "global_secondary_index" {
+    for_each = var.gsis != null ? var.gsis : {}
+    content {
+      name            = try(coalesce(global_secondary_index.value.name, global_secondary_index.key), "")
+      hash_key        = global_secondary_index.value.hash_key
+      projection_type = "ALL"
+      dynamic "on_demand_throughput" {
+        for_each = global_secondary_index.value.on_demand_throughput != null ? [global_secondary_index.value.on_demand_throughput] : []
+        content {
+          max_read_request_units = on_demand_throughput.value.max_read_request_units
+        }
+      }
+    }
+  }
+  dynamic "replica" {
+    for_each = length(var.replicas) > 0 ? var.replicas : []
+    content {
+      region_name    = replica.value.region_name
+      propagate_tags = replica.value.propagate_tags
+    }
+  }
+  dynamic "import_table" {
+    for_each = var.import_csv != null ? [var.import_csv] : []
+    content {
+      input_format = "CSV"
+      input_format_options {
+        dynamic "csv" {
+          for_each = [import_table.value]
+          content {
+            delimiter = csv.value.delimiter
+          }
+        }
+      }
+      s3_bucket_source {
+        bucket = "b"
+      }
+    }
+  }
+  stream_enabled   = length(var.replicas) > 0
+  stream_view_type = length(var.replicas) > 0 ? "NEW_AND_OLD_IMAGES" : null
+  tags = merge({ region = data.aws_region.current[0].name }, { Name = format("%s", var.name) })
+  lifecycle {
+    ignore_changes = [global_secondary_index, read_capacity]
+  }
+}
+resource "aws_dynamodb_table" "autoscaled" {
+  count    = var.create && var.autoscaling ? 1 : 0
+  name     = var.name
+  hash_key = "id"
+}
+resource "aws_dynamodb_resource_policy" "replica" {
+  count        = length(var.replicas)
+  region       = local.replica_regions[count.index]
+  resource_arn = local.replica_arns[count.index]
+  policy       = "{}"
+}
+output "arn" { value = try(local.table.arn, "") }
+`,
+	}, spec.Options{DefaultAccount: "123456789012"})
+	if len(specs) != 2 {
+		t.Fatalf("tables: %v", names(specs))
+	}
+	s := byName(t, specs, "idioms", "eu-west-2")
+	if s.Source != "module.table.aws_dynamodb_table.this[0]" || *s.Create.GlobalSecondaryIndexes[0].IndexName != "byA" ||
+		s.Create.GlobalSecondaryIndexes[0].OnDemandThroughput != nil {
+		t.Errorf("table: %s %+v", s.Source, s.Create.GlobalSecondaryIndexes)
+	}
+	if got := tags(s); got["region"] != "eu-west-2" || got["Name"] != "idioms" {
+		t.Errorf("tags %v", got)
+	}
+	r := byName(t, specs, "idioms", "eu-west-3")
+	if len(r.Create.Tags) != 0 || !slices.Equal(r.Replicas, []string{"eu-west-2", "eu-west-3"}) {
+		t.Errorf("replica %v %v", tags(r), r.Replicas)
+	}
+}
