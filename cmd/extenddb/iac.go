@@ -12,6 +12,7 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/iac/cloudformation"
+	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/rs/zerolog"
 )
@@ -97,12 +98,12 @@ var errInvalidDefinitions = errors.New("the infrastructure-as-code definitions h
 
 // loadAndCheck loads paths and provisions the result into a throwaway
 // in-memory engine, so every table passes CreateTable's own validation
-// before anything touches real data. Diagnostics go to w.
-func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, w io.Writer) ([]iac.TableSpec, error) {
+// before anything touches real data. Every diagnostic is passed to report.
+func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report func(iac.Diagnostic)) ([]iac.TableSpec, error) {
 	specs, diags := iac.Load(paths, opts)
 	diags.Sort()
 	for _, d := range diags {
-		fmt.Fprintln(w, d.String())
+		report(d)
 	}
 	if diags.HasErrors() {
 		return nil, errInvalidDefinitions
@@ -119,11 +120,30 @@ func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, w io.Wr
 	defer func() { _ = scratch.Close() }()
 	if d := iac.Provision(ctx, scratch, specs); d.HasErrors() {
 		for _, e := range d {
-			fmt.Fprintln(w, e.String())
+			report(e)
 		}
 		return nil, errInvalidDefinitions
 	}
 	return specs, nil
+}
+
+// printTo reports diagnostics as lines on w.
+func printTo(w io.Writer) func(iac.Diagnostic) {
+	return func(d iac.Diagnostic) { fmt.Fprintln(w, d.String()) }
+}
+
+// logTo reports diagnostics on log at their severity.
+func logTo(log zerolog.Logger) func(iac.Diagnostic) {
+	return func(d iac.Diagnostic) {
+		switch d.Severity {
+		case spec.Error:
+			log.Error().Msg(d.String())
+		case spec.Warning:
+			log.Warn().Msg(d.String())
+		default:
+			log.Info().Msg(d.String())
+		}
+	}
 }
 
 // printSpecs writes the tables grouped by account and Region.
@@ -166,19 +186,13 @@ func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, 
 	if err != nil {
 		return err
 	}
-	var buf strings.Builder
-	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, &buf)
-	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
-		if line != "" {
-			log.Warn().Msg(line)
-		}
-	}
+	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, logTo(log))
 	if err != nil {
 		return err
 	}
 	if d := iac.Provision(ctx, eng, specs); d.HasErrors() {
 		for _, e := range d {
-			log.Error().Msg(e.String())
+			logTo(log)(e)
 		}
 		return errInvalidDefinitions
 	}

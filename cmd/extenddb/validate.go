@@ -60,7 +60,7 @@ func runValidate(ctx context.Context, c *cli, args []string) int {
 		fmt.Fprintf(c.stderr, "extenddb validate: %v\n", err)
 		return 2
 	}
-	specs, err := loadAndCheck(ctx, paths, opts, c.stderr)
+	specs, err := loadAndCheck(ctx, paths, opts, printTo(c.stderr))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "extenddb validate: %v\n", err)
 		return 1
