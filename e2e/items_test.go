@@ -904,3 +904,27 @@ func itDump(it map[string]types.AttributeValue) string {
 	b, _ := json.Marshal(it)
 	return string(b)
 }
+
+// TestItemsNumberKeysAreValues: 10, 1E1 and 10.0 name the same item, and
+// the stored number comes back in canonical form.
+func TestItemsNumberKeysAreValues(t *testing.T) {
+	s := itServer(t)
+	c, ctx := s.Client, context.Background()
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("range"), Item: map[string]types.AttributeValue{"pk": itS("n"), "sk": itN("10.0"), "v": itS("first")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("range"), Item: map[string]types.AttributeValue{"pk": itS("n"), "sk": itN("1E1"), "v": itS("second")}}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("range"), Key: map[string]types.AttributeValue{"pk": itS("n"), "sk": itN("10")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Item["v"].(*types.AttributeValueMemberS).Value != "second" || g.Item["sk"].(*types.AttributeValueMemberN).Value != "10" {
+		t.Fatalf("got %s", itDump(g.Item))
+	}
+	d, _ := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("range")})
+	if *d.Table.ItemCount != 1 {
+		t.Fatalf("ItemCount = %d, want 1", *d.Table.ItemCount)
+	}
+}
