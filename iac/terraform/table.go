@@ -157,8 +157,11 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	ns := emulator.Namespace{Account: p.account, Region: region}
 	name := r.str(d.attrs, "name")
 	if name == nil {
-		if d.attrs["name"] == nil {
+		if a := d.attrs["name"]; a == nil {
 			diags.Errorf(pos, "Missing required argument: the argument \"name\" is required, but no definition was found")
+		} else if v, hd := a.Expr.Value(ctx); !hd.HasErrors() && (!v.IsKnown() || v.IsNull()) {
+			// A table ExtendDB cannot name cannot be provisioned.
+			diags.Errorf(spec.PosFromHCL(&a.Range), "the table name must be known before apply; it is null or depends on a resource ExtendDB does not model")
 		}
 		return cty.DynamicVal
 	}

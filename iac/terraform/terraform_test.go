@@ -333,6 +333,8 @@ resource "aws_dynamodb_table_item" "i" {
 }`, "m/main.tf": `variable "need" {}`}, spec.Options{}, []string{"main.tf:1:1:", `"need" is required`}},
 		{"override without base", map[string]string{"main.tf": minimalTable, "x_override.tf": `resource "aws_dynamodb_table" "zzz" { name = "q" }`},
 			spec.Options{}, []string{"x_override.tf:1:", "Missing base resource block"}},
+		{"unknown name", map[string]string{"main.tf": "resource \"random_id\" \"r\" {}\n" + strings.Replace(minimalTable, `name         = "t"`, `name         = "t-${random_id.r.hex}"`, 1)},
+			spec.Options{}, []string{"main.tf:4:3: the table name must be known before apply"}},
 		{"unknown function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = templatefile("x.tpl", {})`, 1)},
 			spec.Options{}, []string{"main.tf:3:", "Call to unknown function", "templatefile"}},
 		{"provider function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = provider::aws::arn_parse("x").resource`, 1)},
