@@ -17,7 +17,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"go.yaml.in/yaml/v3"
 
@@ -114,7 +116,53 @@ func functions(baseDir string) map[string]function.Function {
 		"timestamp":     unknownFunc(cty.String),
 		"plantimestamp": unknownFunc(cty.String),
 	}
+	// templatefile sees every function but itself, as in Terraform.
+	f["templatefile"] = templateFileFunc(baseDir, f)
 	return f
+}
+
+// templateFileFunc renders a template file with the given variables.
+func templateFileFunc(baseDir string, funcs map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}, {Name: "vars", Type: cty.DynamicPseudoType}},
+		Type:   function.StaticReturnType(cty.DynamicPseudoType),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			path := args[0].AsString()
+			src, err := os.ReadFile(resolvePath(baseDir, path))
+			if err != nil {
+				return cty.DynamicVal, fmt.Errorf("no file exists at %q", path)
+			}
+			expr, hd := hclsyntax.ParseTemplate(src, path, hcl.Pos{Line: 1, Column: 1, Byte: 0})
+			if hd.HasErrors() {
+				return cty.DynamicVal, hd
+			}
+			vars := args[1]
+			if !vars.IsWhollyKnown() {
+				return cty.DynamicVal, nil
+			}
+			if !vars.Type().IsObjectType() && !vars.Type().IsMapType() {
+				return cty.DynamicVal, fmt.Errorf("invalid vars value: must be a map")
+			}
+			ctxVars := map[string]cty.Value{}
+			if !vars.IsNull() {
+				for it := vars.ElementIterator(); it.Next(); {
+					k, v := it.Element()
+					ctxVars[k.AsString()] = v
+				}
+			}
+			inner := map[string]function.Function{}
+			for name, fn := range funcs {
+				if name != "templatefile" {
+					inner[name] = fn
+				}
+			}
+			v, hd := expr.Value(&hcl.EvalContext{Variables: ctxVars, Functions: inner})
+			if hd.HasErrors() {
+				return cty.DynamicVal, hd
+			}
+			return v, nil
+		},
+	})
 }
 
 func resolvePath(base, p string) string {

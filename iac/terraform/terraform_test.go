@@ -335,8 +335,8 @@ resource "aws_dynamodb_table_item" "i" {
 			spec.Options{}, []string{"x_override.tf:1:", "Missing base resource block"}},
 		{"unknown name", map[string]string{"main.tf": "resource \"random_id\" \"r\" {}\n" + strings.Replace(minimalTable, `name         = "t"`, `name         = "t-${random_id.r.hex}"`, 1)},
 			spec.Options{}, []string{"main.tf:4:3: the table name must be known before apply"}},
-		{"unknown function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = templatefile("x.tpl", {})`, 1)},
-			spec.Options{}, []string{"main.tf:3:", "Call to unknown function", "templatefile"}},
+		{"unknown function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = templatestring("x", {})`, 1)},
+			spec.Options{}, []string{"main.tf:3:", "Call to unknown function", "templatestring"}},
 		{"provider function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = provider::aws::arn_parse("x").resource`, 1)},
 			spec.Options{}, []string{"main.tf:3:18:", `no functions in namespace "provider::aws::"`}},
 		{"no files", map[string]string{"README": "x"}, spec.Options{}, []string{"no Terraform configuration files"}},
@@ -746,6 +746,7 @@ locals {
     range_max     = max(range(3)...) == 2
     regex         = regex("[0-9]+", "ab12") == "12"
     workspace     = terraform.workspace == "default"
+    templatefile  = templatefile("${path.module}/t.tpl", { n = "x", l = [1, 2] }) == "x:1,2;"
   }
   missing_map = {}
   failed = [for k, ok in local.checks : k if !ok]
@@ -759,7 +760,7 @@ resource "aws_dynamodb_table" "t" {
     type = "S"
   }
 }
-`, "data.txt": "from file\n"}, spec.Options{})
+`, "data.txt": "from file\n", "t.tpl": "${n}:%{ for i, v in l }${v}%{ if i == 0 },%{ endif }%{ endfor };"}, spec.Options{})
 	if got := specs[0].Name(); got != "ok" {
 		t.Errorf("failed function checks: %s", got)
 	}
