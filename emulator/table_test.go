@@ -315,3 +315,49 @@ func TestTransitionDelay(t *testing.T) {
 	}
 	te.mustCreate(nsA, simpleTable("slow"))
 }
+
+// TestConcurrentControlPlane runs changes and lookups side by side (meant
+// for -race): readers hold published metadata while writers swap copies.
+func TestConcurrentControlPlane(t *testing.T) {
+	te := newTestEngine(t)
+	ctx := context.Background()
+	te.mustCreate(nsA, pprTable("busy"))
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				tm, err := te.table(nsA, "busy")
+				if err != nil {
+					errs <- err
+					return
+				}
+				_ = te.describe(tm, te.now())
+			}
+		}()
+	}
+	for i := range 50 {
+		key := "k" + string(rune('a'+i%26))
+		if _, err := te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(nsA.TableARN("busy")), Tags: []Tag{{Key: sp(key), Value: sp("v")}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("busy"), DeletionProtectionEnabled: bl(i%2 == 0)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := te.CreateTable(ctx, nsA, simpleTable("side"+string(rune('a'+i%26))+"x")); err != nil && i < 26 {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
