@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -517,6 +518,21 @@ func TestTransactGetItems(t *testing.T) {
 	}
 }
 
+// throttledRead reports whether err is a TransactGetItems the throttle
+// manager refused (the readers run flat out and may meet it).
+func throttledRead(err error) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		return false
+	}
+	for _, r := range tce.CancellationReasons {
+		if c := aws.ToString(r.Code); c == "ThrottlingError" || c == "ProvisionedThroughputExceeded" {
+			return true
+		}
+	}
+	return false
+}
+
 // TestTransactConcurrentTransfers: 16 clients make random transfers
 // between 100 accounts while readers check, with TransactGetItems, that no
 // transfer is ever seen in part: all 100 balances always sum to the
@@ -546,7 +562,7 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 		}
 	}
 
-	var next, done, conflicts, insufficient atomic.Int64
+	var next, done, conflicts, insufficient, throttled atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	errc := make(chan error, 64)
@@ -612,6 +628,11 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 							conflicts.Add(1)
 							continue
 						}
+						if strings.Contains(strings.Join(codes, ","), "Throttl") || strings.Contains(strings.Join(codes, ","), "ProvisionedThroughputExceeded") {
+							throttled.Add(1)
+							time.Sleep(10 * time.Millisecond)
+							continue
+						}
 					}
 					if errors.As(err, &tcx) {
 						conflicts.Add(1)
@@ -642,6 +663,11 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 			default:
 			}
 			out, err := c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: gets})
+			if throttledRead(err) {
+				throttled.Add(1)
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
 			if err != nil {
 				fail(err)
 				return
@@ -673,6 +699,11 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 				}
 				a := 2 * r.IntN(accounts/2)
 				out, err := c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{txGet("bank", acct(a)), txGet("bank", acct(a+1))}})
+				if throttledRead(err) {
+					throttled.Add(1)
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
 				if err != nil {
 					fail(err)
 					return
@@ -693,7 +724,7 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 	for err := range errc {
 		t.Fatal(err)
 	}
-	t.Logf("%d transfers committed, %d refused for funds, %d conflicts retried, %d consistent reads", done.Load(), insufficient.Load(), conflicts.Load(), reads.Load())
+	t.Logf("%d transfers committed, %d refused for funds, %d conflicts and %d throttles retried, %d consistent reads", done.Load(), insufficient.Load(), conflicts.Load(), throttled.Load(), reads.Load())
 	if done.Load()+insufficient.Load() != int64(transfers) {
 		t.Errorf("%d transfers ended, want %d", done.Load()+insufficient.Load(), transfers)
 	}

@@ -416,7 +416,9 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 		}
 		return nil, cancelled(reasons)
 	}
+	e.markHeld(stripes, true)
 	err := e.txPrepareCommit(actions, reasons)
+	e.markHeld(stripes, false)
 	e.items.locks.unlock(stripes)
 	// What the actions consumed is charged whether or not the transaction
 	// committed, as for a failed single-item condition.

@@ -23,6 +23,20 @@ func HoldItem(e *Engine, ns Namespace, table string, key av.Item) func() {
 	return func() { e.items.locks.unlockOne(s) }
 }
 
+// HoldItemInTx is HoldItem as a transaction holds the item.
+func HoldItemInTx(e *Engine, ns Namespace, table string, key av.Item) func() {
+	t, err := e.dataTable(ns, table)
+	if err != nil {
+		panic(err)
+	}
+	held := e.items.locks.lock(itemKey(t, key))
+	e.markHeld(held, true)
+	return func() {
+		e.markHeld(held, false)
+		e.items.locks.unlock(held)
+	}
+}
+
 // TokenRunning reports whether a transaction with token is running in ns.
 func TokenRunning(e *Engine, ns Namespace, token string) bool {
 	e.tx.mu.Lock()

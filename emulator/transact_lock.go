@@ -34,3 +34,31 @@ func sortUnique(s *[]uint16) {
 
 // asError is errors.As for the engine's own error type.
 func asError(err error, target **Error) bool { return errors.As(err, target) }
+
+// lockForWrite takes the stripe of a single-item write. A stripe held by
+// a committing transaction is waited for as long as a transaction would
+// wait, then the write gets TransactionConflictException, as DynamoDB
+// answers a write to an item a transaction is working on. A stripe held by
+// another single-item write is simply waited for.
+func (e *Engine) lockForWrite(key []byte) (uint16, error) {
+	s := stripeOf(key)
+	mu := &e.items.locks.mu[s]
+	if mu.TryLock() {
+		return s, nil
+	}
+	if !e.tx.held[s].Load() {
+		mu.Lock()
+		return s, nil
+	}
+	if waitLock(mu, e.tx.lockWait()) {
+		return s, nil
+	}
+	return 0, NewError(CodeTransactionConflict, msgTxConflict)
+}
+
+// markHeld flags stripes as held by a transaction (or clears them).
+func (e *Engine) markHeld(stripes []uint16, held bool) {
+	for _, s := range stripes {
+		e.tx.held[s].Store(held)
+	}
+}

@@ -107,3 +107,30 @@ func TestTransactConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTransactSingleWriteConflict: a single-item write to an item a
+// transaction holds past the bounded wait gets TransactionConflictException;
+// an item held by another single-item write is waited for instead.
+func TestTransactSingleWriteConflict(t *testing.T) {
+	s, c := sdkServer(t)
+	e := s.Engine()
+	emulator.SetTxLockWait(e, time.Millisecond)
+	key := av.Item{"pk": {Type: av.TypeS, S: "b"}}
+	put := &dynamodb.PutItemInput{TableName: aws.String("txt"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "b"}}}
+	release := emulator.HoldItemInTx(e, sdkNS, "txt", key)
+	_, err := c.PutItem(context.Background(), put)
+	release()
+	apiErr(t, err, "TransactionConflictException", "Transaction is ongoing for the item")
+
+	release = emulator.HoldItem(e, sdkNS, "txt", key)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.PutItem(context.Background(), put)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	release()
+	if err := <-done; err != nil {
+		t.Fatalf("a write queued behind another write: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,6 +32,9 @@ type txState struct {
 	done []*tokenEntry
 	// wait overrides txLockWait (tests).
 	wait time.Duration
+	// held flags the lock stripes a transaction holds, so single-item
+	// writes that meet one can answer TransactionConflictException.
+	held [lockStripes]atomic.Bool
 }
 
 func (s *txState) lockWait() time.Duration {

@@ -410,7 +410,10 @@ func (wb *writeBatch) commit() error {
 // prepare, stage, commit. It returns the pendingWrite (also on a failed
 // condition, for the capacity it consumed).
 func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, error) {
-	stripe := e.items.locks.lockOne(s.key)
+	stripe, err := e.lockForWrite(s.key)
+	if err != nil {
+		return nil, err
+	}
 	defer e.items.locks.unlockOne(stripe)
 	if err := ctx.Err(); err != nil {
 		return nil, err
