@@ -1,0 +1,52 @@
+package emulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// FuzzControlPlaneRequests feeds arbitrary JSON requests to CreateTable and
+// UpdateTable: every outcome must be success or a DynamoDB *Error, never a
+// panic or an untyped error.
+func FuzzControlPlaneRequests(f *testing.F) {
+	for _, seed := range []string{
+		`{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`,
+		`{"TableName":"abc","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1},"GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["x"]},"ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}]}`,
+		`{"TableName":"fuzz","GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"g2","KeySchema":[{"AttributeName":"n","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}],"AttributeDefinitions":[{"AttributeName":"n","AttributeType":"S"}]}`,
+		`{"TableName":"fuzz","BillingMode":"PROVISIONED","ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":3},"GlobalSecondaryIndexUpdates":[{"Update":{"IndexName":"gsi1","ProvisionedThroughput":{"ReadCapacityUnits":1,"WriteCapacityUnits":1}}}]}`,
+		`{"TableName":"fuzz","OnDemandThroughput":{"MaxReadRequestUnits":-1},"StreamSpecification":{"StreamEnabled":true}}`,
+		`{"TableName":"fuzz","KeySchema":[{}],"LocalSecondaryIndexes":[{"KeySchema":[]}],"Tags":[{}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	te := newTestEngine(f)
+	te.mustCreate(nsA, pprTable("fuzz"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		check := func(op string, err error) {
+			var de *Error
+			if err != nil && !errors.As(err, &de) {
+				t.Fatalf("%s returned an untyped error: %v", op, err)
+			}
+			if de != nil && (de.Code == "" || de.Message == "") {
+				t.Fatalf("%s returned an empty error: %+v", op, de)
+			}
+		}
+		var ct CreateTableInput
+		if json.Unmarshal(data, &ct) == nil {
+			_, err := te.CreateTable(ctx, nsA, &ct)
+			check("CreateTable", err)
+			if err == nil {
+				_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: ct.TableName})
+				check("DeleteTable", err)
+			}
+		}
+		var ut UpdateTableInput
+		if json.Unmarshal(data, &ut) == nil {
+			_, err := te.UpdateTable(ctx, nsA, &ut)
+			check("UpdateTable", err)
+		}
+	})
+}
