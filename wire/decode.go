@@ -36,6 +36,11 @@ func decodeInput(body []byte, v any) *emulator.Error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return serializationError("")
 	}
+	if fastDecode(body, v) {
+		clampIntegers(v)
+		return nil
+	}
+	resetValue(v) // the fast path may have set some members before giving up
 	for range maxIntegerRewrites {
 		err := json.Unmarshal(body, v)
 		if err == nil {
