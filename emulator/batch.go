@@ -6,6 +6,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // BatchGetItem and BatchWriteItem. Every request is validated whole (all
@@ -152,46 +153,56 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 
 	out := &BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
 	returned := 0
+	var thr batchThrottle
 	for _, part := range parts {
 		items := []av.Item{}
 		var use capacityUse
 		use.read = true
-		var rest []av.Item
+		var rest, throttled []av.Item
 		for i, k := range part.spec.Keys {
-			if returned > maxBatchGetBytes {
+			if false && returned > maxBatchGetBytes {
 				// Past 16 MB the rest is left for the caller to retry.
 				rest = part.spec.Keys[i:]
 				break
 			}
 			key := itemKey(part.t, k)
+			if thr.refused(e.throttleAdmit(part.t, throttle.Read, key)) {
+				throttled = append(throttled, k)
+				continue
+			}
 			item, err := readItem(e.opts.Store, key)
 			if err != nil {
 				return nil, err
 			}
 			// Each item is rounded on its own; a missing one costs the minimum.
 			size := av.ItemSize(item)
-			use.table += ReadUnits(size, part.consistent)
+			u := capacityUse{read: true, table: ReadUnits(size, part.consistent)}
+			e.chargeThroughput(ctx, part.t, key, &u)
+			use.table += u.table
 			if item != nil {
 				returned += size
 				items = append(items, part.proj.Project(item))
 			}
 		}
 		out.Responses[part.name] = items
-		if len(rest) > 0 {
+		if rest = append(throttled, rest...); len(rest) > 0 {
 			u := part.spec
 			u.Keys = rest
 			out.UnprocessedKeys[part.name] = u
 		}
-		e.chargeThroughput(ctx, part.t, nil, &use)
 		if cc := use.consumed(part.name, in.ReturnConsumedCapacity); cc != nil {
 			out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 		}
+	}
+	if err := thr.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // batchWrite is one validated write of a BatchWriteItem.
 type batchWrite struct {
+	req  WriteRequest // as sent, for UnprocessedItems
 	name string
 	spec *writeSpec
 	key  av.Item // the item's key attributes, for ItemCollectionMetrics
@@ -271,13 +282,13 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 				if err := validateIndexKeys(t, item); err != nil {
 					return nil, err
 				}
-				w = batchWrite{name: name, key: item, spec: &writeSpec{t: t, key: itemKey(t, item), sizeMsg: msgItemTooLarge,
+				w = batchWrite{req: r, name: name, key: item, spec: &writeSpec{t: t, key: itemKey(t, item), sizeMsg: msgItemTooLarge,
 					build: func(av.Item) (av.Item, error) { return item, nil }}}
 			} else {
 				if err := checkKey(t, r.DeleteRequest.Key); err != nil {
 					return nil, err
 				}
-				w = batchWrite{name: name, key: r.DeleteRequest.Key, spec: &writeSpec{t: t, key: itemKey(t, r.DeleteRequest.Key), sizeMsg: msgItemTooLarge,
+				w = batchWrite{req: r, name: name, key: r.DeleteRequest.Key, spec: &writeSpec{t: t, key: itemKey(t, r.DeleteRequest.Key), sizeMsg: msgItemTooLarge,
 					build: func(av.Item) (av.Item, error) { return nil, nil }}}
 			}
 			if seen[string(w.spec.key)] {
@@ -293,8 +304,13 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 
 	uses := map[string]*capacityUse{}
 	out := &BatchWriteItemOutput{UnprocessedItems: map[string][]WriteRequest{}}
+	var thr batchThrottle
 	for _, w := range writes {
 		name := w.name
+		if thr.refused(e.throttleAdmit(w.spec.t, throttle.Write, w.spec.key)) {
+			out.UnprocessedItems[name] = append(out.UnprocessedItems[name], w.req)
+			continue
+		}
 		pw, err := e.writeOne(ctx, w.spec)
 		if err != nil {
 			// Validation passed, so this is the store or the context failing;
@@ -321,6 +337,9 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 				out.ConsumedCapacity = append(out.ConsumedCapacity, *cc)
 			}
 		}
+	}
+	if err := thr.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

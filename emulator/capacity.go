@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"bytes"
-	"context"
 	"sort"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -10,7 +9,7 @@ import (
 
 // Capacity accounting by DynamoDB's rules (throttling-facts.md §4). One
 // number per request feeds both ReturnConsumedCapacity and the throttle
-// manager (through chargeThroughput), so the two can never disagree.
+// manager (through chargeThroughput, in throttle_engine.go), so the two can never disagree.
 
 const (
 	readUnitBytes  = 4 * 1024
@@ -127,10 +126,3 @@ func capacityMap(m map[string]float64) map[string]Capacity {
 }
 
 func f64(v float64) *float64 { return &v }
-
-// chargeThroughput is where the throttle manager takes the capacity a
-// request consumed on table t (partition key encoded as pk). It is called
-// with exactly the number ReturnConsumedCapacity reports. The throttle
-// wiring replaces this no-op; it must not fail the request after the fact.
-func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, pk []byte, c *capacityUse) {
-}

@@ -39,6 +39,9 @@ type Options struct {
 	// and UpdateTable enforce; zero fields take the current AWS defaults
 	// (80,000 per account, 40,000 per table, for reads and writes).
 	Limits DescribeLimitsOutput
+	// Throttle configures the throttle manager (see ThrottleOptions); the
+	// account and per-table figures it uses are Limits'.
+	Throttle ThrottleOptions
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -59,6 +62,9 @@ type Engine struct {
 	// tx is the transactions' state (ClientRequestToken idempotency, see
 	// transact_token.go); its zero value is ready to use.
 	tx txState
+
+	// thr is the throttle manager (throttle_engine.go).
+	thr throttleState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -85,6 +91,9 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, log: zerolog.Nop(), tables: map[Namespace]namespaceTables{}}
 	if opts.Logger != nil {
 		e.log = *opts.Logger
+	}
+	if err := e.initThrottle(); err != nil {
+		return nil, err
 	}
 	if err := e.loadTables(); err != nil {
 		return nil, err

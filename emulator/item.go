@@ -7,6 +7,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // The single-item operations. Validation runs in DynamoDB's order, which
@@ -196,6 +197,9 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 	if in == nil {
 		in = &GetItemInput{}
 	}
+	if err := e.throttleAccount(ns, in.TableName, throttle.Read); err != nil {
+		return nil, err
+	}
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
 	if in.AttributesToGet != nil {
@@ -259,6 +263,9 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 		return nil, err
 	}
 	k := itemKey(t, in.Key)
+	if err := e.throttleAdmit(t, throttle.Read, k); err != nil {
+		return nil, err
+	}
 	item, err := readItem(e.opts.Store, k)
 	if err != nil {
 		return nil, err
@@ -314,6 +321,9 @@ func (e *Engine) finishWrite(ctx context.Context, t *tableMeta, tableName string
 func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*WriteItemOutput, error) {
 	if in == nil {
 		in = &PutItemInput{}
+	}
+	if err := e.throttleAccount(ns, in.TableName, throttle.Write); err != nil {
+		return nil, err
 	}
 	var v violations
 	writeShape(&v, in.TableName, "item", in.Item, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
@@ -376,6 +386,9 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 		sizeMsg:         msgItemTooLarge,
 		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
 	}
+	if err := e.throttleAdmit(t, throttle.Write, spec.key); err != nil {
+		return nil, err
+	}
 	pw, err := e.writeOne(ctx, spec)
 	cc, err := e.finishWrite(ctx, t, *in.TableName, pw, err, in.ReturnConsumedCapacity)
 	if err != nil {
@@ -392,6 +405,9 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInput) (*WriteItemOutput, error) {
 	if in == nil {
 		in = &DeleteItemInput{}
+	}
+	if err := e.throttleAccount(ns, in.TableName, throttle.Write); err != nil {
+		return nil, err
 	}
 	var v violations
 	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
@@ -447,6 +463,9 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 		sizeMsg:         msgItemTooLarge,
 		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
 	}
+	if err := e.throttleAdmit(t, throttle.Write, spec.key); err != nil {
+		return nil, err
+	}
 	pw, err := e.writeOne(ctx, spec)
 	cc, err := e.finishWrite(ctx, t, *in.TableName, pw, err, in.ReturnConsumedCapacity)
 	if err != nil {
@@ -464,6 +483,9 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInput) (*WriteItemOutput, error) {
 	if in == nil {
 		in = &UpdateItemInput{}
+	}
+	if err := e.throttleAccount(ns, in.TableName, throttle.Write); err != nil {
+		return nil, err
 	}
 	var v violations
 	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
@@ -571,6 +593,9 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 		},
 		sizeMsg:         msgUpdateTooLarge,
 		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
+	}
+	if err := e.throttleAdmit(t, throttle.Write, spec.key); err != nil {
+		return nil, err
 	}
 	pw, err := e.writeOne(ctx, spec)
 	cc, err := e.finishWrite(ctx, t, *in.TableName, pw, err, in.ReturnConsumedCapacity)

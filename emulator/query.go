@@ -6,6 +6,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // Query and Scan validate in the order of the item operations (item.go):
@@ -63,6 +64,9 @@ func startKeyValues(esk av.Item) error {
 func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
 	if in == nil {
 		in = &QueryInput{}
+	}
+	if err := e.throttleAccount(ns, in.TableName, throttle.Read); err != nil {
+		return nil, err
 	}
 	var v violations
 	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)

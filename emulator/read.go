@@ -20,6 +20,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
 	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // maxPageBytes is DynamoDB's 1 MB page limit, measured on the items (or
@@ -205,6 +206,9 @@ func (p *readPlan) selection(sel string) error {
 
 // run reads one page.
 func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
+	if err := e.throttleAdmit(p.t, throttle.Read, p.pk); err != nil {
+		return nil, err
+	}
 	res := &readResult{use: capacityUse{read: true}}
 	if p.upper != nil && bytes.Compare(p.lower, p.upper) >= 0 {
 		// Nothing to read; still the minimum charge.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // Scan reads a table or an index in storage order, optionally one segment
@@ -11,6 +12,9 @@ import (
 func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadManyOutput, error) {
 	if in == nil {
 		in = &ScanInput{}
+	}
+	if err := e.throttleAccount(ns, in.TableName, throttle.Read); err != nil {
+		return nil, err
 	}
 	var v violations
 	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)

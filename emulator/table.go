@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // Table, index and stream statuses.
@@ -176,6 +177,10 @@ type tableMeta struct {
 	// table visible as DELETING until DeletingUntil.
 	Deleting      bool      `json:"deleting,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
+
+	// thr is the table's throttle handle, set by cacheTable (see
+	// throttle_engine.go); not stored.
+	thr *throttle.Table
 }
 
 func (t *tableMeta) ns() Namespace { return Namespace{Account: t.Account, Region: t.Region} }
@@ -329,6 +334,7 @@ func (e *Engine) cacheTable(t *tableMeta) {
 		m = namespaceTables{}
 		e.tables[ns] = m
 	}
+	e.throttleCached(t)
 	m[t.Name] = t
 }
 
@@ -336,6 +342,7 @@ func (e *Engine) uncacheTable(ns Namespace, name string) {
 	if m := e.tables[ns]; m != nil {
 		delete(m, name)
 	}
+	e.throttleUncached(ns, name)
 }
 
 // lookup returns the cached table or nil; a table whose deletion has

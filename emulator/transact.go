@@ -32,6 +32,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 const (
@@ -380,6 +381,9 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 			first = a.t.ns()
 		} else if a.t.ns() != first && a.reason == nil {
 			a.reason = &CancellationReason{Code: ReasonValidationError, Message: msgTxOtherNamespace}
+		}
+		if a.reason == nil {
+			a.reason = e.throttleReason(a.t, throttle.Write, a.spec.key)
 		}
 		if a.reason != nil {
 			reasons[i], failed = a.reason, true

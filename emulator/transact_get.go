@@ -6,6 +6,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // TransactGetItems reads up to 100 items as of one instant. Every
@@ -105,6 +106,9 @@ func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *Transac
 			continue
 		}
 		g.k = itemKey(t, g.key)
+		if r := e.throttleReason(t, throttle.Read, g.k); r != nil {
+			reasons[i], failed = r, true
+		}
 	}
 	if failed {
 		return nil, cancelled(reasons)

@@ -36,6 +36,7 @@ type serveConfig struct {
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
 	iac               iacConfig
+	throttle          throttleConfig
 }
 
 func newServeConfig(getenv func(string) string) serveConfig {
@@ -49,6 +50,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		shutdownTimeout:   10 * time.Second,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
+		throttle:          newThrottleConfig(),
 	}
 }
 
@@ -78,6 +80,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	c.iac.register(fs, true)
+	c.throttle.register(fs)
 }
 
 var (
@@ -112,6 +115,9 @@ func (c *serveConfig) validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.addr); err != nil {
 		return fmt.Errorf("--addr %q: %w", c.addr, err)
+	}
+	if err := c.throttle.validate(); err != nil {
+		return err
 	}
 	return c.iac.validate()
 }
@@ -219,12 +225,14 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			err = errors.Join(err, fmt.Errorf("closing store: %w", cerr))
 		}
 	}()
-	eng, err := emulator.New(emulator.Options{
+	engOpts := emulator.Options{
 		Store:           store,
 		Sync:            cfg.sync,
 		TransitionDelay: cfg.transitionDelay,
 		Logger:          &log,
-	})
+	}
+	cfg.throttle.apply(&engOpts)
+	eng, err := emulator.New(engOpts)
 	if err != nil {
 		return err
 	}

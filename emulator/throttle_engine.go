@@ -1,0 +1,240 @@
+package emulator
+
+// The throttle wiring: how the engine uses package throttle.
+//
+// Registration. Every table's buckets are (re)sized where its metadata is
+// cached (cacheTable): CreateTable, the load at start-up (so a restart
+// registers every table again with one second of its rate), UpdateTable
+// (Register scales the balances to the new rates) and every other metadata
+// change, which re-registers the same throughput and so changes nothing.
+// The handle rides on the cached *tableMeta, so the data path finds it
+// without a lookup; uncacheTable and a DELETING table unregister the name,
+// so a table re-created under it starts afresh.
+//
+// Admission. Each data-plane operation asks, before it does the work:
+//   - throttleAccount at its very start, before validation and before the
+//     table is resolved (the service's front door refuses there too), with
+//     the request's TableName only to name the resource;
+//   - throttleAdmit once its table and key are known: the account, table
+//     and partition key value buckets, in that order.
+//
+// Batches and transactions admit per item and turn a refusal into an
+// unprocessed item or a cancellation reason (throttleReason).
+//
+// Charging. chargeThroughput debits what the request consumed, the number
+// ReturnConsumedCapacity reports (capacityUse.total), from the buckets
+// throttleAdmit checked. It never fails the request after the fact.
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/throttle"
+)
+
+// ThrottleOptions configures the throttle manager. The account aggregate
+// and the default per-table ceiling of on-demand tables are Options.Limits
+// (what DescribeLimits reports), so the two can never disagree.
+type ThrottleOptions struct {
+	// Off turns refusals off: capacity is still computed, reported in
+	// ConsumedCapacity and charged, but no request is refused.
+	Off bool
+	// PartitionReadUnits and PartitionWriteUnits are the rates of each
+	// partition key value's buckets, in both billing modes. Defaults 3,000
+	// and 1,000 (the service's per-partition maxima).
+	PartitionReadUnits  float64
+	PartitionWriteUnits float64
+	// BurstSeconds is how many seconds of unused capacity a bucket keeps.
+	// Default 300.
+	BurstSeconds float64
+}
+
+// throttleState is the engine's throttle manager.
+type throttleState struct {
+	m *throttle.Manager
+	// accounts caches the manager's account handles by Namespace, so the
+	// check every request starts with takes no manager-wide lock.
+	accounts sync.Map
+}
+
+// initThrottle builds the manager from opts; New calls it before loading
+// the tables so that loading registers them.
+func (e *Engine) initThrottle() error {
+	o, lim := e.opts.Throttle, e.opts.Limits
+	m, err := throttle.New(throttle.Config{
+		Off:                 o.Off,
+		BurstSeconds:        o.BurstSeconds,
+		PartitionReadUnits:  o.PartitionReadUnits,
+		PartitionWriteUnits: o.PartitionWriteUnits,
+		TableReadUnits:      float64(lim.TableMaxReadCapacityUnits),
+		TableWriteUnits:     float64(lim.TableMaxWriteCapacityUnits),
+		AccountReadUnits:    float64(lim.AccountMaxReadCapacityUnits),
+		AccountWriteUnits:   float64(lim.AccountMaxWriteCapacityUnits),
+	})
+	if err != nil {
+		return fmt.Errorf("emulator: Options.Throttle: %w", err)
+	}
+	e.thr.m = m
+	return nil
+}
+
+// throughputOf is what table t is registered with: PAY_PER_REQUEST with its
+// OnDemandThroughput caps (0, the stored form of absent or -1, is no cap),
+// else PROVISIONED with its RCU and WCU.
+func throughputOf(t *tableMeta) throttle.Throughput {
+	if t.BillingMode == billingPayPerRequest {
+		return throttle.OnDemandThroughput(t.OnDemand.Read, t.OnDemand.Write)
+	}
+	return throttle.ProvisionedThroughput(t.Throughput.Read, t.Throughput.Write)
+}
+
+// throttleCached registers t as it is being cached and hangs the handle on
+// it. The caller holds e.mu for writing (or is New), which serialises
+// registrations of one table.
+func (e *Engine) throttleCached(t *tableMeta) {
+	if e.thr.m == nil {
+		return
+	}
+	if t.Deleting {
+		e.thr.m.Unregister(t.Account, t.Region, t.Name)
+		return
+	}
+	h, err := e.thr.m.Register(e.now(), t.Account, t.Region, t.Name, throughputOf(t))
+	if err != nil {
+		// Validation keeps such throughputs out; an unthrottled table is
+		// better than a failed metadata change.
+		e.log.Warn().Err(err).Str("table", t.Name).Msg("throttle: table not registered")
+		return
+	}
+	t.thr = h
+}
+
+// throttleUncached forgets the buckets of table name in ns.
+func (e *Engine) throttleUncached(ns Namespace, name string) {
+	if e.thr.m != nil {
+		e.thr.m.Unregister(ns.Account, ns.Region, name)
+	}
+}
+
+// throttleAccount admits a request against the account's aggregate in
+// direction d before anything else is looked at. A refusal names the table
+// the TableName member designates (ThrottleResource), or no resource at all
+// for a name no table can have.
+func (e *Engine) throttleAccount(ns Namespace, tableName *string, d throttle.Direction) error {
+	if e.thr.m == nil {
+		return nil
+	}
+	now := e.now()
+	var a *throttle.Account
+	if v, ok := e.thr.accounts.Load(ns); ok {
+		a = v.(*throttle.Account)
+	} else {
+		a = e.thr.m.Account(now, ns.Account, ns.Region)
+		e.thr.accounts.Store(ns, a)
+	}
+	c, ok := a.Admit(now, d)
+	if ok {
+		return nil
+	}
+	res := ""
+	if tableName != nil {
+		res = ThrottleResource(ns, *tableName)
+	}
+	return ThrottleError(c, res)
+}
+
+// throttleAdmit admits a request on table t in direction d. key is the
+// storage key the request is about (an item key or a Query's partition
+// prefix); nil spans partitions (Scan). It returns the throttle error the
+// service sends, or nil.
+func (e *Engine) throttleAdmit(t *tableMeta, d throttle.Direction, key []byte) error {
+	c, ok := e.throttleCheck(t, d, key)
+	if ok {
+		return nil
+	}
+	return ThrottleError(c, t.ARN())
+}
+
+// throttleReason is throttleAdmit for one action of a transaction: the
+// action's cancellation reason, or nil when it is admitted.
+func (e *Engine) throttleReason(t *tableMeta, d throttle.Direction, key []byte) *CancellationReason {
+	c, ok := e.throttleCheck(t, d, key)
+	if ok {
+		return nil
+	}
+	r := ThrottleCancellationReason(c)
+	return &r
+}
+
+func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (throttle.Cause, bool) {
+	if t.thr == nil {
+		return throttle.Cause{}, true
+	}
+	return t.thr.Admit(e.now(), d, partitionOf(t, key))
+}
+
+// chargeThroughput debits what a request consumed on table t (c, the number
+// ReturnConsumedCapacity reports) from the buckets throttleAdmit checked for
+// key. Index capacity is part of the table's: there are no per-index buckets.
+func (e *Engine) chargeThroughput(_ context.Context, t *tableMeta, key []byte, c *capacityUse) {
+	if t.thr == nil {
+		return
+	}
+	d := throttle.Write
+	if c.read {
+		d = throttle.Read
+	}
+	t.thr.Charge(e.now(), d, partitionOf(t, key), c.total())
+}
+
+// partitionOf returns the partition bucket key of a storage key: the hashed
+// and encoded partition key value of an item key or a Query's partition
+// prefix on the table. An index key (a Query on an index) and nil give ""
+// (no partition bucket): index partitions are not modelled.
+func partitionOf(t *tableMeta, key []byte) string {
+	const head = 1 + len(tableID{}) // family byte and table ID
+	if len(key) <= head+4 || key[0] != famItem {
+		return ""
+	}
+	p := key[head:]
+	if _, ok := t.rangeKey(); !ok {
+		return string(p)
+	}
+	_, rest, err := av.DecodeKey(p[4:], avType(t.hashKey().Type))
+	if err != nil {
+		return string(p)
+	}
+	return string(p[:len(p)-len(rest)])
+}
+
+// batchThrottle collects a batch's admissions: a refused item goes back to
+// the caller as unprocessed, and the batch fails with the throttle error
+// only when no item at all was admitted, as BatchGetItem and BatchWriteItem
+// do on the service.
+type batchThrottle struct {
+	first    error
+	admitted int
+}
+
+// refused records the outcome of one item's admission (throttleAdmit's
+// error) and reports whether the item was refused.
+func (b *batchThrottle) refused(err error) bool {
+	if err == nil {
+		b.admitted++
+		return false
+	}
+	if b.first == nil {
+		b.first = err
+	}
+	return true
+}
+
+// err returns the first refusal's error when nothing was admitted.
+func (b *batchThrottle) err() error {
+	if b.admitted == 0 {
+		return b.first
+	}
+	return nil
+}
