@@ -53,6 +53,8 @@ func TestFastDecode(t *testing.T) {
 		{`{"TableName":"T","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"é"}},"ExpressionAttributeNames":{"#n":"name"},"Limit":10,"ScanIndexForward":false,"ExclusiveStartKey":{"pk":{"S":"a"}},"AttributesToGet":["a","b"]}`, true},
 		{`{"TableName":null,"Key":null,"ExpressionAttributeNames":null,"AttributesToGet":[]}`, true},
 		{`{}`, true},
+		{`{"Key":{},"ExpressionAttributeNames":{},"AttributesToGet":[]}`, true},
+		{`{"TableName":"T","ExpressionAttributeValues":{}}`, true},
 		// Left to encoding/json.
 		{`{"TableName":"T","Expected":{"a":{"Exists":false}}}`, false},
 		{`{"tablename":"T"}`, false},
