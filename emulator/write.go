@@ -60,6 +60,15 @@ type itemState struct {
 
 	cacheOnce sync.Once
 	cache     *expr.Cache
+
+	// backfilling holds the indexRef of every index being backfilled.
+	backfilling sync.Map
+}
+
+// indexRef names one index of one table incarnation.
+type indexRef struct {
+	table tableID
+	index uint32
 }
 
 // exprCache is the engine's parse cache, shared by every request.
@@ -303,6 +312,17 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	for i, ix := range pw.indexes {
 		p := &pw.entries[i]
 		p.oldEntry, p.oldKey = indexEntry(s.t, ix, old)
+		if p.oldEntry != nil {
+			if _, busy := e.items.backfilling.Load(indexRef{s.t.ID, ix.ID}); busy {
+				// The backfill may not have reached this item yet: only an
+				// entry actually stored counts as the old one.
+				if _, err := r.Get(p.oldKey); errors.Is(err, kv.ErrNotFound) {
+					p.oldEntry, p.oldKey = nil, nil
+				} else if err != nil {
+					return nil, internalError(err)
+				}
+			}
+		}
 		p.newEntry, p.newKey = indexEntry(s.t, ix, nw)
 		pw.use.addIndex(ix, indexWriteUnits(p.oldEntry, p.newEntry, p.oldKey, p.newKey))
 	}
@@ -469,7 +489,19 @@ func exprError(err error) error {
 // UpdateTable (and already in the cached metadata, so writes from now on
 // maintain it). Each item is re-read and indexed under its stripe, so a
 // concurrent write of the item is either seen here or sees the index.
+// While it runs, writers count an item's old entry in ix only if it is
+// stored (see prepare), so the index's stats stay exact.
+//
+// UpdateTable calls it holding e.mu for writing. A writer resolves the
+// table's metadata (current) while holding its item's stripe, and this copy
+// takes stripes, so holding e.mu here could deadlock: it is released while
+// copying and taken again before returning.
 func (e *Engine) backfillIndex(t *tableMeta, ix *indexMeta) error {
+	ref := indexRef{t.ID, ix.ID}
+	e.items.backfilling.Store(ref, true)
+	defer e.items.backfilling.Delete(ref)
+	e.mu.Unlock()
+	defer e.mu.Lock()
 	snap := e.opts.Store.NewSnapshot()
 	defer snap.Close()
 	p := itemPrefix(t.ID)
