@@ -160,7 +160,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		use.read = true
 		var rest, throttled []av.Item
 		for i, k := range part.spec.Keys {
-			if false && returned > maxBatchGetBytes {
+			if returned > maxBatchGetBytes {
 				// Past 16 MB the rest is left for the caller to retry.
 				rest = part.spec.Keys[i:]
 				break
