@@ -3,4 +3,12 @@
 // (__type namespaces, member casing, x-amzn-RequestId, x-amz-crc32), SigV4
 // credential-scope parsing into an (account, Region) namespace, and STS
 // GetCallerIdentity over the query protocol.
+//
+// Files: handler.go (routes, the request pipeline, response headers),
+// dispatch.go (the one target → operation table), errors.go (the one error
+// code → wire form table), decode.go (encoding/json decoding with Coral's
+// SerializationException messages), fastdecode.go and encode.go (direct
+// paths for the hot data-plane shapes, checked byte for byte against the
+// encoding/json paths), identity.go (credential scope, account resolution),
+// sts.go (GetCallerIdentity).
 package wire
