@@ -42,6 +42,12 @@ type Options struct {
 	// Throttle configures the throttle manager (see ThrottleOptions); the
 	// account and per-table figures it uses are Limits'.
 	Throttle ThrottleOptions
+	// StreamShardRollover is how long a stream shard stays open before it
+	// is closed and a child opened; zero means four hours (stream.go).
+	StreamShardRollover time.Duration
+	// TTLInterval is the period of the TTL expiry worker (ttl.go); zero
+	// means DefaultTTLInterval, negative disables the worker.
+	TTLInterval time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -65,6 +71,11 @@ type Engine struct {
 
 	// thr is the throttle manager (throttle_engine.go).
 	thr throttleState
+
+	// streams and ttl are the stream records' and TTL worker's state
+	// (stream.go, ttl.go).
+	streams streamState
+	ttl     ttlState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -98,10 +109,14 @@ func New(opts Options) (*Engine, error) {
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}
+	e.startTTL()
 	return e, nil
 }
 
 // Close stops the engine's background work. It does not close the store.
-func (e *Engine) Close() error { return nil }
+func (e *Engine) Close() error {
+	e.stopTTL()
+	return nil
+}
 
 func (e *Engine) now() time.Time { return e.opts.Clock.Now() }

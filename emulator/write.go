@@ -228,6 +228,8 @@ type itemChange struct {
 	Key   []byte
 	Old   av.Item
 	New   av.Item
+	// ByTTL marks a deletion by the TTL worker (stream.go, ttl.go).
+	ByTTL bool
 }
 
 // writeSpec describes one single-item write.
@@ -414,6 +416,12 @@ func (wb *writeBatch) commit() error {
 			return err
 		}
 	}
+	// Stream records go in the same batch (stream.go).
+	releaseStreams, err := wb.e.stageStreamRecords(wb.b, wb.changes)
+	if err != nil {
+		return err
+	}
+	defer releaseStreams()
 	if wb.b.Empty() {
 		return nil
 	}
