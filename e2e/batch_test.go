@@ -213,7 +213,11 @@ func TestBatchValidation(t *testing.T) {
 	itErr(t, err, v, "One or more parameter values were invalid: Missing the key pk in the item")
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": {bDel(qItem{"pk": itS("a"), "x": itS("b")})}}})
 	itErr(t, err, v, "The provided key element does not match the schema")
-	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"qtab": {bPut(qItem{"pk": itS("a"), "sk": itN("1"), "g": itN("5")})}}})
+	// A valid put of an earlier table (in name order) must not be written
+	// when a later request is refused.
+	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		"hash": {bPut(qItem{"pk": itS("fine")})},
+		"qtab": {bPut(qItem{"pk": itS("a"), "sk": itN("1"), "g": itN("5")})}}})
 	itErr(t, err, v, "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName: gsi")
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": {bPut(qItem{"pk": itS("a"), "v": itS(strings.Repeat("x", 400*1024))})}}})
 	itErr(t, err, v, "Item size has exceeded the maximum allowed size")
