@@ -719,8 +719,13 @@ func TestItemsBackfill(t *testing.T) {
 	itErr(t, err, "ValidationException", "One or more parameter values were invalid: Type mismatch for Index Key z Expected: S Actual: N IndexName: byZ")
 }
 
+// itNoThrottle turns refusals off for tests that hammer one key on purpose.
+func itNoThrottle() testserver.Option {
+	return testserver.WithEngineOptions(func(o *emulator.Options) { o.Throttle.Off = true })
+}
+
 func TestItemsConcurrentAdd(t *testing.T) {
-	s := itServer(t)
+	s := itServer(t, itNoThrottle())
 	c := s.Client
 	workers, each := 32, 1000
 	if testing.Short() {
@@ -757,7 +762,7 @@ func TestItemsConcurrentAdd(t *testing.T) {
 }
 
 func TestItemsConditionalRace(t *testing.T) {
-	s := itServer(t)
+	s := itServer(t, itNoThrottle())
 	c := s.Client
 	for round := range 5 {
 		key := fmt.Sprintf("race%d", round)
@@ -849,7 +854,7 @@ func benchItem(key string) map[string]types.AttributeValue {
 }
 
 func BenchmarkItemsPutItem(b *testing.B) {
-	s := testserver.New(b)
+	s := testserver.New(b, itNoThrottle())
 	if _, err := s.Client.CreateTable(context.Background(), hashTableFor("bench")); err != nil {
 		b.Fatal(err)
 	}
@@ -864,7 +869,7 @@ func BenchmarkItemsPutItem(b *testing.B) {
 }
 
 func BenchmarkItemsGetItem(b *testing.B) {
-	s := testserver.New(b)
+	s := testserver.New(b, itNoThrottle())
 	if _, err := s.Client.CreateTable(context.Background(), hashTableFor("bench")); err != nil {
 		b.Fatal(err)
 	}
@@ -881,7 +886,7 @@ func BenchmarkItemsGetItem(b *testing.B) {
 }
 
 func BenchmarkItemsUpdateItem(b *testing.B) {
-	s := testserver.New(b)
+	s := testserver.New(b, itNoThrottle())
 	if _, err := s.Client.CreateTable(context.Background(), hashTableFor("bench")); err != nil {
 		b.Fatal(err)
 	}
