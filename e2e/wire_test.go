@@ -16,6 +16,7 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
 	"github.com/extenddb/extenddb/internal/testserver"
@@ -215,5 +216,15 @@ func TestWireNamespaces(t *testing.T) {
 		if len(lt.TableNames) != tc.want {
 			t.Errorf("%s: ListTables = %v, want %d table(s)", tc.name, lt.TableNames, tc.want)
 		}
+	}
+}
+
+// TestWireStreamsDispatch: the DynamoDB Streams client reaches the Streams
+// operations on the same port.
+func TestWireStreamsDispatch(t *testing.T) {
+	s := testserver.New(t)
+	c := dynamodbstreams.NewFromConfig(s.AWSConfig("us-east-1", testserver.DefaultAccessKeyID))
+	if _, err := c.ListStreams(context.Background(), &dynamodbstreams.ListStreamsInput{}); err != nil {
+		t.Fatalf("ListStreams: %v", err)
 	}
 }

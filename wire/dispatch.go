@@ -71,8 +71,12 @@ func dynamoDBOperations() map[string]operation {
 	}
 }
 
-// streamsOperations is the dispatch table of DynamoDBStreams_20120810.<Op>
-// (none yet: every target answers UnknownOperationException).
+// streamsOperations is the dispatch table of DynamoDBStreams_20120810.<Op>.
 func streamsOperations() map[string]operation {
-	return map[string]operation{}
+	return map[string]operation{
+		"ListStreams":      op((*emulator.Engine).ListStreams),
+		"DescribeStream":   op((*emulator.Engine).DescribeStream),
+		"GetShardIterator": op((*emulator.Engine).GetShardIterator),
+		"GetRecords":       op((*emulator.Engine).GetRecords),
+	}
 }

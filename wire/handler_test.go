@@ -83,7 +83,9 @@ func TestUnknownTargets(t *testing.T) {
 		name, target, contentType, body, want string
 	}{
 		{"unknown operation", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown},
-		{"streams operation", "DynamoDBStreams_20120810.ListStreams", contentTypeJSON10, `{}`, unknown},
+		{"unknown streams operation", "DynamoDBStreams_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown},
+		{"streams operation under the DynamoDB prefix", "DynamoDB_20120810.ListStreams", contentTypeJSON10, `{}`, unknown},
+		{"DynamoDB operation under the Streams prefix", "DynamoDBStreams_20120810.ListTables", contentTypeJSON10, `{}`, unknown},
 		{"old API version", "DynamoDB_20111205.ListTables", contentTypeJSON10, `{}`, unknown},
 		{"no target", "", contentTypeJSON10, `{}`, unknown},
 		{"case matters", "dynamodb_20120810.ListTables", contentTypeJSON10, `{}`, unknown},
