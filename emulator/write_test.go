@@ -408,7 +408,7 @@ func BenchmarkTableStatsAfterWrite(b *testing.B) {
 // and takes item stripes) and writers (which hold a stripe and read the
 // metadata), and the index ends up with exactly the items that have its key.
 func TestBackfillWhileWriting(t *testing.T) {
-	e, tm := itemEngine(t)
+	e, _ := itemEngine(t)
 	name := "tbl"
 	for i := range 500 {
 		put(t, e, av.Item{"pk": avS(strconv.Itoa(i)), "sk": avN("0"), "z": avS("z")})
@@ -445,7 +445,7 @@ func TestBackfillWhileWriting(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	tm, _ = e.table(testNS, "tbl")
+	tm, _ := e.table(testNS, "tbl")
 	if got := len(indexEntries(t, e, tm, "zix")); got != 500 {
 		t.Fatalf("index has %d entries, want 500", got)
 	}
