@@ -933,3 +933,21 @@ func TestItemsNumberKeysAreValues(t *testing.T) {
 		t.Fatalf("ItemCount = %d, want 1", *d.Table.ItemCount)
 	}
 }
+
+// TestItemsSizeBoundary: exactly 400 KB (names included) is accepted, one
+// byte more is not.
+func TestItemsSizeBoundary(t *testing.T) {
+	s := itServer(t)
+	c, ctx := s.Client, context.Background()
+	// "pk"+"a" = 3 bytes, "big" = 3 bytes.
+	fits := strings.Repeat("x", 400*1024-6)
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hash"), Item: map[string]types.AttributeValue{"pk": itS("a"), "big": itS(fits)}}); err != nil {
+		t.Fatalf("400 KB item refused: %v", err)
+	}
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hash"), Item: map[string]types.AttributeValue{"pk": itS("a"), "big": itS(fits + "x")}})
+	itErr(t, err, "ValidationException", "Item size has exceeded the maximum allowed size")
+	// Growing the stored item past the limit by update.
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hash"), Key: map[string]types.AttributeValue{"pk": itS("a")},
+		UpdateExpression: aws.String("SET z = :z"), ExpressionAttributeValues: map[string]types.AttributeValue{":z": itBool(true)}})
+	itErr(t, err, "ValidationException", "Item size to update has exceeded the maximum allowed size")
+}
