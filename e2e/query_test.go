@@ -654,6 +654,12 @@ func TestQueryConsumedCapacity(t *testing.T) {
 	in = kce("pk = :p", ":p", itS("nothing"))
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	check(in, 0.5) // nothing found still costs the minimum
+	// Scan counts every item evaluated, returned or not.
+	sout, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("qtab"), FilterExpression: aws.String("xpad = :n"),
+		ExpressionAttributeValues: qItem{":n": itS("none")}, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+	if err != nil || sout.Count != 0 || capUnits(sout.ConsumedCapacity) != 2 {
+		t.Fatalf("scan capacity: %v %+v", err, sout)
+	}
 	// GSI with INDEXES: the index pays, the table shows 0.
 	in = kce("g = :g", ":g", itS("g"))
 	in.IndexName = aws.String("gsiAll")
