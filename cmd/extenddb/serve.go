@@ -33,6 +33,7 @@ type serveConfig struct {
 	logFormat         string
 	sync              bool
 	transitionDelay   time.Duration
+	ttlInterval       time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
 	iac               iacConfig
@@ -48,6 +49,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logLevel:          "info",
 		logFormat:         "console",
 		shutdownTimeout:   10 * time.Second,
+		ttlInterval:       emulator.DefaultTTLInterval,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -77,6 +79,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "`FORMAT` of log lines on stderr: console or json")
 	fs.BoolVar(&c.sync, "sync", c.sync, "fsync every acknowledged write (durable across a power cut; slower)")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
+	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	c.iac.register(fs, true)
@@ -106,6 +109,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.transitionDelay < 0 {
 		return fmt.Errorf("--transition-delay %s: must not be negative", c.transitionDelay)
+	}
+	if c.ttlInterval < 0 {
+		return fmt.Errorf("--ttl-interval %s: must not be negative", c.ttlInterval)
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
@@ -232,6 +238,10 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		Logger:          &log,
 	}
 	cfg.throttle.apply(&engOpts)
+	engOpts.TTLInterval = cfg.ttlInterval
+	if cfg.ttlInterval == 0 {
+		engOpts.TTLInterval = -1 // the engine's "off"
+	}
 	eng, err := emulator.New(engOpts)
 	if err != nil {
 		return err
