@@ -8,8 +8,10 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -371,5 +373,46 @@ func TestServeAccountFlags(t *testing.T) {
 		if got := callerAccount(t, addr, key); got != want {
 			t.Errorf("account of %s = %s; want %s", key, got, want)
 		}
+	}
+}
+
+// TestShutdownDrainsInFlightRequests: a request whose body is still arriving
+// when SIGTERM comes is answered before the process exits.
+func TestShutdownDrainsInFlightRequests(t *testing.T) {
+	addr, logs, stop, done := startServe(t, "--in-memory")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"Limit": 5}`
+	head := "POST / HTTP/1.1\r\nHost: " + addr + "\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n" +
+		"Content-Type: application/x-amz-json-1.0\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
+	if _, err := io.WriteString(conn, head+body[:3]); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // let the server start reading the request
+	stop()
+	for !strings.Contains(logs.String(), "shutting down") {
+		select {
+		case code := <-done:
+			t.Fatalf("exited (%d) with a request in flight:\n%s", code, logs.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if _, err := io.WriteString(conn, body[3:]); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("in-flight request not answered: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "TableNames") {
+		t.Errorf("in-flight request: %d %s", resp.StatusCode, b)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d\n%s", code, logs.String())
 	}
 }
