@@ -3,6 +3,7 @@
 // Subcommands:
 //
 //	extenddb serve [flags]   serve the DynamoDB API (see docs/configuration.md)
+//	extenddb validate PATH.. check Terraform/CloudFormation tables, print the plan
 //	extenddb version         print the version, Go version and VCS revision
 //	extenddb help [command]  print usage
 //
@@ -13,5 +14,6 @@
 // Adding a subcommand: write one file with a func(ctx, *cli, args) int and
 // list it in commands (main.go). Adding a serve flag: a field in serveConfig,
 // a line in serveConfig.register, a check in serveConfig.validate if it can
-// be wrong, and a row in docs/configuration.md.
+// be wrong, and a row in docs/configuration.md (TestConfigurationDocumentsEveryFlag
+// fails until the row exists).
 package main
