@@ -93,8 +93,8 @@ func (te *testEngine) restart() {
 }
 
 func sp(v string) *string { return &v }
-func i64(v int64) *int64 { return &v }
-func bl(v bool) *bool    { return &v }
+func i64(v int64) *int64  { return &v }
+func bl(v bool) *bool     { return &v }
 
 func attrs(kv ...string) []AttributeDefinition {
 	out := []AttributeDefinition{}
