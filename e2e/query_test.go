@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -1077,5 +1078,59 @@ func BenchmarkQueryTableSize(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// qClock is a settable clock for transition tests.
+type qClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *qClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *qClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func TestQueryBackfillingGSIRefused(t *testing.T) {
+	clk := &qClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := testserver.New(t, testserver.WithClock(clk), testserver.WithTransitionDelay(10*time.Second))
+	c := s.Client
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("bfill"), AttributeDefinitions: []types.AttributeDefinition{qAttr("pk", "S")},
+		KeySchema: qKey("pk", ""), BillingMode: types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(11 * time.Second)
+	qPut(t, c, "bfill", qItem{"pk": itS("1"), "cat": itS("c")})
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+		TableName:            aws.String("bfill"),
+		AttributeDefinitions: []types.AttributeDefinition{qAttr("cat", "S")},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byCat"), KeySchema: qKey("cat", ""), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	in := kce("cat = :c", ":c", itS("c"))
+	in.TableName = aws.String("bfill")
+	in.IndexName = aws.String("byCat")
+	_, err := c.Query(ctx, in)
+	itErr(t, err, "ValidationException", "Cannot read from backfilling global secondary index: byCat")
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("bfill"), IndexName: aws.String("byCat")})
+	itErr(t, err, "ValidationException", "Cannot read from backfilling global secondary index: byCat")
+	clk.advance(11 * time.Second)
+	out, err := c.Query(ctx, in)
+	if err != nil || out.Count != 1 {
+		t.Fatalf("after backfill: %v %+v", err, out)
 	}
 }

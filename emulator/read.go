@@ -384,6 +384,9 @@ func readIndex(t *tableMeta, name *string, consistent bool, now time.Time) (*ind
 	if !ix.Local && consistent {
 		return nil, Validation("Consistent reads are not supported on global secondary indexes")
 	}
+	if ix.Backfill && ix.status(now) == statusCreating {
+		return nil, Validation("Cannot read from backfilling global secondary index: %s", ix.Name)
+	}
 	return ix, nil
 }
 
