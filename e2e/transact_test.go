@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
@@ -740,3 +741,109 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 		t.Errorf("balances sum to %d, want %d", sum, accounts*initial)
 	}
 }
+
+// Benchmarks through the HTTP handler and the SDK client: a 4-action
+// TransactWriteItems and a 4-item TransactGetItems, uncontended (each
+// operation on its own items) and with 16 clients contending for the same
+// 8 items. Throttling is off: the benchmarks measure the transaction path,
+// and hot items would otherwise be refused after their first second.
+
+func txBenchServer(b *testing.B) *testserver.Server {
+	s := testserver.New(b, testserver.WithEngineOptions(func(o *emulator.Options) { o.Throttle.Off = true }))
+	if _, err := s.Client.CreateTable(context.Background(), hashTableFor("bench")); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func benchWrite4(keys func() [4]string) *dynamodb.TransactWriteItemsInput {
+	k := keys()
+	return &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		txPut("bench", item{"pk": itS(k[0]), "v": itS("x")}),
+		txUpd("bench", hk(k[1]), "ADD n :one", item{":one": itN("1")}),
+		txDel("bench", hk(k[2])),
+		txCheck("bench", hk(k[3]), "attribute_not_exists(z)"),
+	}}
+}
+
+func benchGet4(keys func() [4]string) *dynamodb.TransactGetItemsInput {
+	k := keys()
+	in := &dynamodb.TransactGetItemsInput{}
+	for _, x := range k {
+		in.TransactItems = append(in.TransactItems, txGet("bench", hk(x)))
+	}
+	return in
+}
+
+// benchTx runs op from clients goroutines (1: uncontended, sequential) and
+// reports the share of operations cancelled by a conflict.
+func benchTx(b *testing.B, clients int, contended bool, op func(*dynamodb.Client, func() [4]string) error) {
+	s := txBenchServer(b)
+	for i := range 8 {
+		if _, err := s.Client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("bench"), Item: item{"pk": itS("hot" + strconv.Itoa(i)), "v": itS("x")}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var seq, conflicts atomic.Int64
+	keysFor := func(r *rand.Rand) func() [4]string {
+		return func() [4]string {
+			var k [4]string
+			if contended {
+				p := r.Perm(8)
+				for i := range k {
+					k[i] = "hot" + strconv.Itoa(p[i])
+				}
+				return k
+			}
+			n := seq.Add(1)
+			for i := range k {
+				k[i] = fmt.Sprintf("k%d-%d", n%1000, i)
+			}
+			return k
+		}
+	}
+	run := func(r *rand.Rand) {
+		err := op(s.Client, keysFor(r))
+		var tce *types.TransactionCanceledException
+		switch {
+		case errors.As(err, &tce):
+			conflicts.Add(1)
+		case err != nil:
+			b.Error(err)
+		}
+	}
+	b.ReportAllocs()
+	if clients == 1 {
+		r := rand.New(rand.NewPCG(1, 2))
+		for b.Loop() {
+			run(r)
+		}
+	} else {
+		b.SetParallelism((clients + 1) / 2)
+		var id atomic.Uint64
+		b.RunParallel(func(pb *testing.PB) {
+			r := rand.New(rand.NewPCG(id.Add(1), 2))
+			for pb.Next() {
+				run(r)
+			}
+		})
+	}
+	b.ReportMetric(float64(conflicts.Load())/float64(b.N), "cancelled/op")
+}
+
+func writeOp(c *dynamodb.Client, keys func() [4]string) error {
+	_, err := c.TransactWriteItems(context.Background(), benchWrite4(keys))
+	return err
+}
+
+func getOp(c *dynamodb.Client, keys func() [4]string) error {
+	_, err := c.TransactGetItems(context.Background(), benchGet4(keys))
+	return err
+}
+
+func BenchmarkTransactWrite4(b *testing.B) { benchTx(b, 1, false, writeOp) }
+func BenchmarkTransactWrite4Contended16(b *testing.B) {
+	benchTx(b, 16, true, writeOp)
+}
+func BenchmarkTransactGet4(b *testing.B)            { benchTx(b, 1, false, getOp) }
+func BenchmarkTransactGet4Contended16(b *testing.B) { benchTx(b, 16, true, getOp) }

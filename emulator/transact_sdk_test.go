@@ -118,9 +118,19 @@ func TestTransactSingleWriteConflict(t *testing.T) {
 	key := av.Item{"pk": {Type: av.TypeS, S: "b"}}
 	put := &dynamodb.PutItemInput{TableName: aws.String("txt"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "b"}}}
 	release := emulator.HoldItemInTx(e, sdkNS, "txt", key)
-	_, err := c.PutItem(context.Background(), put)
-	release()
-	apiErr(t, err, "TransactionConflictException", "Transaction is ongoing for the item")
+	answered := make(chan error, 1)
+	go func() {
+		_, err := c.PutItem(context.Background(), put)
+		answered <- err
+	}()
+	select {
+	case err := <-answered:
+		release()
+		apiErr(t, err, "TransactionConflictException", "Transaction is ongoing for the item")
+	case <-time.After(10 * time.Second):
+		release()
+		t.Fatal("a write to an item held by a transaction waited 10 s instead of conflicting")
+	}
 
 	release = emulator.HoldItem(e, sdkNS, "txt", key)
 	done := make(chan error, 1)

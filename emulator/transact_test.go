@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	randv2 "math/rand/v2"
+	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -261,5 +263,42 @@ func TestCancelledMessage(t *testing.T) {
 		if e.Message != msgTxCancelledPrefix+tc.want[1:] || len(e.CancellationReasons) != len(tc.reasons) || e.CancellationReasons[len(tc.reasons)-1].Code == "" {
 			t.Errorf("%v: %q %+v", tc.want, e.Message, e.CancellationReasons)
 		}
+	}
+}
+
+// TestTransactLockOrder: many lockers take overlapping sets of stripes
+// given in random orders, yielding while they hold them, with a wait long
+// enough that giving up can only mean a deadlock.
+func TestTransactLockOrder(t *testing.T) {
+	te := newTestEngine(t)
+	e := te.Engine
+	e.tx.wait = 5 * time.Second
+	keys := make([][]byte, 6)
+	for i := range keys {
+		keys[i] = []byte(fmt.Sprintf("item-%d", i))
+	}
+	var wg sync.WaitGroup
+	var failed atomic.Bool
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := randv2.New(randv2.NewPCG(uint64(w), 3))
+			for range 2000 {
+				set := slices.Clone(keys)
+				r.Shuffle(len(set), func(i, j int) { set[i], set[j] = set[j], set[i] })
+				held, _, ok := e.lockTimed(set[:2+r.IntN(4)])
+				if !ok {
+					failed.Store(true)
+					return
+				}
+				runtime.Gosched()
+				e.items.locks.unlock(held)
+			}
+		}()
+	}
+	wg.Wait()
+	if failed.Load() {
+		t.Fatal("a locker waited 5 s for a stripe: lock order is not fixed")
 	}
 }
