@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
@@ -23,8 +24,8 @@ func bDel(key qItem) types.WriteRequest {
 	return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
 }
 
-func bServer(t testing.TB) *testserver.Server {
-	s := testserver.New(t)
+func bServer(t testing.TB, opts ...testserver.Option) *testserver.Server {
+	s := testserver.New(t, opts...)
 	qTable(t, s.Client, "qtab", "N")
 	if _, err := s.Client.CreateTable(context.Background(), hashTableFor("hash")); err != nil {
 		t.Fatal(err)
@@ -230,22 +231,28 @@ func TestBatchValidation(t *testing.T) {
 	}
 }
 
+// benchNoThrottle keeps the throttle manager out of the batch benchmarks.
+func benchNoThrottle() testserver.Option {
+	return testserver.WithEngineOptions(func(o *emulator.Options) { o.Throttle.Off = true })
+}
+
 func BenchmarkBatchWriteItem25(b *testing.B) {
-	s := bServer(b)
+	s := bServer(b, benchNoThrottle())
 	reqs := make([]types.WriteRequest, 25)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		for j := range reqs {
 			reqs[j] = bPut(benchItem(strconv.Itoa((i*25 + j) % 5000)))
 		}
-		if _, err := s.Client.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": reqs}}); err != nil {
-			b.Fatal(err)
+		out, err := s.Client.BatchWriteItem(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": reqs}})
+		if err != nil || len(out.UnprocessedItems) != 0 {
+			b.Fatal(err, out.UnprocessedItems)
 		}
 	}
 }
 
 func BenchmarkBatchGetItem100(b *testing.B) {
-	s := bServer(b)
+	s := bServer(b, benchNoThrottle())
 	keys := make([]qItem, 100)
 	for i := range 100 {
 		qPut(b, s.Client, "hash", benchItem(strconv.Itoa(i)))

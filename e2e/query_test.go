@@ -1014,7 +1014,8 @@ func qLoad(b *testing.B, s *testserver.Server, table string, n, perPartition int
 }
 
 func qBenchTable(b *testing.B) *testserver.Server {
-	s := testserver.New(b)
+	// Benchmarks measure the read path, not the throttle manager.
+	s := testserver.New(b, testserver.WithEngineOptions(func(o *emulator.Options) { o.Throttle.Off = true }))
 	if _, err := s.Client.CreateTable(context.Background(), &dynamodb.CreateTableInput{
 		TableName: aws.String("bench"), AttributeDefinitions: []types.AttributeDefinition{qAttr("pk", "S"), qAttr("sk", "N")},
 		KeySchema: qKey("pk", "sk"), BillingMode: types.BillingModePayPerRequest,
