@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -12,8 +13,15 @@ import (
 // stripes for the length of one prepare-and-commit, so a short wait absorbs
 // ordinary contention and only a truly busy item ends in a conflict.
 func waitLock(mu *sync.Mutex, wait time.Duration) bool {
+	// Yield first: the holder is usually a commit away from releasing.
+	for range 16 {
+		runtime.Gosched()
+		if mu.TryLock() {
+			return true
+		}
+	}
 	deadline := time.Now().Add(wait)
-	pause := 5 * time.Microsecond
+	pause := 10 * time.Microsecond
 	for {
 		if mu.TryLock() {
 			return true
@@ -22,7 +30,7 @@ func waitLock(mu *sync.Mutex, wait time.Duration) bool {
 			return false
 		}
 		time.Sleep(pause)
-		pause = min(2*pause, time.Millisecond)
+		pause = min(2*pause, 200*time.Microsecond)
 	}
 }
 
