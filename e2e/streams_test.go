@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -537,5 +540,24 @@ func TestStreamsSurviveRestart(t *testing.T) {
 	}
 	if *after[2].Dynamodb.SequenceNumber <= *after[1].Dynamodb.SequenceNumber {
 		t.Fatalf("sequence went back after restart: %s then %s", *after[1].Dynamodb.SequenceNumber, *after[2].Dynamodb.SequenceNumber)
+	}
+}
+
+// TestStreamsBoto3 runs e2e/python/streams_check.py (boto3's dynamodb and
+// dynamodbstreams clients) against the server; skipped without python3 and boto3.
+func TestStreamsBoto3(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found")
+	}
+	if err := exec.Command(py, "-c", "import boto3").Run(); err != nil {
+		t.Skip("boto3 not installed")
+	}
+	e := newStEnv(t)
+	cmd := exec.CommandContext(t.Context(), py, filepath.Join("python", "streams_check.py"), e.s.URL)
+	cmd.Env = append(os.Environ(), "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "OK 3") {
+		t.Fatalf("boto3 check: %v\n%s", err, out)
 	}
 }
