@@ -564,3 +564,19 @@ func TestThrottleUpdateTableAndRestart(t *testing.T) {
 	e.mustServe("write after restart", e.put("Upd", thrItem("r", -1)))
 	e.wantThrottle(e.put("Upd", thrItem("s", -1)), thrTypePTEE, thrMsgPTEE, "ThrottlingReasons", "TableWriteProvisionedThroughputExceeded", thrARN("Upd"))
 }
+
+// TestThrottleDescribeLimits: DescribeLimits reports the configured account
+// and table figures, the ones the buckets use.
+func TestThrottleDescribeLimits(t *testing.T) {
+	want := emulator.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 1000, AccountMaxWriteCapacityUnits: 900, TableMaxReadCapacityUnits: 800, TableMaxWriteCapacityUnits: 700}
+	e := newThrEnv(t, func(o *emulator.Options) { o.Limits = want })
+	out, err := e.c.DescribeLimits(e.ctx, &dynamodb.DescribeLimitsInput{})
+	e.mustServe("DescribeLimits", err)
+	got := emulator.DescribeLimitsOutput{
+		AccountMaxReadCapacityUnits: aws.ToInt64(out.AccountMaxReadCapacityUnits), AccountMaxWriteCapacityUnits: aws.ToInt64(out.AccountMaxWriteCapacityUnits),
+		TableMaxReadCapacityUnits: aws.ToInt64(out.TableMaxReadCapacityUnits), TableMaxWriteCapacityUnits: aws.ToInt64(out.TableMaxWriteCapacityUnits),
+	}
+	if got != want {
+		t.Fatalf("DescribeLimits %+v, want %+v", got, want)
+	}
+}
