@@ -561,3 +561,47 @@ func TestStreamsBoto3(t *testing.T) {
 		t.Fatalf("boto3 check: %v\n%s", err, out)
 	}
 }
+
+// TestStreamsConcurrentWriters: every acknowledged write has exactly one
+// record, sequence numbers are unique and increasing in read order, and
+// each item's records are in its write order.
+func TestStreamsConcurrentWriters(t *testing.T) {
+	e := newStEnv(t)
+	arn := e.table("Tab", "NEW_IMAGE")
+	const writers, per = 4, 25
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				it := map[string]types.AttributeValue{"pk": itS(fmt.Sprint("w", w)), "sk": itN("1"), "v": itN(fmt.Sprint(i))}
+				if _, err := e.db.PutItem(e.ctx, &dynamodb.PutItemInput{TableName: aws.String("Tab"), Item: it}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	recs := e.readAll(arn)
+	if len(recs) != writers*per {
+		t.Fatalf("%d records, want %d", len(recs), writers*per)
+	}
+	last := map[string]int{}
+	prev := ""
+	for _, r := range recs {
+		seq := *r.Dynamodb.SequenceNumber
+		if seq <= prev {
+			t.Fatalf("sequence %s after %s", seq, prev)
+		}
+		prev = seq
+		pk := sAttr(r.Dynamodb.Keys, "pk")
+		v := 0
+		fmt.Sscan(sAttr(r.Dynamodb.NewImage, "v"), &v)
+		if n, ok := last[pk]; ok && v != n+1 {
+			t.Fatalf("item %s: record v=%d after v=%d", pk, v, n)
+		}
+		last[pk] = v
+	}
+}
