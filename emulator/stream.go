@@ -71,6 +71,9 @@ type streamTable struct {
 
 type streamsDoc struct {
 	Streams []*streamMeta `json:"streams"`
+	// TrimmedBefore: records with a lower sequence number were deleted by
+	// trimStreams (past the retention period).
+	TrimmedBefore uint64 `json:"trimmedBefore,omitempty"`
 }
 
 type streamMeta struct {
@@ -370,4 +373,78 @@ func buildStreamRecord(t *tableMeta, c itemChange, now time.Time) (*StreamRecord
 		rec.UserIdentity = &StreamIdentity{PrincipalId: "dynamodb.amazonaws.com", Type: "Service"}
 	}
 	return rec, true
+}
+
+// trimStreams deletes the stream records older than the retention period
+// of every table whose streams were used since start-up. The TTL worker
+// runs it on every pass.
+func (e *Engine) trimStreams(now time.Time) error {
+	e.streams.mu.Lock()
+	ids := make([]tableID, 0, len(e.streams.tables))
+	for id := range e.streams.tables {
+		ids = append(ids, id)
+	}
+	e.streams.mu.Unlock()
+	for _, id := range ids {
+		st, err := e.streamTableFor(id)
+		if err != nil {
+			return err
+		}
+		if err := e.trimTable(st, id, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) trimTable(st *streamTable, id tableID, now time.Time) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.loaded {
+		return nil
+	}
+	p := streamKey(id, 'r')
+	it, err := e.opts.Store.NewIter(p, prefixEnd(p))
+	if err != nil {
+		return internalError(err)
+	}
+	var keep []byte // first record kept; nil: every record is trimmed
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		var rec StreamRecord
+		if err := json.Unmarshal(it.Value(), &rec); err != nil {
+			_ = it.Close()
+			return internalError(err)
+		}
+		if !trimmed(&rec, now) {
+			keep = append([]byte(nil), it.Key()...)
+			break
+		}
+		n++
+	}
+	if err := it.Close(); err != nil {
+		return internalError(err)
+	}
+	if n == 0 {
+		return nil
+	}
+	end, before := keep, st.next
+	if keep == nil {
+		end = prefixEnd(p)
+	} else {
+		before = binary.BigEndian.Uint64(keep[len(keep)-8:])
+	}
+	b := e.opts.Store.NewBatch()
+	defer func() { _ = b.Close() }()
+	if err := b.DeleteRange(p, end); err != nil {
+		return internalError(err)
+	}
+	st.doc.TrimmedBefore = max(st.doc.TrimmedBefore, before)
+	if err := st.stage(b, id, true); err != nil {
+		return err
+	}
+	if err := b.Commit(e.opts.Sync); err != nil {
+		return internalError(err)
+	}
+	return nil
 }

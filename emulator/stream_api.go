@@ -401,7 +401,7 @@ func (e *Engine) GetShardIterator(ctx context.Context, ns Namespace, in *GetShar
 		if err != nil {
 			return nil, err
 		}
-		if rec != nil && at == seq && trimmed(rec, now) {
+		if seq < st.doc.TrimmedBefore || (rec != nil && at == seq && trimmed(rec, now)) {
 			return nil, trimmedError()
 		}
 		it.Pos = seq
@@ -447,7 +447,11 @@ func (e *Engine) GetRecords(ctx context.Context, ns Namespace, in *GetRecordsInp
 		return nil, trimmedError()
 	}
 	shard := *sh
+	trimmedBefore := st.doc.TrimmedBefore
 	st.mu.Unlock()
+	if pos.Pos < trimmedBefore && pos.Pos != shard.Start {
+		return nil, trimmedError()
+	}
 	limit := maxGetRecords
 	if in.Limit != nil {
 		limit = int(*in.Limit)

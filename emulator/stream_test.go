@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -65,4 +67,70 @@ func FuzzDecodeIterator(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTrimStreams: records past the retention period are deleted from the
+// store, and positions before them answer TrimmedDataAccessException.
+func TestTrimStreams(t *testing.T) {
+	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1; o.StreamShardRollover = 48 * time.Hour })
+	in := simpleTable("trim")
+	in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
+	te.mustCreate(nsA, in)
+	ctx := context.Background()
+	put := func(pk string) {
+		t.Helper()
+		if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("trim"), Item: av.Item{"pk": {Type: av.TypeS, S: pk}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	arn := nsA.TableARN("trim") + "/stream/" + te.clock.Now().UTC().Format(streamLabelLayout)
+	put("a")
+	put("b")
+	d, err := te.DescribeStream(ctx, nsA, &DescribeStreamInput{StreamArn: sp(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard := d.StreamDescription.Shards[0].ShardId
+	read := func() []StreamRecord {
+		t.Helper()
+		it, err := te.GetShardIterator(ctx, nsA, &GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(shard), ShardIteratorType: sp("TRIM_HORIZON")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := te.GetRecords(ctx, nsA, &GetRecordsInput{ShardIterator: sp(it.ShardIterator)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Records
+	}
+	old := read()[0].Dynamodb.SequenceNumber
+	te.clock.Add(25 * time.Hour)
+	put("c")
+	if err := te.trimStreams(te.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if recs := read(); len(recs) != 1 || recs[0].Dynamodb.Keys["pk"].S != "c" {
+		t.Fatalf("after trim: %+v", recs)
+	}
+	var id tableID
+	te.mu.RLock()
+	id = te.tables[nsA]["trim"].ID
+	te.mu.RUnlock()
+	p := streamKey(id, 'r')
+	it, err := te.store.NewIter(p, prefixEnd(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		n++
+	}
+	_ = it.Close()
+	if n != 1 {
+		t.Fatalf("%d records stored after trim, want 1", n)
+	}
+	_, err = te.GetShardIterator(ctx, nsA, &GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(shard), ShardIteratorType: sp("AT_SEQUENCE_NUMBER"), SequenceNumber: sp(old)})
+	if !errors.Is(err, NewError(CodeTrimmedDataAccess, "")) {
+		t.Fatalf("AT_SEQUENCE_NUMBER of a trimmed record: %v", err)
+	}
 }

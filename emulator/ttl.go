@@ -61,6 +61,9 @@ func (e *Engine) startTTL() {
 				if _, err := e.ExpireTTL(ctx); err != nil && ctx.Err() == nil {
 					e.log.Warn().Err(err).Msg("ttl expiry pass failed")
 				}
+				if err := e.trimStreams(e.now()); err != nil {
+					e.log.Warn().Err(err).Msg("stream trim failed")
+				}
 			}
 		}
 	}()
