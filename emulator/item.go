@@ -317,6 +317,59 @@ func (e *Engine) finishWrite(ctx context.Context, t *tableMeta, tableName string
 	return pw.use.consumed(tableName, retConsumed), nil
 }
 
+// putDeleteChecks are the request members whose checks PutItem and
+// DeleteItem share.
+type putDeleteChecks struct {
+	values              av.Item // the item (PutItem) or the key (DeleteItem)
+	condition           *string
+	expected            map[string]ExpectedAttributeValue
+	conditionalOperator *string
+	returnValues        *string
+	names               map[string]string
+	exprValues          map[string]av.Value
+	itemSizeLimit       bool // PutItem checks the 400 KB limit before the condition
+}
+
+// putDeleteCondition runs, in DynamoDB's order, the checks PutItem and
+// DeleteItem share before the table is resolved, and returns the bound
+// condition (nil when there is none).
+func (e *Engine) putDeleteCondition(c putDeleteChecks) (*expr.Condition, error) {
+	exprs := present(c.condition, "ConditionExpression", nil)
+	var legacy []string
+	if c.expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"ConditionExpression"}, c.names != nil, c.exprValues != nil); err != nil {
+		return nil, exprError(err)
+	}
+	if err := validateItemValues(c.values); err != nil {
+		return nil, err
+	}
+	if c.returnValues != nil && *c.returnValues != "NONE" && *c.returnValues != "ALL_OLD" {
+		return nil, Validation(msgReturnValuesPutDel)
+	}
+	if c.itemSizeLimit && av.ItemSize(c.values) > av.MaxItemSize {
+		return nil, Validation(msgItemTooLarge)
+	}
+	cond, err := legacyCondition(c.expected, c.conditionalOperator)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.exprParams(c.names, c.exprValues)
+	if err != nil {
+		return nil, err
+	}
+	if c.condition != nil {
+		if cond, err = p.Condition(*c.condition); err != nil {
+			return nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, exprError(err)
+	}
+	return cond, nil
+}
+
 // PutItem creates or replaces an item.
 func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*WriteItemOutput, error) {
 	if in == nil {
@@ -333,38 +386,14 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 	if err := checkBareName(*in.TableName); err != nil {
 		return nil, err
 	}
-	exprs := present(in.ConditionExpression, "ConditionExpression", nil)
-	var legacy []string
-	if in.Expected != nil {
-		legacy = append(legacy, "Expected")
-	}
-	if err := expr.CheckParameterMix(exprs, legacy, []string{"ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
-		return nil, exprError(err)
-	}
-	if err := validateItemValues(in.Item); err != nil {
-		return nil, err
-	}
-	if in.ReturnValues != nil && *in.ReturnValues != "NONE" && *in.ReturnValues != "ALL_OLD" {
-		return nil, Validation(msgReturnValuesPutDel)
-	}
-	if av.ItemSize(in.Item) > av.MaxItemSize {
-		return nil, Validation(msgItemTooLarge)
-	}
-	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	cond, err := e.putDeleteCondition(putDeleteChecks{
+		values: in.Item, condition: in.ConditionExpression, expected: in.Expected,
+		conditionalOperator: in.ConditionalOperator, returnValues: in.ReturnValues,
+		names: in.ExpressionAttributeNames, exprValues: in.ExpressionAttributeValues,
+		itemSizeLimit: true,
+	})
 	if err != nil {
 		return nil, err
-	}
-	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, err
-	}
-	if in.ConditionExpression != nil {
-		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if err := p.CheckUnused(); err != nil {
-		return nil, exprError(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)
@@ -417,35 +446,13 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 	if err := checkBareName(*in.TableName); err != nil {
 		return nil, err
 	}
-	exprs := present(in.ConditionExpression, "ConditionExpression", nil)
-	var legacy []string
-	if in.Expected != nil {
-		legacy = append(legacy, "Expected")
-	}
-	if err := expr.CheckParameterMix(exprs, legacy, []string{"ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
-		return nil, exprError(err)
-	}
-	if err := validateItemValues(in.Key); err != nil {
-		return nil, err
-	}
-	if in.ReturnValues != nil && *in.ReturnValues != "NONE" && *in.ReturnValues != "ALL_OLD" {
-		return nil, Validation(msgReturnValuesPutDel)
-	}
-	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	cond, err := e.putDeleteCondition(putDeleteChecks{
+		values: in.Key, condition: in.ConditionExpression, expected: in.Expected,
+		conditionalOperator: in.ConditionalOperator, returnValues: in.ReturnValues,
+		names: in.ExpressionAttributeNames, exprValues: in.ExpressionAttributeValues,
+	})
 	if err != nil {
 		return nil, err
-	}
-	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, err
-	}
-	if in.ConditionExpression != nil {
-		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if err := p.CheckUnused(); err != nil {
-		return nil, exprError(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)
