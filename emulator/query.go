@@ -93,23 +93,9 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 	if err := expr.CheckParameterMix(exprs, legacy, []string{"FilterExpression", "KeyConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
 		return nil, exprError(err)
 	}
-	var filter *expr.Condition
-	if in.QueryFilter != nil {
-		conv, err := toLegacy(in.QueryFilter)
-		if err != nil {
-			return nil, err
-		}
-		if filter, err = expr.FromFilter("queryFilter", conv, in.ConditionalOperator); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	var proj *expr.Projection
-	if in.AttributesToGet != nil {
-		p, err := expr.FromAttributesToGet(in.AttributesToGet)
-		if err != nil {
-			return nil, exprError(err)
-		}
-		proj = p
+	filter, proj, err := legacyFilterAndProjection("queryFilter", in.QueryFilter, in.ConditionalOperator, in.AttributesToGet)
+	if err != nil {
+		return nil, err
 	}
 	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
 		return nil, err

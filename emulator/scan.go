@@ -42,23 +42,9 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 	if err := expr.CheckParameterMix(exprs, legacy, []string{"FilterExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
 		return nil, exprError(err)
 	}
-	var filter *expr.Condition
-	if in.ScanFilter != nil {
-		conv, err := toLegacy(in.ScanFilter)
-		if err != nil {
-			return nil, err
-		}
-		if filter, err = expr.FromFilter("scanFilter", conv, in.ConditionalOperator); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	var proj *expr.Projection
-	if in.AttributesToGet != nil {
-		p, err := expr.FromAttributesToGet(in.AttributesToGet)
-		if err != nil {
-			return nil, exprError(err)
-		}
-		proj = p
+	filter, proj, err := legacyFilterAndProjection("scanFilter", in.ScanFilter, in.ConditionalOperator, in.AttributesToGet)
+	if err != nil {
+		return nil, err
 	}
 	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
 		return nil, err
@@ -155,4 +141,29 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 		return nil, err
 	}
 	return res.output(*in.TableName, in.ReturnConsumedCapacity, plan.count), nil
+}
+
+// legacyFilterAndProjection converts Query's QueryFilter or Scan's
+// ScanFilter (member names it in messages) and AttributesToGet into the
+// trees the expression parameters produce; either may be nil.
+func legacyFilterAndProjection(member string, conds map[string]Condition, op *string, attrs []string) (*expr.Condition, *expr.Projection, error) {
+	var filter *expr.Condition
+	if conds != nil {
+		conv, err := toLegacy(conds)
+		if err != nil {
+			return nil, nil, err
+		}
+		if filter, err = expr.FromFilter(member, conv, op); err != nil {
+			return nil, nil, exprError(err)
+		}
+	}
+	var proj *expr.Projection
+	if attrs != nil {
+		p, err := expr.FromAttributesToGet(attrs)
+		if err != nil {
+			return nil, nil, exprError(err)
+		}
+		proj = p
+	}
+	return filter, proj, nil
 }
