@@ -1,7 +1,9 @@
 package testserver
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -203,7 +205,7 @@ func (s *Server) ClientFor(region, accessKeyID string) *dynamodb.Client {
 		BaseEndpoint:     aws.String(s.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(accessKeyID, DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       s.srv.Client(),
+		HTTPClient:       ownedBodyClient{s.srv.Client()},
 	})
 }
 
@@ -215,9 +217,33 @@ func (s *Server) AWSConfig(region, accessKeyID string) aws.Config {
 		BaseEndpoint:     aws.String(s.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(accessKeyID, DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       s.srv.Client(),
+		HTTPClient:       ownedBodyClient{s.srv.Client()},
 	}
 }
 
 // Context returns a context for one request, cancelled with the test.
 func (s *Server) Context() context.Context { return s.t.Context() }
+
+// ownedBodyClient hands net/http a private copy of each request body.
+//
+// With the SDK's own body wrapper, net/http's request writer sometimes ends
+// with an error (io.EOF) after the server has already answered, and then
+// closes the connection while the response is still being read: the client
+// sees "use of closed network connection" on large responses (aws-sdk-go-v2
+// #1825, #2737). The server is not involved, and the SDK retries the error by
+// default; these clients make one attempt so that tests see every server
+// error, hence the copy.
+type ownedBodyClient struct{ c *http.Client }
+
+func (o ownedBodyClient) Do(req *http.Request) (*http.Response, error) {
+	if req.Body != nil && req.Body != http.NoBody {
+		body, err := io.ReadAll(req.Body)
+		_ = req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	return o.c.Do(req)
+}
