@@ -68,6 +68,7 @@ func dynamoDBOperations() map[string]operation {
 		"BatchWriteItem":     op((*emulator.Engine).BatchWriteItem),
 		"TransactGetItems":   op((*emulator.Engine).TransactGetItems),
 		"TransactWriteItems": op((*emulator.Engine).TransactWriteItems),
+		"ExecuteStatement":   op((*emulator.Engine).ExecuteStatement),
 	}
 }
 
