@@ -408,3 +408,77 @@ func TestPartiQLIndex(t *testing.T) {
 	_, err = exec(c, `INSERT INTO "Gg1"."gix" VALUE {'pk':'c'}`)
 	wantErr(t, err, "ValidationException", "FROM clause may only contain a single table name in data manipulation statements")
 }
+
+func batch(c *dynamodb.Client, stmts ...string) (*dynamodb.BatchExecuteStatementOutput, error) {
+	in := &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{}}
+	for _, s := range stmts {
+		in.Statements = append(in.Statements, types.BatchStatementRequest{Statement: aws.String(s)})
+	}
+	return c.BatchExecuteStatement(context.Background(), in)
+}
+
+func TestPartiQLBatch(t *testing.T) {
+	c := pqServer(t)
+	put(t, c, "Hh1", avm{"pk": sv("a"), "n": nv("1")})
+	// 48: a hit and a missing table.
+	out, err := batch(c, `SELECT * FROM "Hh1" WHERE pk='a'`, `SELECT * FROM "Xx1" WHERE pk='a'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.Responses
+	if r[0].Error != nil || aws.ToString(r[0].TableName) != "Hh1" || r[0].Item["n"] == nil {
+		t.Fatalf("48[0]: %+v", r[0])
+	}
+	if r[1].Error == nil || r[1].Error.Code != types.BatchStatementErrorCodeEnumResourceNotFound || aws.ToString(r[1].TableName) != "Xx1" {
+		t.Fatalf("48[1]: %+v", r[1])
+	}
+	// 49, 50: rejections of the whole request.
+	_, err = batch(c, `SELECT * FROM "Hh1" WHERE pk='a'`, `INSERT INTO "Hh1" VALUE {'pk':'b'}`)
+	wantErr(t, err, "ValidationException", "Read and write requests together in the same batch is not supported.")
+	_, err = batch(c, `INSERT INTO "Hh1" VALUE {'pk':'z'}`, `UPDATE "Hh1" SET x=1 WHERE pk='z'`)
+	wantErr(t, err, "ValidationException", "Provided list of item keys contains duplicates")
+	if getItem(t, c, "Hh1", avm{"pk": sv("z")}) != nil {
+		t.Fatal("50: a rejected batch wrote")
+	}
+	// 51, 52: per-statement validation errors.
+	out, err = batch(c, `SELECT * FROM "Cc1" WHERE pk='p'`)
+	if err != nil || out.Responses[0].Error == nil || out.Responses[0].Error.Code != "ValidationError" ||
+		aws.ToString(out.Responses[0].Error.Message) != "Select statements within BatchExecuteStatement must specify the primary key in the where clause." {
+		t.Fatalf("51: %+v %v", out, err)
+	}
+	out, err = batch(c, `SLECT * FROM "Hh1"`, `SELECT * FROM "Hh1" WHERE pk='a'`)
+	if err != nil || out.Responses[0].Error == nil || out.Responses[0].Error.Code != "ValidationError" || out.Responses[0].TableName != nil ||
+		out.Responses[1].Error != nil || out.Responses[1].Item == nil {
+		t.Fatalf("52: %+v %v", out, err)
+	}
+	// 53, 54: write errors and RETURNING.
+	out, err = batch(c, `INSERT INTO "Hh1" VALUE {'pk':'a'}`)
+	if err != nil || out.Responses[0].Error == nil || out.Responses[0].Error.Code != "DuplicateItem" || aws.ToString(out.Responses[0].TableName) != "Hh1" {
+		t.Fatalf("53: %+v %v", out, err)
+	}
+	out, err = batch(c, `DELETE FROM "Hh1" WHERE pk='a' RETURNING ALL OLD *`)
+	if err != nil || out.Responses[0].Error != nil || !reflect.DeepEqual(out.Responses[0].Item, avm{"pk": sv("a"), "n": nv("1")}) {
+		t.Fatalf("54: %+v %v", out, err)
+	}
+	// 55: empty and oversized batches.
+	_, err = batch(c)
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '[]' at 'statements' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	many := make([]string, 26)
+	for i := range many {
+		many[i] = fmt.Sprintf(`SELECT * FROM "Hh1" WHERE pk='%d'`, i)
+	}
+	_, err = batch(c, many...)
+	wantErr(t, err, "ValidationException", "")
+	// Capacity is summed per table and each read's consistency applies.
+	put(t, c, "Hh1", avm{"pk": sv("b")})
+	put(t, c, "Hh1", avm{"pk": sv("c")})
+	cout, err := c.BatchExecuteStatement(context.Background(), &dynamodb.BatchExecuteStatementInput{
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		Statements: []types.BatchStatementRequest{
+			{Statement: aws.String(`SELECT * FROM "Hh1" WHERE pk='b'`)},
+			{Statement: aws.String(`SELECT * FROM "Hh1" WHERE pk='c'`), ConsistentRead: aws.Bool(true)},
+		}})
+	if err != nil || len(cout.ConsumedCapacity) != 1 || aws.ToFloat64(cout.ConsumedCapacity[0].CapacityUnits) != 1.5 {
+		t.Fatalf("capacity: %+v %v", cout, err)
+	}
+}

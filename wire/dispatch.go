@@ -68,7 +68,9 @@ func dynamoDBOperations() map[string]operation {
 		"BatchWriteItem":     op((*emulator.Engine).BatchWriteItem),
 		"TransactGetItems":   op((*emulator.Engine).TransactGetItems),
 		"TransactWriteItems": op((*emulator.Engine).TransactWriteItems),
-		"ExecuteStatement":   op((*emulator.Engine).ExecuteStatement),
+		// PartiQL.
+		"ExecuteStatement":      op((*emulator.Engine).ExecuteStatement),
+		"BatchExecuteStatement": op((*emulator.Engine).BatchExecuteStatement),
 	}
 }
 
