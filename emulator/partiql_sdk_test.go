@@ -482,3 +482,78 @@ func TestPartiQLBatch(t *testing.T) {
 		t.Fatalf("capacity: %+v %v", cout, err)
 	}
 }
+
+func tx(c *dynamodb.Client, token string, stmts ...string) (*dynamodb.ExecuteTransactionOutput, error) {
+	in := &dynamodb.ExecuteTransactionInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes}
+	if token != "" {
+		in.ClientRequestToken = aws.String(token)
+	}
+	for _, s := range stmts {
+		in.TransactStatements = append(in.TransactStatements, types.ParameterizedStatement{Statement: aws.String(s)})
+	}
+	return c.ExecuteTransaction(context.Background(), in)
+}
+
+func TestPartiQLTransaction(t *testing.T) {
+	c := pqServer(t)
+	put(t, c, "Hh1", avm{"pk": sv("b")})
+	// 56: both applied, no responses.
+	out, err := tx(c, "", `INSERT INTO "Hh1" VALUE {'pk':'a','n':0}`, `UPDATE "Hh1" SET x=1 WHERE pk='b'`)
+	if err != nil || out.Responses == nil || len(out.Responses) != 0 {
+		t.Fatalf("56: %+v %v", out, err)
+	}
+	if getItem(t, c, "Hh1", avm{"pk": sv("b")})["x"] == nil || getItem(t, c, "Hh1", avm{"pk": sv("a")}) == nil {
+		t.Fatal("56: not applied")
+	}
+	// 57: a duplicate INSERT cancels everything.
+	_, err = tx(c, "", `INSERT INTO "Hh1" VALUE {'pk':'a'}`, `INSERT INTO "Hh1" VALUE {'pk':'c'}`)
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || len(tce.CancellationReasons) != 2 || aws.ToString(tce.CancellationReasons[1].Code) != "None" ||
+		aws.ToString(tce.CancellationReasons[0].Code) != "DuplicateItem" {
+		t.Fatalf("57: %v", err)
+	}
+	if getItem(t, c, "Hh1", avm{"pk": sv("c")}) != nil {
+		t.Fatal("57: c written")
+	}
+	// 58-60: request-level validation.
+	_, err = tx(c, "", `SELECT * FROM "Hh1" WHERE pk='a'`, `INSERT INTO "Hh1" VALUE {'pk':'c'}`)
+	wantErr(t, err, "ValidationException", "ExecuteTransaction API does not support both read and write operations in the same request.")
+	_, err = tx(c, "", `UPDATE "Hh1" SET x=2 WHERE pk='a' RETURNING ALL NEW *`)
+	wantErr(t, err, "ValidationException", "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction.")
+	_, err = tx(c, "", `EXISTS(SELECT * FROM "Hh1" WHERE pk='a')`, `UPDATE "Hh1" SET x=2 WHERE pk='b'`)
+	wantErr(t, err, "ValidationException", "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read with additional condition")
+	_, err = tx(c, "", `SELECT * FROM "Hh1"."gix" WHERE pk='a'`)
+	wantErr(t, err, "ValidationException", "Validation failed in TransactStatements[0]: Reads on indices are not supported within transactions.")
+	// EXISTS as a condition check.
+	_, err = tx(c, "", `EXISTS(SELECT * FROM "Hh1" WHERE pk='a' AND n=5)`, `UPDATE "Hh1" SET x=3 WHERE pk='b'`)
+	if !errors.As(err, &tce) || aws.ToString(tce.CancellationReasons[0].Code) != "ConditionalCheckFailed" {
+		t.Fatalf("EXISTS false: %v", err)
+	}
+	if _, err = tx(c, "", `EXISTS(SELECT * FROM "Hh1" WHERE pk='a' AND n=0)`, `UPDATE "Hh1" SET x=3 WHERE pk='b'`); err != nil {
+		t.Fatalf("EXISTS true: %v", err)
+	}
+	// A read transaction answers one entry per statement.
+	rout, err := tx(c, "", `SELECT pk FROM "Hh1" WHERE pk='a'`, `SELECT * FROM "Hh1" WHERE pk='nope'`)
+	if err != nil || len(rout.Responses) != 2 || !reflect.DeepEqual(rout.Responses[0].Item, avm{"pk": sv("a")}) || rout.Responses[1].Item != nil {
+		t.Fatalf("read: %+v %v", rout, err)
+	}
+	// 61: idempotency.
+	const upd = `UPDATE "Hh1" SET n = n + 1 WHERE pk='a'`
+	first, err := tx(c, "tok-61", upd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := tx(c, "tok-61", upd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := getItem(t, c, "Hh1", avm{"pk": sv("a")}); !reflect.DeepEqual(got["n"], nv("1")) {
+		t.Fatalf("61: n = %s", showV(got["n"]))
+	}
+	if len(first.ConsumedCapacity) != 1 || aws.ToFloat64(first.ConsumedCapacity[0].WriteCapacityUnits) != 2 ||
+		len(second.ConsumedCapacity) != 1 || aws.ToFloat64(second.ConsumedCapacity[0].ReadCapacityUnits) != 2 {
+		t.Fatalf("61 capacity: %v %v / %v", aws.ToFloat64(first.ConsumedCapacity[0].WriteCapacityUnits), aws.ToFloat64(first.ConsumedCapacity[0].CapacityUnits), aws.ToFloat64(second.ConsumedCapacity[0].ReadCapacityUnits))
+	}
+	_, err = tx(c, "tok-61", `UPDATE "Hh1" SET n = n + 2 WHERE pk='a'`)
+	wantErr(t, err, "IdempotentParameterMismatchException", "")
+}

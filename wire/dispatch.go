@@ -71,6 +71,7 @@ func dynamoDBOperations() map[string]operation {
 		// PartiQL.
 		"ExecuteStatement":      op((*emulator.Engine).ExecuteStatement),
 		"BatchExecuteStatement": op((*emulator.Engine).BatchExecuteStatement),
+		"ExecuteTransaction":    op((*emulator.Engine).ExecuteTransaction),
 	}
 }
 
