@@ -253,13 +253,13 @@ func FuzzPartiQLStatement(f *testing.F) {
 // the GetItem it stands for.
 func BenchmarkPartiQLSelectByKey(b *testing.B) {
 	te := newTestEngine(b, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1 })
-	te.mustCreate(nsA, simpleTable("bk"))
+	te.mustCreate(nsA, simpleTable("bkt"))
 	ctx := context.Background()
-	if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bk"), Item: av.Item{"pk": sAV("a"), "n": nAV(1)}}); err != nil {
+	if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": sAV("a"), "n": nAV(1)}}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("GetItem", func(b *testing.B) {
-		in := &GetItemInput{TableName: sp("bk"), Key: av.Item{"pk": sAV("a")}}
+		in := &GetItemInput{TableName: sp("bkt"), Key: av.Item{"pk": sAV("a")}}
 		for b.Loop() {
 			if out, err := te.GetItem(ctx, nsA, in); err != nil || out.Item == nil {
 				b.Fatal(err)
@@ -267,7 +267,7 @@ func BenchmarkPartiQLSelectByKey(b *testing.B) {
 		}
 	})
 	b.Run("ExecuteStatement", func(b *testing.B) {
-		in := &ExecuteStatementInput{Statement: sp(`SELECT * FROM "bk" WHERE pk = ?`), Parameters: []av.Value{sAV("a")}}
+		in := &ExecuteStatementInput{Statement: sp(`SELECT * FROM "bkt" WHERE pk = ?`), Parameters: []av.Value{sAV("a")}}
 		for b.Loop() {
 			if out, err := te.ExecuteStatement(ctx, nsA, in); err != nil || len(out.Items) != 1 {
 				b.Fatal(err)

@@ -256,11 +256,18 @@ func encodeToken(tok pqToken) *string {
 // runSelect reads one page of a SELECT.
 func (e *Engine) runSelect(ctx context.Context, ns Namespace, s *pqSelect, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
 	st := s.p.st
-	hash := requestHash(st, *in.Statement, s.p.params)
-	tok := &pqToken{Hash: hash}
+	// The request hash is needed only when a token is read or written.
+	hash := ""
+	tokenHash := func() string {
+		if hash == "" {
+			hash = requestHash(st, *in.Statement, s.p.params)
+		}
+		return hash
+	}
+	tok := &pqToken{}
 	if in.NextToken != nil {
 		var err error
-		if tok, err = decodeToken(*in.NextToken, hash); err != nil {
+		if tok, err = decodeToken(*in.NextToken, tokenHash()); err != nil {
 			return nil, err
 		}
 		if s.subs != nil && tok.Sub >= len(s.subs) || s.subs == nil && tok.Sub != 0 {
@@ -303,7 +310,7 @@ func (e *Engine) runSelect(ctx context.Context, ns Namespace, s *pqSelect, in *E
 		}
 		add(r)
 		if r.LastEvaluatedKey != nil {
-			out.NextToken = encodeToken(pqToken{Hash: hash, Key: r.LastEvaluatedKey})
+			out.NextToken = encodeToken(pqToken{Hash: tokenHash(), Key: r.LastEvaluatedKey})
 		}
 	} else {
 		esk := tok.Key
@@ -321,14 +328,14 @@ func (e *Engine) runSelect(ctx context.Context, ns Namespace, s *pqSelect, in *E
 			}
 			add(r)
 			if r.LastEvaluatedKey != nil {
-				out.NextToken = encodeToken(pqToken{Hash: hash, Sub: i, Key: r.LastEvaluatedKey})
+				out.NextToken = encodeToken(pqToken{Hash: tokenHash(), Sub: i, Key: r.LastEvaluatedKey})
 				break
 			}
 			if in.Limit != nil {
 				remaining -= r.ScannedCount
 				if remaining <= 0 {
 					if i+1 < len(s.subs) {
-						out.NextToken = encodeToken(pqToken{Hash: hash, Sub: i + 1})
+						out.NextToken = encodeToken(pqToken{Hash: tokenHash(), Sub: i + 1})
 					}
 					break
 				}
