@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -187,6 +188,7 @@ func TestPartiQLWhere(t *testing.T) {
 	}
 	sameItems(t, mustExec(t, c, `SELECT sk FROM "Cc1" WHERE pk='p' ORDER BY sk DESC`), []avm{{"sk": nv("3")}, {"sk": nv("2")}, {"sk": nv("1")}})
 	sameItems(t, mustExec(t, c, `SELECT sk FROM "Cc1" WHERE pk='p' AND sk > 1`), []avm{{"sk": nv("2")}, {"sk": nv("3")}})
+	sameItems(t, mustExec(t, c, `SELECT sk FROM "Cc1" WHERE pk='p' AND 2 <= sk`), []avm{{"sk": nv("2")}, {"sk": nv("3")}})
 	// 12: begins_with on a string sort key.
 	for _, sk := range []string{"pre-a", "pre-b", "o"} {
 		put(t, c, "Cs1", avm{"pk": sv("p"), "sk": sv(sk)})
@@ -323,8 +325,13 @@ func TestPartiQLErrors(t *testing.T) {
 		_, err := exec(c, tc.stmt)
 		wantErr(t, err, "ValidationException", tc.msg)
 	}
+	_, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "Hh1"`), ReturnConsumedCapacity: "X"})
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value 'X' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]")
+	long := `SELECT * FROM "Hh1" WHERE pk='` + strings.Repeat("x", 8192) + `'`
+	_, err = exec(c, long)
+	wantErr(t, err, "ValidationException", "1 validation error detected: Value '"+long+"' at 'statement' failed to satisfy constraint: Member must have length less than or equal to 8192")
 	// 41.
-	_, err := exec(c, `SELECT * FROM "X" WHERE pk='a'`)
+	_, err = exec(c, `SELECT * FROM "X" WHERE pk='a'`)
 	wantErr(t, err, "ResourceNotFoundException", "Requested resource not found")
 }
 

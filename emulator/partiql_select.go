@@ -187,12 +187,10 @@ func rangeTerm(term partiql.Expr, rangeName string) bool {
 	case *partiql.Binary:
 		switch x.Op {
 		case "=", "<", "<=", ">", ">=":
-			if a, ok := attrOf(x.L); ok && a == rangeName && partiql.IsLiteral(x.R) {
-				return true
-			}
-			if a, ok := attrOf(x.R); ok && a == rangeName && partiql.IsLiteral(x.L) {
-				return true
-			}
+			// Only key-on-the-left: a KeyConditionExpression cannot be
+			// written the other way round; the reversed form still filters.
+			a, ok := attrOf(x.L)
+			return ok && a == rangeName && partiql.IsLiteral(x.R)
 		}
 	case *partiql.Between:
 		a, ok := attrOf(x.X)
