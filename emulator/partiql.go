@@ -207,6 +207,11 @@ func (c *condText) operand(x partiql.Expr) (string, error) {
 		}
 		return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
 	}
+	return c.literalValue(x)
+}
+
+// literalValue writes a value expression as a :placeholder.
+func (c *condText) literalValue(x partiql.Expr) (string, error) {
 	if !partiql.IsLiteral(x) {
 		return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
 	}

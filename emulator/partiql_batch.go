@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -110,14 +109,7 @@ func (e *Engine) BatchExecuteStatement(ctx context.Context, ns Namespace, in *Ba
 		in = &BatchExecuteStatementInput{}
 	}
 	var v violations
-	switch n := len(in.Statements); {
-	case in.Statements == nil:
-		v.null("statements")
-	case n < 1:
-		v.add("'[]'", "statements", "Member must have length greater than or equal to 1")
-	case n > maxBatchStatements:
-		v.add(txListValue(n), "statements", fmt.Sprintf("Member must have length less than or equal to %d", maxBatchStatements))
-	}
+	statementListShape(&v, "statements", in.Statements != nil, len(in.Statements), maxBatchStatements)
 	for i, s := range in.Statements {
 		statementShape(&v, "statements."+strconv.Itoa(i+1)+".member.statement", s.Statement)
 	}

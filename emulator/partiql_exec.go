@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/partiql"
@@ -14,6 +15,18 @@ func statementShape(v *violations, path string, s *string) {
 		return
 	}
 	v.length(path, *s, 1, maxStatementLength)
+}
+
+// statementListShape checks a list of statements' presence and length.
+func statementListShape(v *violations, path string, present bool, n, hi int) {
+	switch {
+	case !present:
+		v.null(path)
+	case n < 1:
+		v.add("'[]'", path, "Member must have length greater than or equal to 1")
+	case n > hi:
+		v.add(txListValue(n), path, fmt.Sprintf("Member must have length less than or equal to %d", hi))
+	}
 }
 
 // ExecuteStatement runs one PartiQL statement.

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/extenddb/extenddb/emulator/partiql"
@@ -36,14 +35,7 @@ func (e *Engine) ExecuteTransaction(ctx context.Context, ns Namespace, in *Execu
 		in = &ExecuteTransactionInput{}
 	}
 	var v violations
-	switch n := len(in.TransactStatements); {
-	case in.TransactStatements == nil:
-		v.null(txStatementsPath)
-	case n < 1:
-		v.add("'[]'", txStatementsPath, "Member must have length greater than or equal to 1")
-	case n > maxTransactItems:
-		v.add(txListValue(n), txStatementsPath, fmt.Sprintf("Member must have length less than or equal to %d", maxTransactItems))
-	}
+	statementListShape(&v, txStatementsPath, in.TransactStatements != nil, len(in.TransactStatements), maxTransactItems)
 	for i, s := range in.TransactStatements {
 		statementShape(&v, txStatementsPath+"."+strconv.Itoa(i+1)+".member.statement", s.Statement)
 		v.enum(txStatementsPath+"."+strconv.Itoa(i+1)+".member.returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, "ALL_OLD", "NONE")

@@ -184,20 +184,9 @@ func (c *condText) update(st *partiql.Statement) (string, error) {
 		if out != "" {
 			out += " "
 		}
-		out += cl.kw + " " + joinComma(cl.parts)
+		out += cl.kw + " " + strings.Join(cl.parts, ", ")
 	}
 	return out, nil
-}
-
-func joinComma(parts []string) string {
-	s := ""
-	for i, p := range parts {
-		if i > 0 {
-			s += ", "
-		}
-		s += p
-	}
-	return s
 }
 
 // setFunc checks set_add/set_delete(target, <<…>>) and returns the set's
@@ -275,14 +264,7 @@ func (c *condText) updateValue(x partiql.Expr) (string, error) {
 		}
 		return v.Name + "(" + a + ", " + b + ")", nil
 	}
-	if !partiql.IsLiteral(x) {
-		return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
-	}
-	val, err := c.literal(x)
-	if err != nil {
-		return "", err
-	}
-	return c.value(val), nil
+	return c.literalValue(x)
 }
 
 // runWrite performs a translated write and returns its RETURNING item (nil

@@ -255,18 +255,7 @@ func itoa(n int) string {
 func (p *parser) from(st *Statement, missing string) {
 	var comps []string
 	for {
-		t := p.peek()
-		switch {
-		case t.kind == kQuoted:
-			if t.text == "" {
-				p.fail(refused(MsgEmptyComponent, nil))
-			}
-		case t.kind == kIdent && !isReserved(t):
-		default:
-			p.fail(malformed(missing))
-		}
-		p.next()
-		comps = append(comps, t.text)
+		comps = append(comps, p.name(missing).text)
 		if !p.accept(".") {
 			break
 		}
@@ -382,9 +371,10 @@ func (p *parser) returning(st *Statement) {
 	st.ReturningPos = t.pos
 }
 
-// path parses name { .name | [n] }.
-func (p *parser) path() Path {
-	t := p.next()
+// name reads a quoted or bare (non-keyword) name; missing is the detail
+// when there is none.
+func (p *parser) name(missing string) token {
+	t := p.peek()
 	switch {
 	case t.kind == kQuoted:
 		if t.text == "" {
@@ -392,8 +382,14 @@ func (p *parser) path() Path {
 		}
 	case t.kind == kIdent && !isReserved(t):
 	default:
-		p.fail(malformed(MsgExpectedPath))
+		p.fail(malformed(missing))
 	}
+	return p.next()
+}
+
+// path parses name { .name | [n] }.
+func (p *parser) path() Path {
+	t := p.name(MsgExpectedPath)
 	path := Path{Elems: []PathElem{{Name: t.text}}, Pos: t.pos}
 	p.pathRest(&path)
 	return path
@@ -404,17 +400,7 @@ func (p *parser) pathRest(path *Path) {
 		switch {
 		case p.peek().is("."):
 			p.next()
-			t := p.next()
-			switch {
-			case t.kind == kQuoted:
-				if t.text == "" {
-					p.fail(refused(MsgEmptyComponent, nil))
-				}
-			case t.kind == kIdent && !isReserved(t):
-			default:
-				p.fail(malformed(MsgInvalidDotPath))
-			}
-			path.Elems = append(path.Elems, PathElem{Name: t.text})
+			path.Elems = append(path.Elems, PathElem{Name: p.name(MsgInvalidDotPath).text})
 		case p.peek().is("["):
 			p.next()
 			t := p.next()
@@ -464,20 +450,16 @@ func (p *parser) rhs(f func() Expr) Expr {
 	return f()
 }
 
-func (p *parser) or() Expr {
-	l := p.and()
-	for p.peek().keyword("OR") {
-		t := p.next()
-		l = &Binary{Op: "OR", L: l, R: p.rhs(p.and), Pos: t.pos}
-	}
-	return l
-}
+func (p *parser) or() Expr { return p.logical("OR", p.and) }
 
-func (p *parser) and() Expr {
-	l := p.not()
-	for p.peek().keyword("AND") {
+func (p *parser) and() Expr { return p.logical("AND", p.not) }
+
+// logical parses operand { kw operand }, left-associative.
+func (p *parser) logical(kw string, operand func() Expr) Expr {
+	l := operand()
+	for p.peek().keyword(kw) {
 		t := p.next()
-		l = &Binary{Op: "AND", L: l, R: p.rhs(p.not), Pos: t.pos}
+		l = &Binary{Op: kw, L: l, R: p.rhs(operand), Pos: t.pos}
 	}
 	return l
 }
@@ -524,15 +506,7 @@ func (p *parser) comparison() Expr {
 		} else if !p.accept("[") {
 			p.fail(malformed(MsgUnexpectedTerm))
 		}
-		if !p.accept(closer) {
-			for {
-				in.List = append(in.List, p.additive())
-				if !p.accept(",") {
-					break
-				}
-			}
-			p.expect(closer, MsgUnexpectedTerm)
-		}
+		in.List = p.items(closer, p.additive)
 		e = in
 	case t.keyword("IS"):
 		p.next()
@@ -627,30 +601,10 @@ func (p *parser) primary() Expr {
 			}
 		case "[":
 			p.next()
-			l := &List{Pos: t.pos}
-			if !p.accept("]") {
-				for {
-					l.Elems = append(l.Elems, p.expr())
-					if !p.accept(",") {
-						break
-					}
-				}
-				p.expect("]", MsgUnexpectedTerm)
-			}
-			return l
+			return &List{Elems: p.items("]", p.expr), Pos: t.pos}
 		case "<<":
 			p.next()
-			s := &Set{Pos: t.pos}
-			if !p.accept(">>") {
-				for {
-					s.Elems = append(s.Elems, p.additive())
-					if !p.accept(",") {
-						break
-					}
-				}
-				p.expect(">>", MsgUnexpectedTerm)
-			}
-			return s
+			return &Set{Elems: p.items(">>", p.additive), Pos: t.pos}
 		case "{":
 			p.next()
 			m := &Map{Pos: t.pos}
@@ -681,14 +635,23 @@ func (p *parser) call() Expr {
 	t := p.next()
 	p.next() // (
 	c := &Call{Name: strings.ToLower(t.text), Pos: t.pos}
-	if !p.accept(")") {
-		for {
-			c.Args = append(c.Args, p.expr())
-			if !p.accept(",") {
-				break
-			}
-		}
-		p.expect(")", MsgUnexpectedTerm)
-	}
+	c.Args = p.items(")", p.expr)
 	return c
+}
+
+// items parses a comma-separated, possibly empty list of elem up to closer
+// (the opening bracket already read).
+func (p *parser) items(closer string, elem func() Expr) []Expr {
+	var out []Expr
+	if p.accept(closer) {
+		return out
+	}
+	for {
+		out = append(out, elem())
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(closer, MsgUnexpectedTerm)
+	return out
 }
