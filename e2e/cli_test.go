@@ -36,6 +36,7 @@ func TestCLI(t *testing.T) {
 	t.Run("Version", func(t *testing.T) { testVersion(t, bin) })
 	t.Run("BadInput", func(t *testing.T) { testBadInput(t, bin) })
 	t.Run("AWSCLI", func(t *testing.T) { testAWSCLI(t, bin) })
+	t.Run("PartiQLCLI", func(t *testing.T) { testPartiQLCLI(t, bin) })
 	t.Run("PersistenceAcrossRestart", func(t *testing.T) { testPersistence(t, bin) })
 	t.Run("SyncSurvivesSIGKILL", func(t *testing.T) { testSyncSurvivesKill(t, bin) })
 }

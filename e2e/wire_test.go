@@ -29,10 +29,10 @@ var requestIDPattern = regexp.MustCompile(`^[A-Z0-9]{52}$`)
 // request ID, through the real SDK client.
 func TestWireUnknownOperation(t *testing.T) {
 	s := testserver.New(t)
-	_, err := s.Client.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{Statement: aws.String("SELECT * FROM t")})
+	_, err := s.Client.DescribeContributorInsights(context.Background(), &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("tbl")})
 	var apiErr smithy.APIError
 	if !errors.As(err, &apiErr) || apiErr.ErrorCode() != "UnknownOperationException" {
-		t.Fatalf("ExecuteStatement: %v, want UnknownOperationException", err)
+		t.Fatalf("DescribeContributorInsights: %v, want UnknownOperationException", err)
 	}
 	var respErr *awshttp.ResponseError
 	if !errors.As(err, &respErr) {
@@ -124,12 +124,12 @@ func TestWireCRC32(t *testing.T) {
 		}
 	}
 	check("ListTables")
-	_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String("x")})
+	_, err := c.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("tbl")})
 	var apiErr smithy.APIError
 	if !errors.As(err, &apiErr) || apiErr.ErrorCode() != "UnknownOperationException" {
-		t.Fatalf("ExecuteStatement: %v", err)
+		t.Fatalf("DescribeContributorInsights: %v", err)
 	}
-	check("ExecuteStatement")
+	check("DescribeContributorInsights")
 }
 
 func TestWireSTSGetCallerIdentity(t *testing.T) {

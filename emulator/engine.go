@@ -76,6 +76,9 @@ type Engine struct {
 	// (stream.go, ttl.go).
 	streams streamState
 	ttl     ttlState
+
+	// pq caches parsed PartiQL statements (partiql.go).
+	pq partiqlState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.

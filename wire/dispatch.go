@@ -68,6 +68,10 @@ func dynamoDBOperations() map[string]operation {
 		"BatchWriteItem":     op((*emulator.Engine).BatchWriteItem),
 		"TransactGetItems":   op((*emulator.Engine).TransactGetItems),
 		"TransactWriteItems": op((*emulator.Engine).TransactWriteItems),
+		// PartiQL.
+		"ExecuteStatement":      op((*emulator.Engine).ExecuteStatement),
+		"BatchExecuteStatement": op((*emulator.Engine).BatchExecuteStatement),
+		"ExecuteTransaction":    op((*emulator.Engine).ExecuteTransaction),
 	}
 }
 

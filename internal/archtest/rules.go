@@ -9,6 +9,8 @@ func Rules() []Rule {
 		{From: "pebblestore", Allow: []string{"kv"}, Why: "pebblestore knows only the kv contract"},
 		{From: "emulator", Deny: []string{"wire", "iac", "cmd", "pebblestore", "internal/testserver"}, TestsExcepted: true,
 			Why: "the engine knows no HTTP, no IaC and no concrete store"},
+		{From: "emulator/partiql", Allow: []string{"emulator/av"}, TestsExcepted: true,
+			Why: "the PartiQL parser is a leaf: text and attribute values only, no engine"},
 		{From: "wire", Deny: []string{"iac", "cmd"}, Why: "wire serves the engine; IaC loading is cmd's wiring"},
 		{From: "iac", Deny: []string{"wire", "cmd", "pebblestore"}, TestsExcepted: true,
 			Why: "iac provisions through the emulator's API only"},
