@@ -118,5 +118,5 @@ func BenchmarkPutItemObserver(b *testing.B) {
 
 type noopObserver struct{}
 
-func (noopObserver) Consumed(Consumption)   {}
+func (noopObserver) Consumed(Consumption)    {}
 func (noopObserver) Throttled(ThrottleEvent) {}
