@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"errors"
+	"html/template"
 	"net/http"
 	"net/url"
 	"sort"
@@ -198,8 +199,8 @@ type itemsView struct {
 	Indexes []string
 	Columns []string
 	Rows    []itemRow
-	// Next is the query string of the next page, "" on the last.
-	Next         string
+	// Next is the URL of the next page, "" on the last.
+	Next         template.URL
 	Count        int64
 	ScannedCount int64
 	Form         url.Values
@@ -268,7 +269,7 @@ func (c *console) items(w http.ResponseWriter, r *http.Request) {
 	if in.ExclusiveStartKey, err = start(r); err == nil {
 		var out *emulator.ReadManyOutput
 		if out, err = c.opts.Engine.Scan(r.Context(), tc.NS, in); err == nil {
-			c.fillItems(&v, tc.desc, out, q)
+			c.fillItems(&v, "/items", tc.desc, out, q)
 			c.render(w, http.StatusOK, "items", tc.page)
 			return
 		}
@@ -277,7 +278,7 @@ func (c *console) items(w http.ResponseWriter, r *http.Request) {
 	c.render(w, statusOf(err), "items", tc.page)
 }
 
-func (c *console) fillItems(v *itemsView, d *emulator.TableDescription, out *emulator.ReadManyOutput, q url.Values) {
+func (c *console) fillItems(v *itemsView, path string, d *emulator.TableDescription, out *emulator.ReadManyOutput, q url.Values) {
 	v.Columns, v.Rows = rows(d, v.Index, out.Items)
 	v.Count, v.ScannedCount, v.Ran = out.Count, out.ScannedCount, true
 	if out.LastEvaluatedKey != nil {
@@ -286,7 +287,8 @@ func (c *console) fillItems(v *itemsView, d *emulator.TableDescription, out *emu
 			next[k] = vs
 		}
 		next.Set("start", compactJSON(out.LastEvaluatedKey))
-		v.Next = next.Encode()
+		// Built here from escaped parts, so the template may trust it.
+		v.Next = template.URL(Prefix + path + "?" + next.Encode())
 	}
 }
 
@@ -373,7 +375,7 @@ func (c *console) query(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		c.fillItems(&v, tc.desc, out, q)
+		c.fillItems(&v, "/query", tc.desc, out, q)
 		return nil
 	}()
 	if err != nil {
