@@ -6,7 +6,7 @@
   var root = document.getElementById('timeline');
   var NS = 'http://www.w3.org/2000/svg';
   var url = '/console/api/timeline?ns=' + encodeURIComponent(root.dataset.ns) +
-    '&t=' + encodeURIComponent(root.dataset.table) + '&seconds=120';
+    '&t=' + encodeURIComponent(root.dataset.table) + '&seconds=60';
 
   function el(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
@@ -84,7 +84,7 @@
         var pts = tl.indexes[name].map(function (p) { return {t: p.t, read: p.read + p.write}; });
         draw(svg, pts, 'read', []);
       });
-      rows(document.querySelector('#events tbody'), tl.events.slice(-20).reverse(), function (e) {
+      rows(document.querySelector('#events tbody'), tl.events.slice(-10).reverse(), function (e) {
         return [new Date(e.t * 1000).toLocaleTimeString(), e.reason || '(none sent)', e.code, e.key || ''];
       });
       rows(document.querySelector('#hot tbody'), tl.hot, function (h) {
