@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"os"
 	"os/exec"
@@ -11,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/chromedp/chromedp"
 )
 
@@ -171,32 +167,10 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// Throttling: the page is open while writes exceed 1 WCU.
-	c, sctx := e.s.Client, e.s.Context()
-	if _, err := c.CreateTable(sctx, &dynamodb.CreateTableInput{
-		TableName:             aws.String("Tiny"),
-		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		BillingMode:           types.BillingModeProvisioned,
-		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	e.createTiny()
 	do("timeline", chromedp.Navigate(base+"/throttle?"+nsq+"&t=Tiny"), chromedp.WaitVisible(chromedp.ID("chart-write")))
 	// Two seconds of writes at ~20/s: a few seconds of history on the chart.
-	throttled := 0
-	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		_, err := c.PutItem(sctx, &dynamodb.PutItemInput{TableName: aws.String("Tiny"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "hot"}}})
-		var pte *types.ProvisionedThroughputExceededException
-		switch {
-		case errors.As(err, &pte):
-			throttled++
-		case err != nil:
-			t.Fatal(err)
-		}
-	}
-	if throttled == 0 {
-		t.Fatal("no write was throttled")
-	}
+	e.overrunTiny(2 * time.Second)
 	do("throttle mark",
 		chromedp.WaitVisible(chromedp.CSS(`#chart-write line.throttle`)),
 		chromedp.WaitVisible(chromedp.CSS(`#events tbody tr`)),

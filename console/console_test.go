@@ -345,34 +345,55 @@ func TestCrossSitePost(t *testing.T) {
 	}
 }
 
-// TestTimeline: writes past a 1-WCU table's capacity show on the timeline
-// as consumed units, capacity, balance, a throttle event with its reason
-// and the hot key.
-func TestTimeline(t *testing.T) {
-	e := newEnv(t)
-	c, ctx := e.s.Client, e.s.Context()
-	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+// createTiny creates table Tiny with 1 RCU and 1 WCU.
+func (e *env) createTiny() {
+	e.t.Helper()
+	if _, err := e.s.Client.CreateTable(e.s.Context(), &dynamodb.CreateTableInput{
 		TableName:             aws.String("Tiny"),
 		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
 		BillingMode:           types.BillingModeProvisioned,
 		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
 	}); err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
+}
+
+// overrunTiny writes key "hot" of Tiny every 50ms for d, or (d zero) until
+// one write is throttled, and fails the test if none was.
+func (e *env) overrunTiny(d time.Duration) {
+	e.t.Helper()
 	throttled := 0
-	for i := 0; i < 20 && throttled == 0; i++ {
-		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Tiny"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "hot"}}})
+	end := time.Now().Add(d)
+	for i := 0; i < 400; i++ {
+		if d == 0 && throttled > 0 || d > 0 && time.Now().After(end) {
+			break
+		}
+		_, err := e.s.Client.PutItem(e.s.Context(), &dynamodb.PutItemInput{TableName: aws.String("Tiny"),
+			Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "hot"}}})
 		var pte *types.ProvisionedThroughputExceededException
-		if errors.As(err, &pte) {
+		switch {
+		case errors.As(err, &pte):
 			throttled++
-		} else if err != nil {
-			t.Fatal(err)
+		case err != nil:
+			e.t.Fatal(err)
+		}
+		if d > 0 {
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	if throttled == 0 {
-		t.Fatal("no write was throttled")
+		e.t.Fatal("no write was throttled")
 	}
+}
+
+// TestTimeline: writes past a 1-WCU table's capacity show on the timeline
+// as consumed units, capacity, balance, a throttle event with its reason
+// and the hot key.
+func TestTimeline(t *testing.T) {
+	e := newEnv(t)
+	e.createTiny()
+	e.overrunTiny(0)
 	ns := strings.SplitN(e.ns, "/", 2)
 	tl := e.rec.Timeline(emulator.Namespace{Account: ns[0], Region: ns[1]}, "Tiny", 5)
 	var write float64

@@ -41,7 +41,8 @@ func (c *console) home(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	var rows []tableRow
-	for _, name := range tableNames(ctx, c.opts.Engine, ns) {
+	names, _ := c.opts.Engine.TableNames(ctx, ns) // a failed page shows the tables listed before it
+	for _, name := range names {
 		d, err := c.opts.Engine.DescribeTable(ctx, ns, &emulator.DescribeTableInput{TableName: &name})
 		if err != nil || d.Table == nil {
 			continue // deleted since the listing
@@ -58,23 +59,6 @@ func billingMode(t *emulator.TableDescription) string {
 		return t.BillingModeSummary.BillingMode
 	}
 	return "PROVISIONED"
-}
-
-// tableNames lists every table of ns through ListTables' pages.
-func tableNames(ctx context.Context, eng *emulator.Engine, ns emulator.Namespace) []string {
-	var names []string
-	var from *string
-	for {
-		out, err := eng.ListTables(ctx, ns, &emulator.ListTablesInput{ExclusiveStartTableName: from})
-		if err != nil {
-			return names
-		}
-		names = append(names, out.TableNames...)
-		if out.LastEvaluatedTableName == "" {
-			return names
-		}
-		from = ptr(out.LastEvaluatedTableName)
-	}
 }
 
 // tableCtx is a table page's common part: the namespace and description.

@@ -9,6 +9,7 @@ package emulator
 // are only valid during the call, so an observer that keeps them copies.
 
 import (
+	"context"
 	"sort"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -214,4 +215,22 @@ func (e *Engine) TableThrottleStatus(ns Namespace, name string) (ThrottleStatus,
 		s.WriteBalance = t.thr.Balance(now, throttle.Write)
 	}
 	return s, nil
+}
+
+// TableNames lists every table of ns, through ListTables' pages (what the
+// console and /metrics show).
+func (e *Engine) TableNames(ctx context.Context, ns Namespace) ([]string, error) {
+	var names []string
+	var from *string
+	for {
+		out, err := e.ListTables(ctx, ns, &ListTablesInput{ExclusiveStartTableName: from})
+		if err != nil {
+			return names, err
+		}
+		names = append(names, out.TableNames...)
+		if out.LastEvaluatedTableName == "" {
+			return names, nil
+		}
+		from = &out.LastEvaluatedTableName
+	}
 }

@@ -180,7 +180,8 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ctx := context.Background()
 	for _, ns := range eng.Namespaces() {
-		for _, name := range TableNames(ctx, eng, ns) {
+		names, _ := eng.TableNames(ctx, ns) // a failed page: report the tables listed before it
+		for _, name := range names {
 			out, err := eng.DescribeTable(ctx, ns, &emulator.DescribeTableInput{TableName: &name})
 			if err != nil || out.Table == nil {
 				continue // deleted since the listing
@@ -206,22 +207,5 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 				gauge(balanceDesc, st.WriteBalance, "write")
 			}
 		}
-	}
-}
-
-// TableNames lists every table of ns through ListTables' pages.
-func TableNames(ctx context.Context, eng *emulator.Engine, ns emulator.Namespace) []string {
-	var names []string
-	var start *string
-	for {
-		out, err := eng.ListTables(ctx, ns, &emulator.ListTablesInput{ExclusiveStartTableName: start})
-		if err != nil {
-			return names
-		}
-		names = append(names, out.TableNames...)
-		if out.LastEvaluatedTableName == "" {
-			return names
-		}
-		start = &out.LastEvaluatedTableName
 	}
 }
