@@ -48,6 +48,9 @@ type Options struct {
 	// TTLInterval is the period of the TTL expiry worker (ttl.go); zero
 	// means DefaultTTLInterval, negative disables the worker.
 	TTLInterval time.Duration
+	// Observer, when set, is told of consumed capacity and throttle
+	// refusals (observe.go); nil costs nothing.
+	Observer Observer
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.

@@ -142,6 +142,13 @@ func (e *Engine) throttleAccount(ns Namespace, tableName *string, d throttle.Dir
 	if tableName != nil {
 		res = ThrottleResource(ns, *tableName)
 	}
+	if o := e.opts.Observer; o != nil {
+		name := ""
+		if res != "" {
+			name = *tableName
+		}
+		e.observeRefusal(o, ns, nil, name, nil, c)
+	}
 	return ThrottleError(c, res)
 }
 
@@ -172,21 +179,29 @@ func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (
 	if t.thr == nil {
 		return throttle.Cause{}, true
 	}
-	return t.thr.Admit(e.now(), d, partitionOf(t, key))
+	c, ok := t.thr.Admit(e.now(), d, partitionOf(t, key))
+	if !ok {
+		if o := e.opts.Observer; o != nil {
+			e.observeRefusal(o, t.ns(), t, t.Name, key, c)
+		}
+	}
+	return c, ok
 }
 
 // chargeThroughput debits what a request consumed on table t (c, the number
 // ReturnConsumedCapacity reports) from the buckets throttleAdmit checked for
 // key. Index capacity is part of the table's: there are no per-index buckets.
 func (e *Engine) chargeThroughput(_ context.Context, t *tableMeta, key []byte, c *capacityUse) {
-	if t.thr == nil {
-		return
+	if t.thr != nil {
+		d := throttle.Write
+		if c.read {
+			d = throttle.Read
+		}
+		t.thr.Charge(e.now(), d, partitionOf(t, key), c.total())
 	}
-	d := throttle.Write
-	if c.read {
-		d = throttle.Read
+	if o := e.opts.Observer; o != nil {
+		e.observeCharge(o, t, key, c)
 	}
-	t.thr.Charge(e.now(), d, partitionOf(t, key), c.total())
 }
 
 // partitionOf returns the partition bucket key of a storage key: the hashed
@@ -194,19 +209,24 @@ func (e *Engine) chargeThroughput(_ context.Context, t *tableMeta, key []byte, c
 // prefix on the table. An index key (a Query on an index) and nil give ""
 // (no partition bucket): index partitions are not modelled.
 func partitionOf(t *tableMeta, key []byte) string {
+	return string(partitionBytes(t, key))
+}
+
+// partitionBytes is partitionOf without the copy (nil for "").
+func partitionBytes(t *tableMeta, key []byte) []byte {
 	const head = 1 + len(tableID{}) // family byte and table ID
 	if len(key) <= head+4 || key[0] != famItem {
-		return ""
+		return nil
 	}
 	p := key[head:]
 	if _, ok := t.rangeKey(); !ok {
-		return string(p)
+		return p
 	}
 	_, rest, err := av.DecodeKey(p[4:], avType(t.hashKey().Type))
 	if err != nil {
-		return string(p)
+		return p
 	}
-	return string(p[:len(p)-len(rest)])
+	return p[:len(p)-len(rest)]
 }
 
 // batchThrottle collects a batch's admissions: a refused item goes back to

@@ -32,6 +32,12 @@ type Options struct {
 	AccessKeyAccounts map[string]string
 	// Logger defaults to a disabled logger.
 	Logger *zerolog.Logger
+	// Mounts are served before the API, each on its path prefix (the
+	// console, /metrics); a POST under a mounted prefix is theirs.
+	Mounts []Mount
+	// OnRequest, when set, is called after each DynamoDB and DynamoDB
+	// Streams response is written (mounts.go).
+	OnRequest func(RequestDone)
 }
 
 // contentTypeJSON10 is the media type of DynamoDB's JSON 1.0 protocol.
@@ -74,6 +80,9 @@ func newHandler(eng *emulator.Engine, opts Options) *handler {
 func (h *handler) routes() http.Handler {
 	r := mux.NewRouter()
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(h.health)
+	for _, m := range h.opts.Mounts {
+		r.PathPrefix(m.Prefix).Handler(m.Handler)
+	}
 	// DynamoDB ignores the path of a POST; so do we.
 	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
 	r.NotFoundHandler = http.HandlerFunc(h.notFound)
@@ -250,6 +259,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 	status := http.StatusOK
 	var resp []byte
+	errCode := ""
 	if err == nil {
 		resp, err = encodeOutput(out)
 		if err != nil {
@@ -262,6 +272,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("internal error")
 			ee = internalError()
 		}
+		errCode = ee.Code
 		status, resp, err = encodeError(ee)
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding error response")
@@ -269,6 +280,9 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeBody(w, status, respType, resp)
+	if h.opts.OnRequest != nil {
+		h.requestDone(opFn != nil, opName, status, errCode, start)
+	}
 	h.log.Debug().Str("target", target).Str("account", ns.Account).Str("region", ns.Region).
 		Int("status", status).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request")
 }

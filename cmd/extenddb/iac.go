@@ -181,23 +181,23 @@ func printSpecs(w io.Writer, specs []iac.TableSpec) {
 // provisionLoads loads serve's --load paths, checks them, and provisions
 // them into eng before the server accepts requests. Diagnostics are logged;
 // any error stops the server from starting.
-func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) error {
+func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) ([]iac.TableSpec, error) {
 	opts, err := cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, logTo(log))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if d := iac.Provision(ctx, eng, specs); d.HasErrors() {
 		for _, e := range d {
 			logTo(log)(e)
 		}
-		return errInvalidDefinitions
+		return nil, errInvalidDefinitions
 	}
 	for i := range specs {
 		log.Info().Str("table", specs[i].Name()).Str("arn", specs[i].ARN()).Str("from", specs[i].Pos.String()).Msg("provisioned")
 	}
-	return nil
+	return specs, nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
@@ -38,6 +39,7 @@ type serveConfig struct {
 	accessKeyAccounts accessKeyAccounts
 	iac               iacConfig
 	throttle          throttleConfig
+	web               webConfig
 }
 
 func newServeConfig(getenv func(string) string) serveConfig {
@@ -53,6 +55,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
+		web:               newWebConfig(),
 	}
 }
 
@@ -84,6 +87,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
+	c.web.register(fs)
 }
 
 var (
@@ -123,6 +127,9 @@ func (c *serveConfig) validate() error {
 		return fmt.Errorf("--addr %q: %w", c.addr, err)
 	}
 	if err := c.throttle.validate(); err != nil {
+		return err
+	}
+	if err := c.web.validate(); err != nil {
 		return err
 	}
 	return c.iac.validate()
@@ -238,6 +245,8 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		Logger:          &log,
 	}
 	cfg.throttle.apply(&engOpts)
+	web := newWeb(cfg.web)
+	engOpts.Observer = web.observer()
 	engOpts.TTLInterval = cfg.ttlInterval
 	if cfg.ttlInterval == 0 {
 		engOpts.TTLInterval = -1 // the engine's "off"
@@ -251,17 +260,23 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			err = errors.Join(err, fmt.Errorf("closing engine: %w", cerr))
 		}
 	}()
+	var loaded []iac.TableSpec
 	if len(cfg.iac.loads) > 0 {
-		if err := provisionLoads(ctx, eng, cfg, log); err != nil {
+		if loaded, err = provisionLoads(ctx, eng, cfg, log); err != nil {
 			return err
 		}
 	}
-	handler := wire.NewHandler(eng, wire.Options{
+	wireOpts := wire.Options{
 		DefaultAccount:    cfg.defaultAccount,
 		DefaultRegion:     cfg.defaultRegion,
 		AccessKeyAccounts: cfg.accessKeyAccounts,
 		Logger:            &log,
-	})
+	}
+	defaultNS := emulator.Namespace{Account: cfg.defaultAccount, Region: cfg.defaultRegion}
+	if err := web.mount(eng, store, defaultNS, loaded, &wireOpts); err != nil {
+		return err
+	}
+	handler := wire.NewHandler(eng, wireOpts)
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

@@ -14,6 +14,10 @@ func Rules() []Rule {
 		{From: "wire", Deny: []string{"iac", "cmd"}, Why: "wire serves the engine; IaC loading is cmd's wiring"},
 		{From: "iac", Deny: []string{"wire", "cmd", "pebblestore"}, TestsExcepted: true,
 			Why: "iac provisions through the emulator's API only"},
+		{From: "console", Deny: []string{"wire", "iac", "cmd", "pebblestore", "metrics"}, TestsExcepted: true,
+			Why: "the console reads and writes through the engine's Go API only"},
+		{From: "metrics", Deny: []string{"iac", "cmd", "pebblestore", "console"}, TestsExcepted: true,
+			Why: "metrics observes the engine and the wire; cmd hands it the store's metrics"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
 	}

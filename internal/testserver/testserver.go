@@ -33,6 +33,7 @@ type config struct {
 	dataDir string
 	engine  emulator.Options
 	wire    wire.Options
+	wiring  func(*emulator.Engine, *pebblestore.Store, *wire.Options)
 }
 
 // WithDataDir keeps the store on disk in dir instead of in memory.
@@ -74,6 +75,13 @@ func WithAccessKeyAccount(accessKeyID, account string) Option {
 // WithWireOptions lets fn adjust the wire options.
 func WithWireOptions(fn func(*wire.Options)) Option {
 	return func(c *config) { fn(&c.wire) }
+}
+
+// WithWiring lets fn adjust the wire options once the engine and store
+// exist (on every open, Restart included): mounting the console or
+// /metrics, which read them.
+func WithWiring(fn func(*emulator.Engine, *pebblestore.Store, *wire.Options)) Option {
+	return func(c *config) { c.wiring = fn }
 }
 
 // Server is a running in-process ExtendDB.
@@ -141,9 +149,13 @@ func (s *Server) open() error {
 		_ = st.Close()
 		return err
 	}
+	wo := s.cfg.wire
+	if s.cfg.wiring != nil {
+		s.cfg.wiring(eng, st, &wo)
+	}
 	s.mu.Lock()
 	s.store, s.engine = st, eng
-	s.handler = wire.NewHandler(eng, s.cfg.wire)
+	s.handler = wire.NewHandler(eng, wo)
 	s.mu.Unlock()
 	return nil
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/extenddb/extenddb/console"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/metrics"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
+)
+
+// webConfig is the console's and /metrics' part of `extenddb serve`.
+type webConfig struct {
+	console string // on or off
+	metrics string // on or off
+}
+
+func newWebConfig() webConfig { return webConfig{console: "on", metrics: "on"} }
+
+func (c *webConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.console, "console", c.console, "`MODE` of the web console at /console/ on the API port: on or off")
+	fs.StringVar(&c.metrics, "metrics", c.metrics, "`MODE` of the Prometheus endpoint /metrics on the API port: on or off")
+}
+
+func (c *webConfig) validate() error {
+	for _, f := range []struct{ name, v string }{{"console", c.console}, {"metrics", c.metrics}} {
+		if f.v != "on" && f.v != "off" {
+			return fmt.Errorf("--%s %q: must be on or off", f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// web is the console and metrics of one serve: built before the engine
+// (whose Observer they are), mounted once it exists.
+type web struct {
+	cfg webConfig
+	rec *console.Recorder
+	met *metrics.Metrics
+}
+
+func newWeb(cfg webConfig) *web {
+	w := &web{cfg: cfg}
+	if cfg.console == "on" {
+		w.rec = console.NewRecorder(console.RecorderOptions{})
+	}
+	if cfg.metrics == "on" {
+		w.met = metrics.New(metrics.Options{GoRuntime: true})
+	}
+	return w
+}
+
+// observer is the engine's Observer: nil when both are off, so the
+// engine's hooks cost a nil check.
+func (w *web) observer() emulator.Observer {
+	var rec, met emulator.Observer
+	if w.rec != nil {
+		rec = w.rec
+	}
+	if w.met != nil {
+		met = w.met
+	}
+	return emulator.Observers(rec, met)
+}
+
+// mount adds the console and /metrics to o.
+func (w *web) mount(eng *emulator.Engine, store *pebblestore.Store, ns emulator.Namespace, loaded []iac.TableSpec, o *wire.Options) error {
+	if w.met != nil {
+		w.met.Attach(eng)
+		w.met.AttachPebble(store.Metrics)
+		o.Mounts = append(o.Mounts, wire.Mount{Prefix: "/metrics", Handler: w.met.Handler()})
+		o.OnRequest = w.met.Request
+	}
+	if w.rec != nil {
+		prov := make([]console.Provisioned, len(loaded))
+		for i := range loaded {
+			s := &loaded[i]
+			prov[i] = console.Provisioned{Namespace: s.Namespace(), Table: s.Name(), Position: s.Pos.String(), Resource: s.Source}
+		}
+		h, err := console.New(console.Options{Engine: eng, Recorder: w.rec, DefaultNamespace: ns, Provisioned: prov})
+		if err != nil {
+			return err
+		}
+		o.Mounts = append(o.Mounts, wire.Mount{Prefix: console.Prefix, Handler: h})
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package console_test
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromium returns the path of a Chromium (or Chrome) binary, or skips the
+// test with a message saying how to get one.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("browser tests skipped: no chromium on PATH (Debian/Ubuntu: apt-get install chromium; .ci/run installs it)")
+	return ""
+}
+
+// browser starts headless Chromium for the test and returns its context.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox, // CI containers run as root
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(t.Context(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	ctx, cancelC := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelC(); cancelB(); cancelA() })
+	return ctx
+}
+
+// screenshotDir is where screenshots go: $EXTENDDB_SCREENSHOTS when set
+// (to keep them), else a temporary directory.
+func screenshotDir(t *testing.T) string {
+	if d := os.Getenv("EXTENDDB_SCREENSHOTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// shot saves a screenshot of the whole page as dir/name.png.
+func shot(t *testing.T, dir, name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		buf, err := chromedp.FullScreenshot(100)(ctx, tg)
+		if err != nil {
+			return err
+		}
+		p := filepath.Join(dir, name+".png")
+		t.Logf("screenshot %s", p)
+		return os.WriteFile(p, buf, 0o644)
+	})
+}
+
+// waitText polls the text of sel until it holds want; errors (the node
+// going away while the page navigates) are retried.
+func waitText(ctx context.Context, t *testing.T, sel, want string) {
+	t.Helper()
+	var got string
+	for range 100 {
+		qctx, cancel := context.WithTimeout(ctx, time.Second)
+		s, err := chromedp.Run(qctx, chromedp.Text(chromedp.CSS(sel)))
+		cancel()
+		if got = s; err == nil && strings.Contains(got, want) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s shows %q, want %q", sel, got, want)
+}
+
+// TestBrowser drives the console in real headless Chromium: open it,
+// create an item, find it by Query, edit it, delete it, and watch a
+// throttle event appear on the timeline while writes exceed a 1-WCU
+// table's capacity. Each page is screenshotted.
+func TestBrowser(t *testing.T) {
+	ctx := browser(t)
+	e := newEnv(t)
+	dir := screenshotDir(t)
+	base := e.s.URL + "/console"
+	nsq := "ns=" + url.QueryEscape(e.ns)
+	e.put("c0", 1, "already here")
+
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return s
+	}
+
+	do("home", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("tables")), shot(t, dir, "tables"))
+	if s := text("#tables"); !strings.Contains(s, "Orders") {
+		t.Fatalf("table list %q has no Orders", s)
+	}
+	do("description", chromedp.Click(chromedp.CSS(`a[href*="t=Orders"]`)), chromedp.WaitVisible(chromedp.ID("status")), shot(t, dir, "table"))
+
+	// Create.
+	do("create",
+		chromedp.Navigate(base+"/new?"+nsq+"&t=Orders"),
+		chromedp.WaitVisible(chromedp.ID("itemjson")),
+		chromedp.SetValue(chromedp.ID("itemjson"), `{"pk":{"S":"browser"},"sk":{"N":"7"},"note":{"S":"from chromium"}}`),
+		chromedp.Click(chromedp.ID("create")),
+		chromedp.WaitVisible(chromedp.ID("plainjson")),
+		shot(t, dir, "item"))
+	if s := text("#plainjson"); !strings.Contains(s, `"note": "from chromium"`) {
+		t.Fatalf("created item shows %q", s)
+	}
+	if n, ok := e.note("browser", 7); !ok || n != "from chromium" {
+		t.Fatalf("after create: %q %v", n, ok)
+	}
+
+	// Query finds it.
+	do("query",
+		chromedp.Navigate(base+"/query?"+nsq+"&t=Orders"),
+		chromedp.WaitVisible(chromedp.ID("pk")),
+		chromedp.SendKeys(chromedp.ID("pk"), "browser"),
+		chromedp.Click(chromedp.ID("run")),
+		chromedp.WaitVisible(chromedp.ID("items")),
+		shot(t, dir, "query"))
+	if s := text("#items"); !strings.Contains(s, "from chromium") {
+		t.Fatalf("query results %q", s)
+	}
+
+	// Edit, from the result's link.
+	do("edit",
+		chromedp.Click(chromedp.CSS(`#items a`)),
+		chromedp.WaitVisible(chromedp.ID("save")),
+		chromedp.SetValue(chromedp.ID("itemjson"), `{"pk":{"S":"browser"},"sk":{"N":"7"},"note":{"S":"edited"}}`),
+		chromedp.Click(chromedp.ID("save")))
+	// The item page before the save had #plainjson too: wait for the new one.
+	waitText(ctx, t, "#plainjson", "edited")
+	if n, _ := e.note("browser", 7); n != "edited" {
+		t.Fatalf("after edit: stored %q", n)
+	}
+
+	// Delete (the confirmation dialog is accepted).
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.confirm = function () { return true; }; true`)); err != nil {
+		t.Fatal(err)
+	}
+	do("delete", chromedp.Click(chromedp.ID("delete")), chromedp.WaitVisible(chromedp.ID("items")))
+	if _, ok := e.note("browser", 7); ok {
+		t.Fatal("item still there after delete")
+	}
+
+	// Throttling: the page is open while writes exceed 1 WCU.
+	e.createTiny()
+	do("timeline", chromedp.Navigate(base+"/throttle?"+nsq+"&t=Tiny"), chromedp.WaitVisible(chromedp.ID("chart-write")))
+	// Two seconds of writes at ~20/s: a few seconds of history on the chart.
+	e.overrunTiny(2 * time.Second)
+	do("throttle mark",
+		chromedp.WaitVisible(chromedp.CSS(`#chart-write line.throttle`)),
+		chromedp.WaitVisible(chromedp.CSS(`#events tbody tr`)),
+		shot(t, dir, "throttle"))
+	reasons, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`#chart-write line.throttle`), "data-reasons"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reasons.Value, "TableWriteProvisionedThroughputExceeded") || !strings.Contains(text("#events tbody"), "TableWriteProvisionedThroughputExceeded") {
+		t.Errorf("timeline marks %q", reasons.Value)
+	}
+	do("stream", chromedp.Navigate(base+"/stream?"+nsq+"&t=Orders"), chromedp.WaitVisible(chromedp.ID("records")), shot(t, dir, "stream"))
+}

@@ -1,0 +1,189 @@
+package console
+
+import (
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/extenddb/extenddb/emulator"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options configures the console.
+type Options struct {
+	// Engine is what the console reads and writes. Required.
+	Engine *emulator.Engine
+	// Recorder feeds the throttling timeline; nil shows no timeline.
+	Recorder *Recorder
+	// DefaultNamespace is shown when no namespace holds a table yet or none
+	// is chosen; its zero value means 000000000000/us-east-1.
+	DefaultNamespace emulator.Namespace
+	// Provisioned lists what --load provisioned, for the IaC page.
+	Provisioned []Provisioned
+	// PageSize is the number of items per Scan or Query page; default 25.
+	PageSize int
+}
+
+// Provisioned is one table an IaC file provisioned.
+type Provisioned struct {
+	Namespace emulator.Namespace
+	Table     string
+	// Position is where the resource is declared (file:line:col).
+	Position string
+	// Resource names the declaration ("aws_dynamodb_table.orders",
+	// "Resources.Orders").
+	Resource string
+}
+
+// Prefix is the path the console is served under.
+const Prefix = "/console"
+
+type console struct {
+	opts  Options
+	pages map[string]*template.Template
+}
+
+// New returns the console's handler, to be mounted on Prefix. Its forms are
+// protected against cross-site submission (a page elsewhere cannot post to
+// a console on localhost).
+func New(opts Options) (http.Handler, error) {
+	if opts.Engine == nil {
+		return nil, errors.New("console: Options.Engine is required")
+	}
+	if opts.DefaultNamespace.Account == "" {
+		opts.DefaultNamespace.Account = "000000000000"
+	}
+	if opts.DefaultNamespace.Region == "" {
+		opts.DefaultNamespace.Region = "us-east-1"
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = 25
+	}
+	c := &console{opts: opts, pages: map[string]*template.Template{}}
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		base := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", n)
+		if err != nil {
+			return nil, err
+		}
+		c.pages[base] = t
+	}
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET "+Prefix+"/static/", http.StripPrefix(Prefix+"/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET "+Prefix, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, Prefix+"/", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("GET "+Prefix+"/{$}", c.home)
+	mux.HandleFunc("GET "+Prefix+"/table", c.table)
+	mux.HandleFunc("GET "+Prefix+"/items", c.items)
+	mux.HandleFunc("GET "+Prefix+"/query", c.query)
+	mux.HandleFunc("GET "+Prefix+"/item", c.item)
+	mux.HandleFunc("GET "+Prefix+"/new", c.newItem)
+	mux.HandleFunc("POST "+Prefix+"/item", c.writeItem)
+	mux.HandleFunc("GET "+Prefix+"/throttle", c.throttle)
+	mux.HandleFunc("GET "+Prefix+"/api/timeline", c.timeline)
+	mux.HandleFunc("GET "+Prefix+"/stream", c.stream)
+	mux.HandleFunc("GET "+Prefix+"/iac", c.iac)
+	return http.NewCrossOriginProtection().Handler(mux), nil
+}
+
+// page is what every template gets.
+type page struct {
+	Title      string
+	NS         emulator.Namespace
+	Namespaces []emulator.Namespace
+	Table      string
+	// Error is shown at the top of the page.
+	Error string
+	Data  any
+}
+
+func (p page) NSParam() string { return nsParam(p.NS) }
+
+func nsParam(ns emulator.Namespace) string { return ns.Account + "/" + ns.Region }
+
+var funcs = template.FuncMap{
+	"nsParam": nsParam,
+	"list":    func(s ...string) []string { return s },
+	"time": func(epoch float64) string {
+		if epoch == 0 {
+			return ""
+		}
+		return time.Unix(int64(epoch), 0).UTC().Format("2006-01-02 15:04:05 UTC")
+	},
+}
+
+// namespace reads the ns parameter (ACCOUNT/REGION), defaulting to the
+// first namespace holding tables, else DefaultNamespace.
+func (c *console) namespace(r *http.Request) (emulator.Namespace, []emulator.Namespace, error) {
+	all := c.opts.Engine.Namespaces()
+	if v := r.URL.Query().Get("ns"); v != "" {
+		acct, region, ok := strings.Cut(v, "/")
+		if !ok || acct == "" || region == "" {
+			return c.opts.DefaultNamespace, all, errors.New("namespace " + v + ": want ACCOUNT/REGION")
+		}
+		return emulator.Namespace{Account: acct, Region: region}, all, nil
+	}
+	if len(all) > 0 {
+		return all[0], all, nil
+	}
+	return c.opts.DefaultNamespace, all, nil
+}
+
+// render writes page p with template name and HTTP status.
+func (c *console) render(w http.ResponseWriter, status int, name string, p page) {
+	t := c.pages[name]
+	var b strings.Builder
+	if err := t.Execute(&b, p); err != nil {
+		http.Error(w, "console: rendering "+name+": "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(b.String()))
+}
+
+// errorText is the message a page shows for err: DynamoDB's error type and
+// message, as a client would see them.
+func errorText(err error) string {
+	var ee *emulator.Error
+	if errors.As(err, &ee) {
+		if ee.Message == "" {
+			return ee.Code
+		}
+		return ee.Code + ": " + ee.Message
+	}
+	return err.Error()
+}
+
+// statusOf is the HTTP status of a page that failed with err.
+func statusOf(err error) int {
+	var ee *emulator.Error
+	if errors.As(err, &ee) {
+		switch ee.Code {
+		case emulator.CodeResourceNotFound:
+			return http.StatusNotFound
+		case emulator.CodeConditionalCheckFailed:
+			return http.StatusConflict
+		}
+	}
+	return http.StatusBadRequest
+}

@@ -1,0 +1,141 @@
+package console
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+func (c *console) throttle(w http.ResponseWriter, r *http.Request) {
+	tc, ok := c.openTable(w, r, "throttle", "Throttling")
+	if !ok {
+		return
+	}
+	tc.Data = c.opts.Recorder != nil
+	c.render(w, http.StatusOK, "throttle", tc.page)
+}
+
+// timeline serves the throttling page's data as JSON; the page polls it.
+func (c *console) timeline(w http.ResponseWriter, r *http.Request) {
+	ns, _, err := c.namespace(r)
+	table := r.URL.Query().Get("t")
+	var st emulator.ThrottleStatus
+	if err == nil {
+		st, err = c.opts.Engine.TableThrottleStatus(ns, table)
+	}
+	if err != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(statusOf(err))
+		_ = json.NewEncoder(w).Encode(map[string]string{"error": errorText(err)})
+		return
+	}
+	secs, _ := strconv.Atoi(r.URL.Query().Get("seconds"))
+	if secs == 0 {
+		secs = 120
+	}
+	tl := Timeline{Points: []Point{}, Events: []ThrottleMark{}, Hot: []HotKey{}}
+	if c.opts.Recorder != nil {
+		tl = c.opts.Recorder.Timeline(ns, table, secs)
+	}
+	tl.Status = st
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(tl)
+}
+
+// streamView is the stream page's data.
+type streamView struct {
+	Arn, ViewType string
+	Records       []streamRow
+}
+
+type streamRow struct {
+	Seq, Event, Time string
+	Keys, New, Old   string
+}
+
+// maxStreamRows is how many of the latest records the stream page shows.
+const maxStreamRows = 50
+
+func (c *console) stream(w http.ResponseWriter, r *http.Request) {
+	tc, ok := c.openTable(w, r, "stream", "Stream")
+	if !ok {
+		return
+	}
+	v := &streamView{Arn: tc.desc.LatestStreamArn}
+	tc.Data = v
+	if v.Arn != "" {
+		if err := c.latestRecords(r, tc.NS, v); err != nil {
+			tc.Error = errorText(err)
+		}
+	}
+	c.render(w, http.StatusOK, "stream", tc.page)
+}
+
+// latestRecords reads the newest shards' records, keeping the last
+// maxStreamRows (newest first). It reads at most the two newest shards.
+func (c *console) latestRecords(r *http.Request, ns emulator.Namespace, v *streamView) error {
+	ctx, eng := r.Context(), c.opts.Engine
+	var shards []emulator.StreamShard
+	var from *string
+	for {
+		d, err := eng.DescribeStream(ctx, ns, &emulator.DescribeStreamInput{StreamArn: &v.Arn, ExclusiveStartShardId: from})
+		if err != nil {
+			return err
+		}
+		v.ViewType = d.StreamDescription.StreamViewType
+		shards = append(shards, d.StreamDescription.Shards...)
+		if d.StreamDescription.LastEvaluatedShardId == "" {
+			break
+		}
+		from = ptr(d.StreamDescription.LastEvaluatedShardId)
+	}
+	var recs []emulator.StreamRecord
+	for _, sh := range shards[max(0, len(shards)-2):] {
+		it, err := eng.GetShardIterator(ctx, ns, &emulator.GetShardIteratorInput{StreamArn: &v.Arn, ShardId: ptr(sh.ShardId), ShardIteratorType: ptr("TRIM_HORIZON")})
+		if err != nil {
+			return err
+		}
+		iter := it.ShardIterator
+		for iter != "" {
+			out, err := eng.GetRecords(ctx, ns, &emulator.GetRecordsInput{ShardIterator: &iter, Limit: ptr(int64(1000))})
+			if err != nil {
+				return err
+			}
+			recs = append(recs, out.Records...)
+			if len(recs) > maxStreamRows {
+				recs = recs[len(recs)-maxStreamRows:]
+			}
+			if len(out.Records) == 0 {
+				break // the open shard's end: nothing newer yet
+			}
+			iter = out.NextShardIterator
+		}
+	}
+	for i := len(recs) - 1; i >= 0; i-- {
+		d := recs[i].Dynamodb
+		v.Records = append(v.Records, streamRow{Seq: d.SequenceNumber, Event: recs[i].EventName,
+			Time: funcs["time"].(func(float64) string)(float64(d.ApproximateCreationDateTime)),
+			Keys: oneLine(d.Keys), New: oneLine(d.NewImage), Old: oneLine(d.OldImage)})
+	}
+	return nil
+}
+
+func oneLine(it av.Item) string {
+	if it == nil {
+		return ""
+	}
+	b, _ := json.Marshal(plainMap(it))
+	return string(b)
+}
+
+func plainMap(it av.Item) map[string]any {
+	m := make(map[string]any, len(it))
+	for k, v := range it {
+		m[k] = plain(v)
+	}
+	return m
+}

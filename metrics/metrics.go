@@ -1,0 +1,211 @@
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/wire"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Options configures Metrics.
+type Options struct {
+	// Engine, when set, is read at scrape time for every table's item
+	// count and size. Set it with Attach when the engine is built after
+	// Metrics (the engine needs the observer first).
+	Engine *emulator.Engine
+	// Pebble, when set, returns Pebble's metrics at scrape time (nil when
+	// the store is closed); or set it with AttachPebble.
+	Pebble func() *pebble.Metrics
+	// GoRuntime adds the Go runtime and process collectors; default off
+	// (tests keep the output small), cmd turns it on.
+	GoRuntime bool
+}
+
+// Metrics is the collector set behind /metrics. Its methods are safe for
+// concurrent use.
+type Metrics struct {
+	reg       *prometheus.Registry
+	requests  *prometheus.CounterVec
+	latency   *prometheus.HistogramVec
+	consumed  *prometheus.CounterVec
+	throttled *prometheus.CounterVec
+
+	mu     sync.RWMutex
+	eng    *emulator.Engine
+	pebble func() *pebble.Metrics
+	// ops caches each operation's latency observer, so a request costs no
+	// label hashing for the histogram.
+	ops map[string]prometheus.Observer
+}
+
+// New returns Metrics with its collectors registered.
+func New(opts Options) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "extenddb", Name: "requests_total",
+			Help: "DynamoDB and DynamoDB Streams requests answered, by operation, HTTP status and error type (\"\" on success).",
+		}, []string{"operation", "status", "error"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "extenddb", Name: "request_duration_seconds",
+			Help:    "Time from a request's arrival to its response, by operation.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 4, 9), // 100µs … 6.5s
+		}, []string{"operation"}),
+		consumed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "extenddb", Name: "consumed_capacity_units_total",
+			Help: "Capacity units consumed (as ReturnConsumedCapacity reports them), by table, index (\"\" for the table) and direction.",
+		}, []string{"account", "region", "table", "index", "direction"}),
+		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "extenddb", Name: "throttled_requests_total",
+			Help: "Requests (or batch items, transaction actions) refused by the throttle manager, by table, direction, refusing bucket, error type and ThrottlingReasons reason.",
+		}, []string{"account", "region", "table", "direction", "bucket", "error", "reason"}),
+		eng:    opts.Engine,
+		pebble: opts.Pebble,
+		ops:    map[string]prometheus.Observer{},
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled, tableCollector{m}, pebbleCollector{m})
+	if opts.GoRuntime {
+		m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	return m
+}
+
+// Attach sets the engine read at scrape time.
+func (m *Metrics) Attach(eng *emulator.Engine) {
+	m.mu.Lock()
+	m.eng = eng
+	m.mu.Unlock()
+}
+
+// AttachPebble sets where Pebble's metrics are read at scrape time.
+func (m *Metrics) AttachPebble(get func() *pebble.Metrics) {
+	m.mu.Lock()
+	m.pebble = get
+	m.mu.Unlock()
+}
+
+// Handler serves the metrics in Prometheus' text (or negotiated) format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// Registry is where the collectors live (for tests and extra collectors).
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Request counts one answered request: wire.Options.OnRequest.
+func (m *Metrics) Request(d wire.RequestDone) {
+	m.requests.WithLabelValues(d.Operation, statusText(d.Status), d.ErrorCode).Inc()
+	m.opLatency(d.Operation).Observe(d.Duration.Seconds())
+}
+
+func (m *Metrics) opLatency(op string) prometheus.Observer {
+	m.mu.RLock()
+	o := m.ops[op]
+	m.mu.RUnlock()
+	if o != nil {
+		return o
+	}
+	o = m.latency.WithLabelValues(op)
+	m.mu.Lock()
+	m.ops[op] = o
+	m.mu.Unlock()
+	return o
+}
+
+func statusText(s int) string {
+	switch s {
+	case http.StatusOK:
+		return "200"
+	case http.StatusBadRequest:
+		return "400"
+	}
+	return strconv.Itoa(s)
+}
+
+func direction(read bool) string {
+	if read {
+		return "read"
+	}
+	return "write"
+}
+
+// Consumed implements emulator.Observer.
+func (m *Metrics) Consumed(c emulator.Consumption) {
+	m.consumed.WithLabelValues(c.Namespace.Account, c.Namespace.Region, c.Table, c.Index, direction(c.Read)).Add(c.Units)
+}
+
+// Throttled implements emulator.Observer.
+func (m *Metrics) Throttled(t emulator.ThrottleEvent) {
+	m.throttled.WithLabelValues(t.Namespace.Account, t.Namespace.Region, t.Table, direction(t.Read), t.Bucket, t.Code, t.Reason).Inc()
+}
+
+var _ emulator.Observer = (*Metrics)(nil)
+
+// tableCollector reads every table's item count and size from the engine at
+// scrape time (DescribeTable's ItemCount and TableSizeBytes, and each
+// index's).
+type tableCollector struct{ m *Metrics }
+
+var (
+	itemsDesc = prometheus.NewDesc("extenddb_table_items", "Items in a table or index (DescribeTable's ItemCount).",
+		[]string{"account", "region", "table", "index"}, nil)
+	bytesDesc = prometheus.NewDesc("extenddb_table_size_bytes", "Size of a table or index (DescribeTable's TableSizeBytes / IndexSizeBytes).",
+		[]string{"account", "region", "table", "index"}, nil)
+	capacityDesc = prometheus.NewDesc("extenddb_table_capacity_units", "The rate of a table's throttle bucket (provisioned capacity, on-demand cap or default ceiling), units/s.",
+		[]string{"account", "region", "table", "direction"}, nil)
+	balanceDesc = prometheus.NewDesc("extenddb_table_bucket_balance_units", "The balance of a table's throttle bucket now (negative after a charge past it).",
+		[]string{"account", "region", "table", "direction"}, nil)
+)
+
+func (tableCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- itemsDesc
+	ch <- bytesDesc
+	ch <- capacityDesc
+	ch <- balanceDesc
+}
+
+func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
+	c.m.mu.RLock()
+	eng := c.m.eng
+	c.m.mu.RUnlock()
+	if eng == nil {
+		return
+	}
+	ctx := context.Background()
+	for _, ns := range eng.Namespaces() {
+		names, _ := eng.TableNames(ctx, ns) // a failed page: report the tables listed before it
+		for _, name := range names {
+			out, err := eng.DescribeTable(ctx, ns, &emulator.DescribeTableInput{TableName: &name})
+			if err != nil || out.Table == nil {
+				continue // deleted since the listing
+			}
+			td := out.Table
+			gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+				ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append([]string{ns.Account, ns.Region, name}, labels...)...)
+			}
+			gauge(itemsDesc, float64(td.ItemCount), "")
+			gauge(bytesDesc, float64(td.TableSizeBytes), "")
+			for _, g := range td.GlobalSecondaryIndexes {
+				gauge(itemsDesc, float64(g.ItemCount), g.IndexName)
+				gauge(bytesDesc, float64(g.IndexSizeBytes), g.IndexName)
+			}
+			for _, l := range td.LocalSecondaryIndexes {
+				gauge(itemsDesc, float64(l.ItemCount), l.IndexName)
+				gauge(bytesDesc, float64(l.IndexSizeBytes), l.IndexName)
+			}
+			if st, err := eng.TableThrottleStatus(ns, name); err == nil {
+				gauge(capacityDesc, st.ReadCapacity, "read")
+				gauge(capacityDesc, st.WriteCapacity, "write")
+				gauge(balanceDesc, st.ReadBalance, "read")
+				gauge(balanceDesc, st.WriteBalance, "write")
+			}
+		}
+	}
+}

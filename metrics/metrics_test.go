@@ -1,0 +1,182 @@
+package metrics_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/internal/testserver"
+	"github.com/extenddb/extenddb/metrics"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// stillClock never moves, so a 1-WCU table refuses the second write.
+type stillClock struct{ t time.Time }
+
+func (c stillClock) Now() time.Time { return c.t }
+
+// newServer starts a server with /metrics mounted as cmd mounts it.
+func newServer(t *testing.T, opts ...testserver.Option) *testserver.Server {
+	t.Helper()
+	m := metrics.New(metrics.Options{})
+	opts = append(opts,
+		testserver.WithEngineOptions(func(o *emulator.Options) { o.Observer = m }),
+		testserver.WithWiring(func(eng *emulator.Engine, st *pebblestore.Store, o *wire.Options) {
+			m.Attach(eng)
+			m.AttachPebble(st.Metrics)
+			o.Mounts = append(o.Mounts, wire.Mount{Prefix: "/metrics", Handler: m.Handler()})
+			o.OnRequest = m.Request
+		}))
+	return testserver.New(t, opts...)
+}
+
+func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET /metrics: %s\n%s", resp.Status, b)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fams
+}
+
+// value returns the value of the sample of family name whose labels
+// include want ("k=v" pairs), or fails the test.
+func value(t *testing.T, fams map[string]*dto.MetricFamily, name string, want ...string) float64 {
+	t.Helper()
+	f := fams[name]
+	if f == nil {
+		t.Fatalf("no family %s", name)
+	}
+next:
+	for _, m := range f.Metric {
+		got := map[string]string{}
+		for _, l := range m.Label {
+			got[l.GetName()] = l.GetValue()
+		}
+		for _, kv := range want {
+			k, v, _ := strings.Cut(kv, "=")
+			if got[k] != v {
+				continue next
+			}
+		}
+		switch {
+		case m.Counter != nil:
+			return m.Counter.GetValue()
+		case m.Gauge != nil:
+			return m.Gauge.GetValue()
+		case m.Histogram != nil:
+			return float64(m.Histogram.GetSampleCount())
+		}
+	}
+	t.Fatalf("%s: no sample with %v", name, want)
+	return 0
+}
+
+// TestScrapeAfterWorkload: a known workload (a 1-WCU table written twice in
+// one instant, a read, a miss) shows in the scraped counters.
+func TestScrapeAfterWorkload(t *testing.T) {
+	s := newServer(t, testserver.WithClock(stillClock{time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}))
+	ctx, c := s.Context(), s.Client
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:             aws.String("mtab"),
+		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:           types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(1)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "a"}, "v": &types.AttributeValueMemberS{Value: strings.Repeat("x", 100)}}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("mtab"), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	var pte *types.ProvisionedThroughputExceededException
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("mtab"), Item: item}); !errors.As(err, &pte) {
+		t.Fatalf("second write: %v, want ProvisionedThroughputExceededException", err)
+	}
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "a"}}
+	if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("mtab"), Key: key}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("missing"), Key: key}); err == nil {
+		t.Fatal("GetItem on a missing table succeeded")
+	}
+
+	f := scrape(t, s.URL)
+	table := []string{"region=us-east-1", "table=mtab"}
+	checks := []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"extenddb_requests_total", []string{"operation=CreateTable", "status=200", "error="}, 1},
+		{"extenddb_requests_total", []string{"operation=PutItem", "status=200", "error="}, 1},
+		{"extenddb_requests_total", []string{"operation=PutItem", "status=400", "error=ProvisionedThroughputExceededException"}, 1},
+		{"extenddb_requests_total", []string{"operation=GetItem", "status=200", "error="}, 1},
+		{"extenddb_requests_total", []string{"operation=GetItem", "status=400", "error=ResourceNotFoundException"}, 1},
+		{"extenddb_request_duration_seconds", []string{"operation=PutItem"}, 2},
+		{"extenddb_consumed_capacity_units_total", append([]string{"index=", "direction=write"}, table...), 1},
+		{"extenddb_consumed_capacity_units_total", append([]string{"index=", "direction=read"}, table...), 0.5},
+		{"extenddb_throttled_requests_total", append([]string{"direction=write", "bucket=table",
+			"error=ProvisionedThroughputExceededException", "reason=TableWriteProvisionedThroughputExceeded"}, table...), 1},
+		{"extenddb_table_items", append([]string{"index="}, table...), 1},
+		{"extenddb_table_capacity_units", append([]string{"direction=write"}, table...), 1},
+		{"extenddb_table_bucket_balance_units", append([]string{"direction=write"}, table...), 0},
+	}
+	for _, c := range checks {
+		if got := value(t, f, c.name, c.labels...); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	if got := value(t, f, "extenddb_table_size_bytes", append([]string{"index="}, table...)...); got < 100 {
+		t.Errorf("table size %v, want the item's bytes", got)
+	}
+	if got := value(t, f, "extenddb_pebble_memtables"); got < 1 {
+		t.Errorf("pebble memtables %v, want at least 1", got)
+	}
+}
+
+// TestUnknownOperationLabel: a made-up target is counted as "Unknown", so
+// clients cannot add label values at will.
+func TestUnknownOperationLabel(t *testing.T) {
+	s := newServer(t)
+	for _, op := range []string{"Nope1", "Nope2"} {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/", strings.NewReader("{}"))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	f := scrape(t, s.URL)
+	if got := value(t, f, "extenddb_requests_total", "operation=Unknown", "error=UnknownOperationException"); got != 2 {
+		t.Errorf("unknown operations counted %v, want 2", got)
+	}
+	if n := len(f["extenddb_requests_total"].Metric); n != 1 {
+		t.Errorf("%d request series, want 1", n)
+	}
+}
