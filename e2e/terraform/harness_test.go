@@ -40,6 +40,18 @@ func mirrorDirs() []string {
 	return append(dirs, "/usr/local/share/terraform/plugins", "/usr/share/terraform/plugins")
 }
 
+// logDirEnv names a directory where each scenario leaves its whole server
+// log, for a failure the printed lines do not explain.
+const logDirEnv = "EXTENDDB_TF_LOG_DIR"
+
+// keepLog writes the scenario's server log to dir.
+func (s *scenario) keepLog(dir string) {
+	name := strings.NewReplacer("/", "_", " ", "_").Replace(s.t.Name()) + ".log"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(s.logs.since(0), "\n")+"\n"), 0o644); err != nil {
+		s.t.Errorf("keeping the server log: %v", err)
+	}
+}
+
 // commandTimeout bounds one Terraform command, so a hang fails its step
 // instead of the whole test binary.
 const commandTimeout = 4 * time.Minute
@@ -157,6 +169,9 @@ func newScenario(t *testing.T, tl tools, opts scenarioOptions) *scenario {
 		so = append(so, testserver.WithAccessKeyAccount(a.accessKey, a.id))
 	}
 	s := &scenario{t: t, tools: tl, srv: testserver.New(t, so...), logs: logs}
+	if dir := os.Getenv(logDirEnv); dir != "" {
+		t.Cleanup(func() { s.keepLog(dir) })
+	}
 	root := t.TempDir()
 	s.dir = filepath.Join(root, "work")
 	home := filepath.Join(root, "home")
