@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -31,6 +33,33 @@ func parseOutputs(t *testing.T, state []byte) map[string]any {
 	return m
 }
 
+// stateAttr reads one attribute of a resource from the local state file.
+func stateAttr(t *testing.T, s *scenario, typ, name, attr string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Mode, Type, Name string
+			Instances        []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatalf("terraform.tfstate: %v", err)
+	}
+	for _, r := range st.Resources {
+		if r.Mode == "managed" && r.Type == typ && r.Name == name && len(r.Instances) == 1 {
+			return fmt.Sprint(r.Instances[0].Attributes[attr])
+		}
+	}
+	t.Fatalf("terraform.tfstate has no %s.%s", typ, name)
+	return ""
+}
+
 // tableState is what the SDK sees of one table, normalised so two servers'
 // tables compare equal when they hold the same settings and items: the
 // fields that record when or by which request a thing happened (stream
@@ -42,6 +71,8 @@ type tableState struct {
 	Stream, TTL, PITR                                           string
 	Tags                                                        map[string]string
 	Items                                                       []string
+	// StreamLabel is LatestStreamLabel; not compared (it is a time).
+	StreamLabel string `json:"-"`
 }
 
 func (ts tableState) String() string {
@@ -120,6 +151,7 @@ func describe(t *testing.T, c *dynamodb.Client, name string) tableState {
 		ts.LSIs = append(ts.LSIs, fmt.Sprintf("%s [%s] %s", aws.ToString(l.IndexName), keysOf(l.KeySchema), projectionOf(l.Projection)))
 	}
 	sort.Strings(ts.LSIs)
+	ts.StreamLabel = aws.ToString(td.LatestStreamLabel)
 	ts.Stream = "off"
 	if ss := td.StreamSpecification; ss != nil && aws.ToBool(ss.StreamEnabled) {
 		ts.Stream = string(ss.StreamViewType)
