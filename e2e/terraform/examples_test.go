@@ -119,6 +119,7 @@ func copyDir(t *testing.T, from, to string) {
 // and a second apply change nothing.
 func TestExamples(t *testing.T) {
 	tl := findTools(t)
+	t.Parallel()
 	for _, ex := range examples() {
 		t.Run(ex.dir, func(t *testing.T) {
 			t.Parallel()
