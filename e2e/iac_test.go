@@ -137,7 +137,7 @@ func TestIaCExampleTerraformMultiRegion(t *testing.T) {
 	}
 	dr := tagsOf(t, s.ClientFor("us-east-1", "AK222222222222"), "arn:aws:dynamodb:us-east-1:222222222222:table/orders")
 	if dr["source_table"] != "arn:aws:dynamodb:eu-west-1:111111111111:table/orders" {
-		t.Errorf("aws_dynamodb_tag with a cross-Region reference: %v", dr)
+		t.Errorf("a tag with a cross-Region reference: %v", dr)
 	}
 	prod := s.ClientFor("eu-west-1", "AK111111111111")
 	if tags := tagsOf(t, prod, "arn:aws:dynamodb:eu-west-1:111111111111:table/orders"); tags["owner"] != "111111111111" {

@@ -259,7 +259,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 	status := http.StatusOK
 	var resp []byte
-	errCode := ""
+	var errCode, errMsg string
 	if err == nil {
 		resp, err = encodeOutput(out)
 		if err != nil {
@@ -272,7 +272,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("internal error")
 			ee = internalError()
 		}
-		errCode = ee.Code
+		errCode, errMsg = ee.Code, ee.Message
 		status, resp, err = encodeError(ee)
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding error response")
@@ -283,8 +283,14 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if h.opts.OnRequest != nil {
 		h.requestDone(opFn != nil, opName, status, errCode, start)
 	}
-	h.log.Debug().Str("target", target).Str("account", ns.Account).Str("region", ns.Region).
-		Int("status", status).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request")
+	ev := h.log.Debug().Str("target", target).Str("account", ns.Account).Str("region", ns.Region).
+		Int("status", status).Str("requestId", requestID)
+	if errCode != "" {
+		// The code and message the client got, so a failing client run can
+		// be matched to its cause in the log.
+		ev = ev.Str("error", errCode).Str("message", errMsg)
+	}
+	ev.Dur("took", time.Since(start)).Msg("request")
 }
 
 // run calls an operation, turning a panic into InternalServerError so one

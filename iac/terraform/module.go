@@ -9,6 +9,7 @@ import (
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // module is one parsed module directory.
@@ -133,7 +134,7 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 			}
 			found := false
 			for i, b := range all {
-				if b.Type == ob.Type && sameLabels(b, ob) {
+				if b.Type == ob.Type && sameLabels(b, ob) && (b.Type != "provider" || providerAlias(b) == providerAlias(ob)) {
 					merged := *b
 					merged.Body = mergeBody{base: b.Body, over: ob.Body}
 					all[i] = &merged
@@ -194,6 +195,21 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 	}
 	m.locals = localAttrs
 	return m, diags
+}
+
+// providerAlias is the alias of a provider block, "" when it has none:
+// Terraform merges an override provider block into the block of the same
+// name and alias.
+func providerAlias(b *hcl.Block) string {
+	c, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}}})
+	if c == nil || c.Attributes["alias"] == nil {
+		return ""
+	}
+	v, d := c.Attributes["alias"].Expr.Value(nil)
+	if d.HasErrors() || v.IsNull() || !v.IsKnown() || !v.Type().Equals(cty.String) {
+		return ""
+	}
+	return v.AsString()
 }
 
 func sameLabels(a, b *hcl.Block) bool {

@@ -705,6 +705,55 @@ resource "aws_dynamodb_table" "t" {
 	byName(t, specs, "from-json", "")
 }
 
+func TestOverrideProviderByAlias(t *testing.T) {
+	specs := load(t, map[string]string{
+		"main.tf": `
+provider "aws" {
+  alias  = "a"
+  region = "eu-west-1"
+}
+provider "aws" {
+  alias  = "b"
+  region = "us-east-1"
+}
+resource "aws_dynamodb_table" "a" {
+  provider     = aws.a
+  name         = "ta"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+resource "aws_dynamodb_table" "b" {
+  provider     = aws.b
+  name         = "tb"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`,
+		"extenddb_override.tf": `
+provider "aws" {
+  alias = "b"
+  region = "ap-south-1"
+}
+provider "aws" {
+  alias = "a"
+  endpoints {
+    dynamodb = "http://127.0.0.1:1"
+  }
+}
+`,
+	}, spec.Options{})
+	byName(t, specs, "ta", "eu-west-1")
+	byName(t, specs, "tb", "ap-south-1")
+}
+
 func TestFunctions(t *testing.T) {
 	specs := load(t, map[string]string{"main.tf": `
 locals {

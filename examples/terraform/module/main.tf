@@ -21,13 +21,13 @@ provider "aws" {
     }
   }
 
-  # Point the real provider at ExtendDB; ExtendDB itself ignores these.
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
+  # Point the real provider at ExtendDB (which answers STS too, so no
+  # skip_* flags); `extenddb serve --load` ignores these.
+  access_key = "AKIAEXAMPLE00000"
+  secret_key = "x"
   endpoints {
     dynamodb = "http://localhost:8000"
+    sts      = "http://localhost:8000"
   }
 }
 

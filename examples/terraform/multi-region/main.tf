@@ -23,12 +23,12 @@ provider "aws" {
     }
   }
 
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
+  # ExtendDB answers STS GetCallerIdentity: no skip_* flags needed.
+  access_key = "AKIAPROD00000000"
+  secret_key = "x"
   endpoints {
     dynamodb = "http://localhost:8000"
+    sts      = "http://localhost:8000"
   }
 }
 
@@ -43,12 +43,12 @@ provider "aws" {
     }
   }
 
-  access_key                  = "test"
-  secret_key                  = "test"
-  skip_credentials_validation = true
-  skip_requesting_account_id  = true
+  # ExtendDB answers STS GetCallerIdentity: no skip_* flags needed.
+  access_key = "AKIADR0000000000"
+  secret_key = "x"
   endpoints {
     dynamodb = "http://localhost:8000"
+    sts      = "http://localhost:8000"
   }
 }
 
@@ -175,17 +175,17 @@ resource "aws_dynamodb_table" "dr" {
 
   stream_enabled   = true
   stream_view_type = "NEW_AND_OLD_IMAGES"
+
+  # The DR copy names its source: a cross-Region reference. (Not an
+  # aws_dynamodb_tag: that resource fights the tags of a table Terraform
+  # manages, and every plan would show a change.)
+  tags = {
+    source_table = aws_dynamodb_table.prod.arn
+  }
 }
 
-# Tag the DR copy with the production table's ARN.
-resource "aws_dynamodb_tag" "source" {
-  provider     = aws.dr
-  resource_arn = aws_dynamodb_table.dr.arn
-  key          = "source_table"
-  value        = aws_dynamodb_table.prod.arn
-}
-
-# A seed item in production.
+# A seed item in production. Numbers are written as DynamoDB returns them
+# (42.5, not 42.50): the provider compares the item it reads back as text.
 resource "aws_dynamodb_table_item" "welcome" {
   provider   = aws.prod
   table_name = aws_dynamodb_table.prod.name
@@ -197,7 +197,7 @@ resource "aws_dynamodb_table_item" "welcome" {
     order_id    = { S = "o-1" }
     status      = { S = "PLACED" }
     placed_at   = { N = "1767225600" }
-    total       = { N = "42.50" }
+    total       = { N = "42.5" }
   })
 }
 

@@ -13,8 +13,6 @@ data "aws_region" "current" {}
 resource "aws_dynamodb_table" "this" {
   count = var.create ? 1 : 0
 
-  region = var.region
-
   name         = var.name
   billing_mode = var.billing_mode
   hash_key     = var.hash_key

@@ -9,12 +9,6 @@ variable "name" {
   type        = string
 }
 
-variable "region" {
-  description = "Region of the table (defaults to the provider's)"
-  type        = string
-  default     = null
-}
-
 variable "attributes" {
   description = "Key attributes of the table and its indexes"
   type = list(object({

@@ -1,0 +1,25 @@
+package terraform_test
+
+import "testing"
+
+// TestPending lists the Terraform scenarios whose DynamoDB API ExtendDB
+// does not serve yet (it answers UnknownOperationException or refuses the
+// request), so they show in every run as skipped with the issue that
+// builds them instead of silently missing. When an issue lands, its entry
+// becomes a scenario beside TestImport.
+func TestPending(t *testing.T) {
+	findTools(t)
+	for _, p := range []struct{ resource, why string }{
+		{"aws_dynamodb_resource_policy", "pending: issue 16 (PutResourcePolicy, GetResourcePolicy, DeleteResourcePolicy)"},
+		{"aws_dynamodb_contributor_insights", "pending: issue 18 (UpdateContributorInsights, DescribeContributorInsights)"},
+		{"aws_dynamodb_kinesis_streaming_destination", "pending: issue 18 (Enable/Describe/DisableKinesisStreamingDestination)"},
+		{"aws_dynamodb_table_replica", "pending: issue 13 (UpdateTable ReplicaUpdates and replica-Region tables)"},
+		{"aws_dynamodb_table.replica block", "pending: issue 13 (UpdateTable ReplicaUpdates is refused)"},
+		{"aws_dynamodb_global_table", "pending: issue 13 (CreateGlobalTable, DescribeGlobalTable, UpdateGlobalTable)"},
+		{"aws_dynamodb_table.import_table block", "pending: issue 15 (ImportTable, DescribeImport)"},
+		{"aws_dynamodb_table.restore_source_name", "pending: issue 15 (RestoreTableToPointInTime)"},
+		{"aws_dynamodb_table_export", "pending: issue 15 (ExportTableToPointInTime, DescribeExport)"},
+	} {
+		t.Run(p.resource, func(t *testing.T) { t.Skip(p.why) })
+	}
+}
