@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -35,7 +37,19 @@ type Options struct {
 	// Logger receives Pebble's informational and error messages; nil
 	// discards them. Fatal errors always panic.
 	Logger Logger
+	// WALFlushInterval bounds how long a write committed without sync
+	// stays in process memory: Pebble keeps a partly filled WAL block in
+	// memory until the next synced commit, so a process crash (kill -9)
+	// would lose every unsynced write since then. A background loop syncs
+	// the WAL this often while unsynced writes are pending. Zero means
+	// DefaultWALFlushInterval; negative disables the loop.
+	WALFlushInterval time.Duration
 }
+
+// DefaultWALFlushInterval is Options.WALFlushInterval's default: a write
+// acknowledged without sync reaches the operating system (and the disk)
+// within about this long.
+const DefaultWALFlushInterval = 100 * time.Millisecond
 
 // Logger is the subset of pebble.Logger a caller can supply (for example an
 // adapter over the process's structured logger).
@@ -52,6 +66,12 @@ type Store struct {
 	// runs under a live call into Pebble, which would panic.
 	mu     sync.RWMutex
 	closed bool
+
+	// unsynced is set by a commit without sync and cleared by the flush
+	// loop before it syncs the WAL.
+	unsynced atomic.Bool
+	stopLoop chan struct{}
+	loopDone chan struct{}
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -87,7 +107,52 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	every := opts.WALFlushInterval
+	if every == 0 {
+		every = DefaultWALFlushInterval
+	}
+	if every > 0 && !opts.InMemory {
+		s.stopLoop, s.loopDone = make(chan struct{}), make(chan struct{})
+		go s.flushLoop(every)
+	}
+	return s, nil
+}
+
+// flushLoop syncs the WAL every interval while unsynced commits are
+// pending. A sync writes out the partly filled block Pebble holds in
+// memory; one fsync per interval costs little next to one per commit.
+func (s *Store) flushLoop(every time.Duration) {
+	defer close(s.loopDone)
+	tk := time.NewTicker(every)
+	defer tk.Stop()
+	for {
+		select {
+		case <-s.stopLoop:
+			return
+		case <-tk.C:
+			if s.unsynced.Swap(false) {
+				// A failure (full disk) is seen by the next commit too;
+				// try again next tick.
+				if err := s.Sync(); err != nil && !errors.Is(err, kv.ErrClosed) {
+					s.unsynced.Store(true)
+				}
+			}
+		}
+	}
+}
+
+// Sync makes every write committed so far durable: it forces the WAL,
+// including writes committed without sync, to stable storage. Concurrent
+// callers share fsyncs (Pebble groups the sync requests queued while one
+// is running).
+func (s *Store) Sync() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
+	return s.db.LogData(nil, pebble.Sync)
 }
 
 // Get implements kv.Reader.
@@ -134,6 +199,12 @@ func (s *Store) Close() error {
 		return kv.ErrClosed
 	}
 	s.closed = true
+	if s.stopLoop != nil {
+		close(s.stopLoop)
+		s.mu.Unlock()
+		<-s.loopDone // it may be waiting for mu to sync
+		s.mu.Lock()
+	}
 	return s.db.Close()
 }
 
@@ -279,7 +350,10 @@ func (b *batch) Commit(sync bool) error {
 	if sync {
 		return b.b.Commit(pebble.Sync)
 	}
-	return b.b.Commit(pebble.NoSync)
+	// Flagged after the commit, so the loop's next sync covers it.
+	err := b.b.Commit(pebble.NoSync)
+	b.s.unsynced.Store(true)
+	return err
 }
 
 func (b *batch) Close() error {
