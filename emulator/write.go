@@ -237,6 +237,9 @@ type writeSpec struct {
 	// returnOldOnFail puts the old item in ConditionalCheckFailedException
 	// (ReturnValuesOnConditionCheckFailure=ALL_OLD).
 	returnOldOnFail bool
+	// deferSync commits without fsync; the caller syncs the store once
+	// before answering (BatchWriteItem with Options.Sync).
+	deferSync bool
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -450,6 +453,7 @@ func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, err
 		return pw, err
 	}
 	wb := e.newWriteBatch()
+	wb.noSync = s.deferSync
 	if err := wb.stage(pw); err != nil {
 		wb.close()
 		return nil, err
