@@ -44,6 +44,10 @@ type Options struct {
 	// the WAL this often while unsynced writes are pending. Zero means
 	// DefaultWALFlushInterval; negative disables the loop.
 	WALFlushInterval time.Duration
+	// CloseWait bounds how long Close waits for iterators and snapshots
+	// still open (a request cut off by shutdown is closing them); zero
+	// means 5s.
+	CloseWait time.Duration
 }
 
 // DefaultWALFlushInterval is Options.WALFlushInterval's default: a write
@@ -72,6 +76,12 @@ type Store struct {
 	unsynced atomic.Bool
 	stopLoop chan struct{}
 	loopDone chan struct{}
+
+	// readers counts open iterators and snapshots; Close waits for them,
+	// since closing Pebble under one panics.
+	readers   sync.WaitGroup
+	closeWait time.Duration
+	dbClosed  atomic.Bool
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -107,7 +117,10 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, closeWait: opts.CloseWait}
+	if s.closeWait <= 0 {
+		s.closeWait = 5 * time.Second
+	}
 	every := opts.WALFlushInterval
 	if every == 0 {
 		every = DefaultWALFlushInterval
@@ -172,7 +185,7 @@ func (s *Store) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	if s.closed {
 		return nil, kv.ErrClosed
 	}
-	return newIter(s.db, lower, upper)
+	return newIter(s, s.db, lower, upper)
 }
 
 // NewBatch implements kv.Store. A batch made after Close fails on Commit.
@@ -186,25 +199,42 @@ func (s *Store) NewSnapshot() kv.Snapshot {
 	if s.closed {
 		return &snapshot{st: s, closed: true}
 	}
+	s.readers.Add(1)
 	return &snapshot{st: s, s: s.db.NewSnapshot()}
 }
 
 // Close closes the database. The write-ahead log is synced, so every
-// committed write survives a reopen. Iterators and snapshots still open are
-// reported as an error (they are leaks). A second Close returns kv.ErrClosed.
+// committed write survives a reopen. New operations fail with kv.ErrClosed
+// at once; iterators and snapshots still open are waited for up to
+// Options.CloseWait (a request cut off by shutdown is finishing), and if
+// some are still open then (leaks), the log is synced, the database is left
+// open for the process to exit, and an error says so: Pebble would panic.
+// A second Close returns kv.ErrClosed.
 func (s *Store) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return kv.ErrClosed
 	}
 	s.closed = true
+	s.mu.Unlock() // commits in flight finish; new ones see closed
 	if s.stopLoop != nil {
 		close(s.stopLoop)
-		s.mu.Unlock()
-		<-s.loopDone // it may be waiting for mu to sync
-		s.mu.Lock()
+		<-s.loopDone
 	}
+	drained := make(chan struct{})
+	go func() { s.readers.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(s.closeWait):
+		if err := s.db.LogData(nil, pebble.Sync); err != nil {
+			return fmt.Errorf("pebblestore: close: iterators or snapshots still open, and syncing the log failed: %w", err)
+		}
+		return errors.New("pebblestore: close: iterators or snapshots still open (leaked); the log is synced but the store was not closed")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dbClosed.Store(true)
 	return s.db.Close()
 }
 
@@ -238,7 +268,7 @@ func get(r reader, key []byte) ([]byte, error) {
 	return out, closer.Close()
 }
 
-func newIter(r reader, lower, upper []byte) (kv.Iterator, error) {
+func newIter(st *Store, r reader, lower, upper []byte) (kv.Iterator, error) {
 	if lower != nil && upper != nil && bytes.Compare(lower, upper) > 0 {
 		return nil, fmt.Errorf("%w: iterator bounds [%q, %q)", ErrInvalidRange, lower, upper)
 	}
@@ -247,7 +277,8 @@ func newIter(r reader, lower, upper []byte) (kv.Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iter{it: it}, nil
+	st.readers.Add(1)
+	return &iter{it: it, st: st}, nil
 }
 
 type snapshot struct {
@@ -271,21 +302,20 @@ func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	if s.closed || s.st.closed {
 		return nil, kv.ErrClosed
 	}
-	return newIter(s.s, lower, upper)
+	return newIter(s.st, s.s, lower, upper)
 }
 
 // Close releases the snapshot; a second Close is a no-op.
 func (s *snapshot) Close() error {
-	s.st.mu.RLock()
-	defer s.st.mu.RUnlock()
 	if s.closed {
 		return nil
 	}
 	s.closed = true
-	if s.st.closed {
+	if s.st.dbClosed.Load() {
 		// The DB is gone (and reported the leak); nothing to release.
 		return nil
 	}
+	defer s.st.readers.Done()
 	return s.s.Close()
 }
 
@@ -365,8 +395,10 @@ func (b *batch) Close() error {
 }
 
 type iter struct {
-	it  *pebble.Iterator
-	err error
+	it     *pebble.Iterator
+	st     *Store
+	err    error
+	closed bool
 }
 
 func (i *iter) First() bool            { return i.it.First() }
@@ -390,7 +422,17 @@ func (i *iter) Error() error {
 	}
 	return i.it.Error()
 }
-func (i *iter) Close() error { return i.it.Close() }
+func (i *iter) Close() error {
+	if i.closed {
+		return nil
+	}
+	i.closed = true
+	if i.st.dbClosed.Load() {
+		return nil
+	}
+	defer i.st.readers.Done()
+	return i.it.Close()
+}
 
 type quietLogger struct{}
 

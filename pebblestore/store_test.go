@@ -123,7 +123,10 @@ func TestBatchReuse(t *testing.T) {
 }
 
 func TestLeakedIteratorReportedOnClose(t *testing.T) {
-	s := openMem(t)
+	s, err := pebblestore.Open(pebblestore.Options{InMemory: true, CloseWait: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	it, err := s.NewIter(nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -284,5 +287,32 @@ func TestUnsyncedWritesReachTheDiskSoon(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("an acknowledged unsynced write never reached the disk: %v", gerr)
 		}
+	}
+}
+
+// TestCloseWaitsForOpenReaders: a shutdown that closes the store while a
+// request still holds an iterator and a snapshot waits for them, then
+// closes cleanly (Pebble panics on a close under open references).
+func TestCloseWaitsForOpenReaders(t *testing.T) {
+	s, err := pebblestore.Open(pebblestore.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.NewIter(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := s.NewSnapshot()
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	time.Sleep(20 * time.Millisecond) // Close is now waiting
+	if _, err := s.NewIter(nil, nil); !errors.Is(err, kv.ErrClosed) {
+		t.Errorf("NewIter during Close: %v, want kv.ErrClosed", err)
+	}
+	it.First()
+	_ = it.Close()
+	_ = snap.Close()
+	if err := <-closed; err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 }
