@@ -109,7 +109,7 @@ func TestCrashRecovery(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(time.Duration(500+rng.IntN(1500)) * time.Millisecond)
+	time.Sleep(time.Duration(1500+rng.IntN(1000)) * time.Millisecond)
 	_ = s.stop(t, syscall.SIGKILL)
 	killed := time.Now()
 	close(stop)
