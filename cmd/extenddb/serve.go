@@ -274,8 +274,8 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		// per request (headers and body; bodies are at most 16 MB).
 		ReadTimeout: 60 * time.Second,
 		IdleTimeout: 2 * time.Minute,
-		ErrorLog:          newStdLogger(log),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:    newStdLogger(log),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	ev := log.Info().Str("addr", ln.Addr().String())
 	if cfg.inMemory {
