@@ -25,6 +25,24 @@ func backfillTable(t *testing.T, n int, delay time.Duration) *testEngine {
 	return te
 }
 
+// pauseAfterFirstChunk makes te's backfill jobs wait after their first
+// chunk: reached is closed when one gets there, free lets it go on (and
+// runs at the end of the test anyway, so a failing check never leaves the
+// job blocked).
+func pauseAfterFirstChunk(t *testing.T, te *testEngine) (reached chan struct{}, free func()) {
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	free = func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	te.bf.afterChunk = func(visited int) {
+		if visited == backfillChunk {
+			close(reached)
+			<-release
+		}
+	}
+	return reached, free
+}
+
 func addGSI(t *testing.T, te *testEngine) *TableDescription {
 	t.Helper()
 	out, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("bft"), AttributeDefinitions: attrs("g", "S"),
@@ -58,16 +76,7 @@ func queryGix(te *testEngine) (int, error) {
 func TestBackfillStatusFollowsWork(t *testing.T) {
 	const n = 3 * backfillChunk
 	te := backfillTable(t, n, time.Second)
-	reached, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	defer free() // a failing check must not leave the job blocked
-	te.bf.afterChunk = func(visited int) {
-		if visited == backfillChunk {
-			close(reached)
-			<-release
-		}
-	}
+	reached, free := pauseAfterFirstChunk(t, te)
 	d := addGSI(t, te)
 	if g := d.GlobalSecondaryIndexes[0]; g.IndexStatus != statusCreating || g.Backfilling == nil || !*g.Backfilling {
 		t.Fatalf("UpdateTable answered %+v", g)
@@ -96,16 +105,7 @@ func TestBackfillStatusFollowsWork(t *testing.T) {
 func TestBackfillResumesAfterRestart(t *testing.T) {
 	const n = 4 * backfillChunk
 	te := backfillTable(t, n, 0)
-	reached, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	free := func() { once.Do(func() { close(release) }) }
-	defer free() // a failing check must not leave the job blocked
-	te.bf.afterChunk = func(visited int) {
-		if visited == backfillChunk {
-			close(reached)
-			<-release
-		}
-	}
+	reached, free := pauseAfterFirstChunk(t, te)
 	addGSI(t, te)
 	<-reached
 	te.bf.cancel() // what Close does; the job stops after this chunk
