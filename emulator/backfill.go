@@ -78,15 +78,24 @@ func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
 }
 
 // resumeBackfills starts the job of every index left Backfilling.
+// The jobs are collected first: a started job may change e.tables.
 func (e *Engine) resumeBackfills() {
+	type job struct {
+		t  *tableMeta
+		ix *indexMeta
+	}
+	var jobs []job
 	for _, m := range e.tables {
 		for _, t := range m {
 			for _, ix := range t.GSIs {
 				if ix.Backfilling && !ix.Deleted && !t.Deleting {
-					e.startBackfill(t, ix)
+					jobs = append(jobs, job{t, ix})
 				}
 			}
 		}
+	}
+	for _, j := range jobs {
+		e.startBackfill(j.t, j.ix)
 	}
 }
 
