@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -707,9 +708,18 @@ func TestItemsBackfill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("hash")})
-	if err != nil {
-		t.Fatal(err)
+	// The index is built in the background: CREATING until every item is in.
+	var d *dynamodb.DescribeTableOutput
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if d, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("hash")}); err != nil {
+			t.Fatal(err)
+		}
+		if d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index never became ACTIVE")
+		}
 	}
 	if n := *d.Table.GlobalSecondaryIndexes[0].ItemCount; n != 2 {
 		t.Errorf("backfilled index has %d entries, want 2", n)

@@ -86,9 +86,7 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	}
 	e.cacheTable(nt)
 	for _, ix := range u.created {
-		if err := e.backfillIndex(nt, ix); err != nil {
-			return nil, internalError(err)
-		}
+		e.startBackfill(nt, ix)
 	}
 	return &UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
 }
@@ -664,6 +662,7 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 	saved := t.BillingMode
 	t.BillingMode = u.billing
 	ix := t.newGSI(g, true)
+	ix.Backfilling = true
 	t.BillingMode = saved
 	if d := u.e.opts.TransitionDelay; d > 0 {
 		ix.CreatingUntil = u.now.Add(d)

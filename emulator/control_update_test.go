@@ -301,6 +301,9 @@ func TestUpdateTableGSILifecycle(t *testing.T) {
 	if len(out.TableDescription.GlobalSecondaryIndexes) != 2 {
 		t.Fatalf("response lacks the new index: %+v", out.TableDescription.GlobalSecondaryIndexes)
 	}
+	// The index is built in the background; until then another index
+	// change is refused, as DynamoDB refuses it.
+	WaitBackfills(te.Engine)
 	d := te.describeT(nsA, "tb1")
 	if got := attrNames(d); got != "g n pk" {
 		t.Fatalf("AttributeDefinitions = %q", got)

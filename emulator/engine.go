@@ -82,6 +82,9 @@ type Engine struct {
 
 	// pq caches parsed PartiQL statements (partiql.go).
 	pq partiqlState
+
+	// bf is the GSI backfill jobs (backfill.go).
+	bf backfillState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -115,12 +118,16 @@ func New(opts Options) (*Engine, error) {
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}
+	e.bf.init()
+	e.resumeBackfills()
 	e.startTTL()
 	return e, nil
 }
 
-// Close stops the engine's background work. It does not close the store.
+// Close stops the engine's background work (an unfinished index backfill
+// resumes at the next New). It does not close the store.
 func (e *Engine) Close() error {
+	e.bf.stop()
 	e.stopTTL()
 	return nil
 }

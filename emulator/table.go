@@ -87,9 +87,12 @@ type indexMeta struct {
 	Throughput     ptState   `json:"pt"`
 	OnDemand       odtCaps   `json:"odt"`
 	Warm           warmState `json:"warm"`
-	// Backfill marks an index added by UpdateTable, whose items the data
-	// plane copies in (see Engine.backfillIndex); CreateTable indexes start empty.
-	Backfill      bool      `json:"backfill,omitempty"`
+	// Backfill marks an index added by UpdateTable, whose items a job
+	// copies in (backfill.go); CreateTable indexes start empty.
+	Backfill bool `json:"backfill,omitempty"`
+	// Backfilling is set until that job has copied the last item: the
+	// index is CREATING until then, whatever the transition delay says.
+	Backfilling   bool      `json:"backfilling,omitempty"`
 	CreatingUntil time.Time `json:"creatingUntil,omitzero"`
 	UpdatingUntil time.Time `json:"updatingUntil,omitzero"`
 	// Deleted is set by a GSI Delete; the entry stays listed as DELETING
@@ -103,7 +106,7 @@ func (ix *indexMeta) status(now time.Time) string {
 	switch {
 	case ix.Deleted:
 		return statusDeleting
-	case now.Before(ix.CreatingUntil):
+	case ix.Backfilling, now.Before(ix.CreatingUntil):
 		return statusCreating
 	case now.Before(ix.UpdatingUntil):
 		return statusUpdating
@@ -450,7 +453,7 @@ func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
 	return t, nil
 }
 
-// tableStats, indexStats and backfillIndex are in write_stats.go and write.go.
+// tableStats and indexStats are in write_stats.go; the backfill in backfill.go.
 
 // putTable writes t's metadata in b and, once b commits, the caller caches t.
 func putTable(b kv.Batch, t *tableMeta) error {

@@ -280,6 +280,7 @@ func TestTransitionDelay(t *testing.T) {
 	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")})
 	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
 	te.clock.Add(delay)
+	WaitBackfills(te.Engine)
 	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}})
 	if err != nil {
 		t.Fatal(err)

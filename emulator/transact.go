@@ -413,16 +413,14 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 	}
 	stripes, conflict, ok := e.lockTimed(keys)
 	if !ok {
-		for i, k := range keys {
-			if stripeOf(k) == conflict {
-				reasons[i] = &CancellationReason{Code: ReasonTransactionConflict, Message: msgTxConflict}
-			}
+		for _, i := range conflict {
+			reasons[i] = &CancellationReason{Code: ReasonTransactionConflict, Message: msgTxConflict}
 		}
 		return nil, cancelled(reasons)
 	}
-	e.markHeld(stripes, true)
+	e.tx.mark(keys, true)
 	err := e.txPrepareCommit(actions, reasons)
-	e.markHeld(stripes, false)
+	e.tx.mark(keys, false)
 	e.items.locks.unlock(stripes)
 	// What the actions consumed is charged whether or not the transaction
 	// committed, as for a failed single-item condition.
@@ -496,11 +494,14 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationRea
 	return wb.commit()
 }
 
-// lockTimed locks the stripes of keys in ascending order, waiting at most
-// txLockWait for each. On success it returns the stripes held (for
-// unlock); otherwise it holds nothing and returns the stripe it could not
-// get.
-func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict uint16, ok bool) {
+// lockTimed locks the stripes of keys in ascending order. A stripe busy
+// because another transaction holds one of these very items is waited for
+// at most txLockWait; a stripe busy for any other reason (a different item
+// that hashes to it, a single-item write) is waited for until it is free,
+// so only the same item ever conflicts. On success it returns the stripes
+// held (for unlock); otherwise it holds nothing and returns the indexes in
+// keys of the items that conflicted.
+func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict []int, ok bool) {
 	stripes := make([]uint16, 0, len(keys))
 	for _, k := range keys {
 		stripes = append(stripes, stripeOf(k))
@@ -511,13 +512,22 @@ func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict uint16, ok bo
 		if mu[s].TryLock() {
 			continue
 		}
-		if waitLock(&mu[s], e.tx.lockWait()) {
+		busy := func() bool {
+			conflict = conflict[:0]
+			for i, k := range keys {
+				if stripeOf(k) == s && e.tx.holds(k) {
+					conflict = append(conflict, i)
+				}
+			}
+			return len(conflict) > 0
+		}
+		if e.waitItem(&mu[s], busy) {
 			continue
 		}
 		e.items.locks.unlock(stripes[:n])
-		return nil, s, false
+		return nil, conflict, false
 	}
-	return stripes, 0, true
+	return stripes, nil, true
 }
 
 // doubled is the capacity of the same writes done transactionally.

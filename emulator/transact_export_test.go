@@ -29,10 +29,11 @@ func HoldItemInTx(e *Engine, ns Namespace, table string, key av.Item) func() {
 	if err != nil {
 		panic(err)
 	}
-	held := e.items.locks.lock(itemKey(t, key))
-	e.markHeld(held, true)
+	k := itemKey(t, key)
+	held := e.items.locks.lock(k)
+	e.tx.mark([][]byte{k}, true)
 	return func() {
-		e.markHeld(held, false)
+		e.tx.mark([][]byte{k}, false)
 		e.items.locks.unlock(held)
 	}
 }

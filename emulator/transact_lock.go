@@ -43,30 +43,59 @@ func sortUnique(s *[]uint16) {
 // asError is errors.As for the engine's own error type.
 func asError(err error, target **Error) bool { return errors.As(err, target) }
 
-// lockForWrite takes the stripe of a single-item write. A stripe held by
-// a committing transaction is waited for as long as a transaction would
-// wait, then the write gets TransactionConflictException, as DynamoDB
-// answers a write to an item a transaction is working on. A stripe held by
-// another single-item write is simply waited for.
+// waitItem locks mu, a busy stripe. While conflicting reports that the
+// item wanted is held by a transaction, it waits at most the transaction
+// lock wait and gives up (false); otherwise the stripe is merely shared
+// with other items and it waits as long as it takes.
+func (e *Engine) waitItem(mu *sync.Mutex, conflicting func() bool) bool {
+	for {
+		if !conflicting() {
+			// Blocking here cannot deadlock: multi-stripe holders take
+			// stripes in ascending order and single writers hold one.
+			mu.Lock()
+			return true
+		}
+		if waitLock(mu, e.tx.lockWait()) {
+			return true
+		}
+		if conflicting() {
+			return false
+		}
+	}
+}
+
+// lockForWrite takes the stripe of a single-item write. If a committing
+// transaction holds this very item, the write waits as long as a
+// transaction would, then gets TransactionConflictException, as DynamoDB
+// answers a write to an item a transaction is working on. A stripe busy
+// for any other reason is simply waited for.
 func (e *Engine) lockForWrite(key []byte) (uint16, error) {
 	s := stripeOf(key)
 	mu := &e.items.locks.mu[s]
 	if mu.TryLock() {
 		return s, nil
 	}
-	if !e.tx.held[s].Load() {
-		mu.Lock()
-		return s, nil
-	}
-	if waitLock(mu, e.tx.lockWait()) {
+	if e.waitItem(mu, func() bool { return e.tx.holds(key) }) {
 		return s, nil
 	}
 	return 0, NewError(CodeTransactionConflict, msgTxConflict)
 }
 
-// markHeld flags stripes as held by a transaction (or clears them).
-func (e *Engine) markHeld(stripes []uint16, held bool) {
-	for _, s := range stripes {
-		e.tx.held[s].Store(held)
+// mark flags the items of keys as held by a running transaction (or
+// clears them). The caller holds their stripes, so no two transactions
+// flag the same item at once.
+func (s *txState) mark(keys [][]byte, held bool) {
+	for _, k := range keys {
+		if held {
+			s.items.Store(string(k), struct{}{})
+		} else {
+			s.items.Delete(string(k))
+		}
 	}
+}
+
+// holds reports whether a running transaction holds the item at key.
+func (s *txState) holds(key []byte) bool {
+	_, ok := s.items.Load(string(key))
+	return ok
 }

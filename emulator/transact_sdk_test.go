@@ -87,7 +87,7 @@ func TestTransactConflict(t *testing.T) {
 	s, c := sdkServer(t)
 	e := s.Engine()
 	emulator.SetTxLockWait(e, time.Millisecond)
-	release := emulator.HoldItem(e, sdkNS, "txt", av.Item{"pk": {Type: av.TypeS, S: "b"}})
+	release := emulator.HoldItemInTx(e, sdkNS, "txt", av.Item{"pk": {Type: av.TypeS, S: "b"}})
 	_, err := c.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{putTx("a"), putTx("b")}})
 	release()
 	var tce *types.TransactionCanceledException

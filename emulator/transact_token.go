@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -32,9 +31,9 @@ type txState struct {
 	done []*tokenEntry
 	// wait overrides txLockWait (tests).
 	wait time.Duration
-	// held flags the lock stripes a transaction holds, so single-item
-	// writes that meet one can answer TransactionConflictException.
-	held [lockStripes]atomic.Bool
+	// items holds the storage keys of the items running transactions
+	// hold (transact_lock.go): only these conflict.
+	items sync.Map
 }
 
 func (s *txState) lockWait() time.Duration {

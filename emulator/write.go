@@ -29,7 +29,7 @@ package emulator
 // prepare for every item and stage for every item into one writeBatch, and
 // commits once. Writers re-resolve the table's metadata after taking the
 // lock, so an index added by UpdateTable is maintained by every write that
-// commits after backfillIndex has visited the item.
+// commits after the backfill job has visited the item (backfill.go).
 //
 // Steps. prepare reads the old item, evaluates the condition, builds the new
 // item, validates it (size, index key types) and computes the capacity;
@@ -60,15 +60,6 @@ type itemState struct {
 
 	cacheOnce sync.Once
 	cache     *expr.Cache
-
-	// backfilling holds the indexRef of every index being backfilled.
-	backfilling sync.Map
-}
-
-// indexRef names one index of one table incarnation.
-type indexRef struct {
-	table tableID
-	index uint32
 }
 
 // exprCache is the engine's parse cache, shared by every request.
@@ -246,6 +237,9 @@ type writeSpec struct {
 	// returnOldOnFail puts the old item in ConditionalCheckFailedException
 	// (ReturnValuesOnConditionCheckFailure=ALL_OLD).
 	returnOldOnFail bool
+	// deferSync commits without fsync; the caller syncs the store once
+	// before answering (BatchWriteItem with Options.Sync).
+	deferSync bool
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -315,7 +309,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 		p := &pw.entries[i]
 		p.oldEntry, p.oldKey = indexEntry(s.t, ix, old)
 		if p.oldEntry != nil {
-			if _, busy := e.items.backfilling.Load(indexRef{s.t.ID, ix.ID}); busy {
+			if ix.Backfilling {
 				// The backfill may not have reached this item yet: only an
 				// entry actually stored counts as the old one.
 				if _, err := r.Get(p.oldKey); errors.Is(err, kv.ErrNotFound) {
@@ -339,6 +333,9 @@ type writeBatch struct {
 	deltas  map[statsRecord]statsCounts
 	tables  map[tableID]*tableMeta
 	changes []itemChange
+	// noSync commits without fsync whatever Options.Sync says (backfill
+	// copies, made durable by the job's next synced commit).
+	noSync bool
 }
 
 func (e *Engine) newWriteBatch() *writeBatch {
@@ -425,7 +422,7 @@ func (wb *writeBatch) commit() error {
 	if wb.b.Empty() {
 		return nil
 	}
-	if err := wb.b.Commit(wb.e.opts.Sync); err != nil {
+	if err := wb.b.Commit(wb.e.opts.Sync && !wb.noSync); err != nil {
 		return internalError(err)
 	}
 	for id := range wb.tables {
@@ -456,6 +453,7 @@ func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, err
 		return pw, err
 	}
 	wb := e.newWriteBatch()
+	wb.noSync = s.deferSync
 	if err := wb.stage(pw); err != nil {
 		wb.close()
 		return nil, err
@@ -491,62 +489,4 @@ func exprError(err error) error {
 		return Validation("%s", ve.Message)
 	}
 	return err
-}
-
-// backfillIndex copies the existing items of t into ix, a GSI just added by
-// UpdateTable (and already in the cached metadata, so writes from now on
-// maintain it). Each item is re-read and indexed under its stripe, so a
-// concurrent write of the item is either seen here or sees the index.
-// While it runs, writers count an item's old entry in ix only if it is
-// stored (see prepare), so the index's stats stay exact.
-//
-// UpdateTable calls it holding e.mu for writing. A writer resolves the
-// table's metadata (current) while holding its item's stripe, and this copy
-// takes stripes, so holding e.mu here could deadlock: it is released while
-// copying and taken again before returning.
-func (e *Engine) backfillIndex(t *tableMeta, ix *indexMeta) error {
-	ref := indexRef{t.ID, ix.ID}
-	e.items.backfilling.Store(ref, true)
-	defer e.items.backfilling.Delete(ref)
-	e.mu.Unlock()
-	defer e.mu.Lock()
-	snap := e.opts.Store.NewSnapshot()
-	defer snap.Close()
-	p := itemPrefix(t.ID)
-	it, err := snap.NewIter(p, prefixEnd(p))
-	if err != nil {
-		return err
-	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		k := append([]byte(nil), it.Key()...)
-		if err := e.backfillOne(t, ix, k); err != nil {
-			return err
-		}
-	}
-	return it.Error()
-}
-
-func (e *Engine) backfillOne(t *tableMeta, ix *indexMeta, k []byte) error {
-	stripe := e.items.locks.lockOne(k)
-	defer e.items.locks.unlockOne(stripe)
-	item, err := readItem(e.opts.Store, k)
-	if err != nil || item == nil {
-		return err
-	}
-	entry, ek := indexEntry(t, ix, item)
-	if entry == nil {
-		return nil
-	}
-	if _, err := e.opts.Store.Get(ek); err == nil {
-		return nil // a write since the index appeared already put it
-	}
-	wb := e.newWriteBatch()
-	wb.tables[t.ID] = t
-	if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
-		wb.close()
-		return err
-	}
-	wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
-	return wb.commit()
 }

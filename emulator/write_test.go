@@ -446,6 +446,7 @@ func TestBackfillWhileWriting(t *testing.T) {
 	if _, err := e.UpdateTable(context.Background(), testNS, &in); err != nil {
 		t.Fatal(err)
 	}
+	WaitBackfills(e)
 	close(stop)
 	wg.Wait()
 	tm, _ := e.table(testNS, "tbl")

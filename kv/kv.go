@@ -64,3 +64,10 @@ type Store interface {
 	NewSnapshot() Snapshot
 	Close() error
 }
+
+// Syncer is implemented by a store that can make every write committed so
+// far durable at once. A caller that commits several batches without sync
+// and then calls Sync gets the durability of syncing each, for one fsync.
+type Syncer interface {
+	Sync() error
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -35,7 +37,23 @@ type Options struct {
 	// Logger receives Pebble's informational and error messages; nil
 	// discards them. Fatal errors always panic.
 	Logger Logger
+	// WALFlushInterval bounds how long a write committed without sync
+	// stays in process memory: Pebble keeps a partly filled WAL block in
+	// memory until the next synced commit, so a process crash (kill -9)
+	// would lose every unsynced write since then. A background loop syncs
+	// the WAL this often while unsynced writes are pending. Zero means
+	// DefaultWALFlushInterval; negative disables the loop.
+	WALFlushInterval time.Duration
+	// CloseWait bounds how long Close waits for iterators and snapshots
+	// still open (a request cut off by shutdown is closing them); zero
+	// means 5s.
+	CloseWait time.Duration
 }
+
+// DefaultWALFlushInterval is Options.WALFlushInterval's default: a write
+// acknowledged without sync reaches the operating system (and the disk)
+// within about this long.
+const DefaultWALFlushInterval = 100 * time.Millisecond
 
 // Logger is the subset of pebble.Logger a caller can supply (for example an
 // adapter over the process's structured logger).
@@ -52,6 +70,18 @@ type Store struct {
 	// runs under a live call into Pebble, which would panic.
 	mu     sync.RWMutex
 	closed bool
+
+	// unsynced is set by a commit without sync and cleared by the flush
+	// loop before it syncs the WAL.
+	unsynced atomic.Bool
+	stopLoop chan struct{}
+	loopDone chan struct{}
+
+	// readers counts open iterators and snapshots; Close waits for them,
+	// since closing Pebble under one panics.
+	readers   sync.WaitGroup
+	closeWait time.Duration
+	dbClosed  atomic.Bool
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -87,7 +117,55 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db, closeWait: opts.CloseWait}
+	if s.closeWait <= 0 {
+		s.closeWait = 5 * time.Second
+	}
+	every := opts.WALFlushInterval
+	if every == 0 {
+		every = DefaultWALFlushInterval
+	}
+	if every > 0 && !opts.InMemory {
+		s.stopLoop, s.loopDone = make(chan struct{}), make(chan struct{})
+		go s.flushLoop(every)
+	}
+	return s, nil
+}
+
+// flushLoop syncs the WAL every interval while unsynced commits are
+// pending. A sync writes out the partly filled block Pebble holds in
+// memory; one fsync per interval costs little next to one per commit.
+func (s *Store) flushLoop(every time.Duration) {
+	defer close(s.loopDone)
+	tk := time.NewTicker(every)
+	defer tk.Stop()
+	for {
+		select {
+		case <-s.stopLoop:
+			return
+		case <-tk.C:
+			if s.unsynced.Swap(false) {
+				// A failure (full disk) is seen by the next commit too;
+				// try again next tick.
+				if err := s.Sync(); err != nil && !errors.Is(err, kv.ErrClosed) {
+					s.unsynced.Store(true)
+				}
+			}
+		}
+	}
+}
+
+// Sync makes every write committed so far durable: it forces the WAL,
+// including writes committed without sync, to stable storage. Concurrent
+// callers share fsyncs (Pebble groups the sync requests queued while one
+// is running).
+func (s *Store) Sync() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
+	return s.db.LogData(nil, pebble.Sync)
 }
 
 // Get implements kv.Reader.
@@ -107,7 +185,7 @@ func (s *Store) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	if s.closed {
 		return nil, kv.ErrClosed
 	}
-	return newIter(s.db, lower, upper)
+	return newIter(s, s.db, lower, upper)
 }
 
 // NewBatch implements kv.Store. A batch made after Close fails on Commit.
@@ -121,19 +199,42 @@ func (s *Store) NewSnapshot() kv.Snapshot {
 	if s.closed {
 		return &snapshot{st: s, closed: true}
 	}
+	s.readers.Add(1)
 	return &snapshot{st: s, s: s.db.NewSnapshot()}
 }
 
 // Close closes the database. The write-ahead log is synced, so every
-// committed write survives a reopen. Iterators and snapshots still open are
-// reported as an error (they are leaks). A second Close returns kv.ErrClosed.
+// committed write survives a reopen. New operations fail with kv.ErrClosed
+// at once; iterators and snapshots still open are waited for up to
+// Options.CloseWait (a request cut off by shutdown is finishing), and if
+// some are still open then (leaks), the log is synced, the database is left
+// open for the process to exit, and an error says so: Pebble would panic.
+// A second Close returns kv.ErrClosed.
 func (s *Store) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return kv.ErrClosed
 	}
 	s.closed = true
+	s.mu.Unlock() // commits in flight finish; new ones see closed
+	if s.stopLoop != nil {
+		close(s.stopLoop)
+		<-s.loopDone
+	}
+	drained := make(chan struct{})
+	go func() { s.readers.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(s.closeWait):
+		if err := s.db.LogData(nil, pebble.Sync); err != nil {
+			return fmt.Errorf("pebblestore: close: iterators or snapshots still open, and syncing the log failed: %w", err)
+		}
+		return errors.New("pebblestore: close: iterators or snapshots still open (leaked); the log is synced but the store was not closed")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dbClosed.Store(true)
 	return s.db.Close()
 }
 
@@ -167,7 +268,7 @@ func get(r reader, key []byte) ([]byte, error) {
 	return out, closer.Close()
 }
 
-func newIter(r reader, lower, upper []byte) (kv.Iterator, error) {
+func newIter(st *Store, r reader, lower, upper []byte) (kv.Iterator, error) {
 	if lower != nil && upper != nil && bytes.Compare(lower, upper) > 0 {
 		return nil, fmt.Errorf("%w: iterator bounds [%q, %q)", ErrInvalidRange, lower, upper)
 	}
@@ -176,7 +277,8 @@ func newIter(r reader, lower, upper []byte) (kv.Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iter{it: it}, nil
+	st.readers.Add(1)
+	return &iter{it: it, st: st}, nil
 }
 
 type snapshot struct {
@@ -200,21 +302,20 @@ func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	if s.closed || s.st.closed {
 		return nil, kv.ErrClosed
 	}
-	return newIter(s.s, lower, upper)
+	return newIter(s.st, s.s, lower, upper)
 }
 
 // Close releases the snapshot; a second Close is a no-op.
 func (s *snapshot) Close() error {
-	s.st.mu.RLock()
-	defer s.st.mu.RUnlock()
 	if s.closed {
 		return nil
 	}
 	s.closed = true
-	if s.st.closed {
+	if s.st.dbClosed.Load() {
 		// The DB is gone (and reported the leak); nothing to release.
 		return nil
 	}
+	defer s.st.readers.Done()
 	return s.s.Close()
 }
 
@@ -279,7 +380,10 @@ func (b *batch) Commit(sync bool) error {
 	if sync {
 		return b.b.Commit(pebble.Sync)
 	}
-	return b.b.Commit(pebble.NoSync)
+	// Flagged after the commit, so the loop's next sync covers it.
+	err := b.b.Commit(pebble.NoSync)
+	b.s.unsynced.Store(true)
+	return err
 }
 
 func (b *batch) Close() error {
@@ -291,8 +395,10 @@ func (b *batch) Close() error {
 }
 
 type iter struct {
-	it  *pebble.Iterator
-	err error
+	it     *pebble.Iterator
+	st     *Store
+	err    error
+	closed bool
 }
 
 func (i *iter) First() bool            { return i.it.First() }
@@ -316,7 +422,17 @@ func (i *iter) Error() error {
 	}
 	return i.it.Error()
 }
-func (i *iter) Close() error { return i.it.Close() }
+func (i *iter) Close() error {
+	if i.closed {
+		return nil
+	}
+	i.closed = true
+	if i.st.dbClosed.Load() {
+		return nil
+	}
+	defer i.st.readers.Done()
+	return i.it.Close()
+}
 
 type quietLogger struct{}
 

@@ -9,7 +9,9 @@ import (
 	"hash/crc32"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -79,6 +81,9 @@ func newHandler(eng *emulator.Engine, opts Options) *handler {
 
 func (h *handler) routes() http.Handler {
 	r := mux.NewRouter()
+	// No path cleaning: "POST //" is served like "POST /", not redirected.
+	r.SkipClean(true)
+	r.Use(refuseBrowsers)
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(h.health)
 	for _, m := range h.opts.Mounts {
 		r.PathPrefix(m.Prefix).Handler(m.Handler)
@@ -196,9 +201,11 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		// The client went away mid-request; there is no one to answer.
+		// A body cut short (Content-Length not reached, broken chunking)
+		// was not executed: drop the connection rather than let net/http
+		// send an empty 200 the client would take for a success.
 		h.log.Debug().Err(err).Msg("reading request body")
-		return
+		panic(http.ErrAbortHandler)
 	}
 	scope := requestScope(r)
 	ns := h.opts.namespace(scope)
@@ -303,4 +310,34 @@ func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, 
 		}
 	}()
 	return fn(ctx, h.eng, ns, body)
+}
+
+// refuseBrowsers answers 403 to a request carrying an Origin header that
+// is not a loopback origin. SDKs and the CLI never send Origin; browsers
+// send it with every cross-site or scripted POST, so this stops a web page
+// from reaching the server through DNS rebinding (Host cannot be checked:
+// Docker users reach the server by container name), while a page served
+// from localhost (a local admin UI) still works.
+func refuseBrowsers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

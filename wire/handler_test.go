@@ -343,8 +343,15 @@ func TestBodyReadErrorIsNotTooLarge(t *testing.T) {
 	r := httptest.NewRequest(http.MethodPost, "/", failingReader{})
 	r.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 	w := httptest.NewRecorder()
+	// An unreadable body aborts the handler (net/http drops the
+	// connection); it is never answered, least of all 413 or 200.
+	defer func() {
+		if p := recover(); p != http.ErrAbortHandler {
+			t.Errorf("unreadable body: panic %v, want http.ErrAbortHandler", p)
+		}
+		if w.Body.Len() != 0 {
+			t.Errorf("unreadable body answered %d %q", w.Code, w.Body.String())
+		}
+	}()
 	h.ServeHTTP(w, r)
-	if w.Code == http.StatusRequestEntityTooLarge || w.Body.Len() != 0 {
-		t.Errorf("unreadable body: %d %q", w.Code, w.Body.String())
-	}
 }

@@ -285,9 +285,12 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          newStdLogger(log),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// A slow or stalled client may hold a connection at most this long
+		// per request (headers and body; bodies are at most 16 MB).
+		ReadTimeout: 60 * time.Second,
+		IdleTimeout: 2 * time.Minute,
+		ErrorLog:    newStdLogger(log),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	ev := log.Info().Str("addr", ln.Addr().String())
 	if cfg.inMemory {

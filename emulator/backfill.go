@@ -1,0 +1,249 @@
+package emulator
+
+// GSI backfill: a GSI added by UpdateTable is built by a background job
+// that copies the table's existing items into it. The job is persisted:
+//
+//   - The index is stored with Backfilling set, in the same batch that adds
+//     it, so it is CREATING (and refuses reads) until the job clears the flag
+//     in the batch that records its end. A crash leaves the flag set, and
+//     New resumes every flagged index: an index is either CREATING or
+//     complete, never ACTIVE with part of the items.
+//   - Progress is a cursor (the last item key copied) stored under the
+//     table's index family after every chunk, so a resumed job skips what is
+//     done. Copying an item is idempotent (an entry already present is kept),
+//     so re-copying the chunk after the cursor is harmless.
+//
+// Each item is copied under its stripe, so a concurrent write of the item
+// is either seen here or sees the index (writers re-resolve the table's
+// metadata under the stripe). While the flag is set, writers count an item's
+// old entry only if it is stored (prepare), so the index's stats stay exact.
+//
+// UpdateTable answers at once; Close cancels the jobs and waits for them,
+// leaving the cursor for the next start.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"sync"
+
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/kv"
+)
+
+// backfillChunk is how many items a job copies between cursor saves.
+const backfillChunk = 256
+
+// backfillCursorID is the pseudo index ID under which cursors are kept
+// (beside statsIndexID), so DeleteTable's range delete removes them too.
+const backfillCursorID = 0xFFFFFFFE
+
+// backfillState is the engine's backfill jobs. New initialises it.
+type backfillState struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	// afterChunk, if set (tests), runs after each saved chunk with the
+	// number of items the job has visited.
+	afterChunk func(visited int)
+}
+
+func (s *backfillState) init() {
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+}
+
+// stop cancels the jobs and waits for them.
+func (s *backfillState) stop() {
+	s.cancel()
+	s.wg.Wait()
+}
+
+func backfillCursorKey(t tableID, ix uint32) []byte {
+	return binary.BigEndian.AppendUint32(indexPrefix(t, backfillCursorID), ix)
+}
+
+// startBackfill runs the job of ix, a GSI of t with Backfilling set.
+func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
+	e.bf.wg.Add(1)
+	go func() {
+		defer e.bf.wg.Done()
+		err := e.backfill(e.bf.ctx, t, ix)
+		switch {
+		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
+		default:
+			// The flag stays set: the next start resumes the job.
+			e.log.Error().Err(err).Str("table", t.Name).Str("index", ix.Name).Msg("index backfill failed; it resumes at the next start")
+		}
+	}()
+}
+
+// resumeBackfills starts the job of every index left Backfilling.
+// The jobs are collected first: a started job may change e.tables.
+func (e *Engine) resumeBackfills() {
+	type job struct {
+		t  *tableMeta
+		ix *indexMeta
+	}
+	var jobs []job
+	for _, m := range e.tables {
+		for _, t := range m {
+			for _, ix := range t.GSIs {
+				if ix.Backfilling && !ix.Deleted && !t.Deleting {
+					jobs = append(jobs, job{t, ix})
+				}
+			}
+		}
+	}
+	for _, j := range jobs {
+		e.startBackfill(j.t, j.ix)
+	}
+}
+
+var errTableGone = errors.New("emulator: table deleted during backfill")
+
+func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) error {
+	ck := backfillCursorKey(t.ID, ix.ID)
+	p := itemPrefix(t.ID)
+	lower := p
+	cur, err := e.opts.Store.Get(ck)
+	switch {
+	case err == nil:
+		lower = append(cur, 0) // the next key after the cursor
+	case !errors.Is(err, kv.ErrNotFound):
+		return err
+	}
+	visited := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		keys, err := nextKeys(e.opts.Store, lower, prefixEnd(p), backfillChunk)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := e.backfillOne(t, ix, k); err != nil {
+				return err
+			}
+		}
+		visited += len(keys)
+		if len(keys) < backfillChunk {
+			return e.finishBackfill(t, ix)
+		}
+		last := keys[len(keys)-1]
+		if err := e.saveCursor(t, ck, last); err != nil {
+			return err
+		}
+		lower = append(last, 0)
+		if f := e.bf.afterChunk; f != nil {
+			f(visited)
+		}
+	}
+}
+
+// nextKeys returns up to n keys in [lower, upper).
+func nextKeys(r kv.Reader, lower, upper []byte, n int) ([][]byte, error) {
+	it, err := r.NewIter(lower, upper)
+	if err != nil {
+		return nil, err
+	}
+	var keys [][]byte
+	for ok := it.First(); ok && len(keys) < n; ok = it.Next() {
+		keys = append(keys, append([]byte(nil), it.Key()...))
+	}
+	if err := it.Error(); err != nil {
+		_ = it.Close()
+		return nil, err
+	}
+	return keys, it.Close()
+}
+
+// live reports whether t is still the cached incarnation of its table. The
+// caller holds e.mu.
+func (e *Engine) live(t *tableMeta) (*tableMeta, bool) {
+	c := e.lookup(t.ns(), t.Name, e.now())
+	return c, c != nil && c.ID == t.ID && !c.Deleting
+}
+
+// saveCursor records that every item up to last is in the index. It holds
+// e.mu for reading, so it never lands after DeleteTable dropped the table's
+// keys. The commit follows Options.Sync, and makes the copies before it
+// (committed without sync) as durable as itself.
+func (e *Engine) saveCursor(t *tableMeta, ck, last []byte) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if _, ok := e.live(t); !ok {
+		return errTableGone
+	}
+	b := e.opts.Store.NewBatch()
+	if err := b.Set(ck, last); err != nil {
+		_ = b.Close()
+		return err
+	}
+	return e.commit(b)
+}
+
+// finishBackfill clears ix's Backfilling flag and drops its cursor in one
+// batch: from then on the index is ACTIVE (once any --transition-delay has
+// passed too).
+func (e *Engine) finishBackfill(t *tableMeta, ix *indexMeta) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c, ok := e.live(t)
+	if !ok {
+		return errTableGone
+	}
+	nt := c.clone()
+	found := false
+	for _, g := range nt.GSIs {
+		if g.ID == ix.ID {
+			g.Backfilling, found = false, true
+		}
+	}
+	if !found {
+		return nil // the index was deleted meanwhile
+	}
+	b := e.opts.Store.NewBatch()
+	if err := b.Delete(backfillCursorKey(t.ID, ix.ID)); err != nil {
+		_ = b.Close()
+		return err
+	}
+	if err := putTable(b, nt); err != nil {
+		_ = b.Close()
+		return err
+	}
+	if err := e.commit(b); err != nil {
+		return err
+	}
+	e.cacheTable(nt)
+	return nil
+}
+
+// backfillOne copies the item at k into ix. The commit does not sync: the
+// next cursor save (or the end of the job) does.
+func (e *Engine) backfillOne(t *tableMeta, ix *indexMeta, k []byte) error {
+	stripe := e.items.locks.lockOne(k)
+	defer e.items.locks.unlockOne(stripe)
+	item, err := readItem(e.opts.Store, k)
+	if err != nil || item == nil {
+		return err
+	}
+	entry, ek := indexEntry(t, ix, item)
+	if entry == nil {
+		return nil
+	}
+	if _, err := e.opts.Store.Get(ek); err == nil {
+		return nil // a write since the index appeared, or an earlier run, put it
+	} else if !errors.Is(err, kv.ErrNotFound) {
+		return err
+	}
+	wb := e.newWriteBatch()
+	wb.noSync = true
+	wb.tables[t.ID] = t
+	if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
+		wb.close()
+		return err
+	}
+	wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
+	return wb.commit()
+}
