@@ -30,6 +30,13 @@ type Options struct {
 	// AccessKeyAccounts maps access key IDs to accounts. A key that is itself
 	// a 12-digit account ID needs no entry: it is that account.
 	AccessKeyAccounts map[string]string
+	// AccountPerAccessKey gives every other access key an account of its
+	// own, derived from the key (DerivedAccount), as DynamoDB Local keeps
+	// separate data per key. Off: such keys share DefaultAccount.
+	AccountPerAccessKey bool
+	// SingleNamespace puts every request in (DefaultAccount, DefaultRegion)
+	// whatever its credentials, like DynamoDB Local's -sharedDb.
+	SingleNamespace bool
 	// Logger defaults to a disabled logger.
 	Logger *zerolog.Logger
 }
