@@ -12,6 +12,8 @@ func Rules() []Rule {
 		{From: "wire", Deny: []string{"iac", "cmd"}, Why: "wire serves the engine; IaC loading is cmd's wiring"},
 		{From: "iac", Deny: []string{"wire", "cmd", "pebblestore"}, TestsExcepted: true,
 			Why: "iac provisions through the emulator's API only"},
+		{From: "extenddbtest", Deny: []string{"cmd", "internal/testserver"},
+			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
 	}
