@@ -245,18 +245,20 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var out any
+	usage := &emulator.Usage{}
 	switch {
 	case opFn != nil:
-		out, err = h.run(r.Context(), opFn, ns, body, target)
+		out, err = h.run(emulator.WithUsage(r.Context(), usage), opFn, ns, body, target)
 	case len(body) > 0 && !json.Valid(body):
 		// DynamoDB parses the body before it looks at the target.
 		err = serializationError("")
 	default:
-		err = &emulator.Error{Code: emulator.CodeUnknownOperation}
+		err = unknownOperation(target)
 	}
 
 	status := http.StatusOK
 	var resp []byte
+	var failed *emulator.Error
 	if err == nil {
 		resp, err = encodeOutput(out)
 		if err != nil {
@@ -264,20 +266,19 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		var ee *emulator.Error
-		if !errors.As(err, &ee) {
+		if !errors.As(err, &failed) {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("internal error")
-			ee = internalError()
+			failed = internalError()
 		}
-		status, resp, err = encodeError(ee)
+		status, resp, err = encodeError(failed)
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding error response")
-			status, resp, _ = encodeError(internalError())
+			failed = internalError()
+			status, resp, _ = encodeError(failed)
 		}
 	}
 	writeBody(w, status, respType, resp)
-	h.log.Debug().Str("target", target).Str("account", ns.Account).Str("region", ns.Region).
-		Int("status", status).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request")
+	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, status: status, err: failed, start: start})
 }
 
 // run calls an operation, turning a panic into InternalServerError so one

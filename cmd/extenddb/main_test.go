@@ -363,8 +363,8 @@ func TestServeAddrInUse(t *testing.T) {
 	}
 }
 
-func TestDebugLogsRequests(t *testing.T) {
-	addr, logs, stop, done := startServe(t, "--in-memory", "--log-level", "debug")
+func TestInfoLogsRequests(t *testing.T) {
+	addr, logs, stop, done := startServe(t, "--in-memory")
 	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader("{}"))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
@@ -375,8 +375,8 @@ func TestDebugLogsRequests(t *testing.T) {
 	resp.Body.Close()
 	stop()
 	<-done
-	if !strings.Contains(logs.String(), `"level":"debug"`) || !strings.Contains(logs.String(), "ListTables") {
-		t.Errorf("no debug line for the request:\n%s", logs.String())
+	if !strings.Contains(logs.String(), `{"level":"info","op":"ListTables","status":200,`) {
+		t.Errorf("no info line for the request:\n%s", logs.String())
 	}
 }
 
