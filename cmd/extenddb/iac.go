@@ -39,6 +39,8 @@ type iacConfig struct {
 	stackRegion  string
 	stackAccount string
 	exportsFiles stringList
+	// replaceOnKeyChange: serve re-creates a table whose keys changed.
+	replaceOnKeyChange bool
 	// getenv reads TF_VAR_*, AWS_REGION and AWS_DEFAULT_REGION.
 	getenv func(string) string
 }
@@ -47,6 +49,7 @@ type iacConfig struct {
 func (c *iacConfig) register(fs *flag.FlagSet, withLoad bool) {
 	if withLoad {
 		fs.Var(&c.loads, "load", "Terraform directory, CloudFormation/SAM template or cdk.out `PATH` to provision before serving; repeatable")
+		fs.BoolVar(&c.replaceOnKeyChange, "replace-on-key-change", c.replaceOnKeyChange, "delete and re-create a loaded table whose key schema, key types or LSIs changed (its items are lost); without it such a table is kept as it is, with a warning")
 	}
 	fs.Var(&c.vars, "var", "Terraform variable `NAME=VALUE`; repeatable")
 	fs.Var(&c.varFiles, "var-file", "Terraform variables `FILE` (.tfvars or .tfvars.json); repeatable")
@@ -179,8 +182,9 @@ func printSpecs(w io.Writer, specs []iac.TableSpec) {
 }
 
 // provisionLoads loads serve's --load paths, checks them, and provisions
-// them into eng before the server accepts requests. Diagnostics are logged;
-// any error stops the server from starting.
+// them into eng before the server accepts requests, then logs what it did
+// per account and Region. Diagnostics are logged; an error stops the server
+// from starting (a key change is a warning: the table is kept).
 func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) error {
 	opts, err := cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv)
 	if err != nil {
@@ -190,14 +194,66 @@ func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, 
 	if err != nil {
 		return err
 	}
-	if d := iac.Provision(ctx, eng, specs); d.HasErrors() {
-		for _, e := range d {
-			logTo(log)(e)
-		}
+	outcomes, d := iac.ProvisionWith(ctx, eng, specs, iac.ProvisionOptions{ReplaceOnKeyChange: cfg.iac.replaceOnKeyChange})
+	d.Sort()
+	for _, e := range d {
+		logTo(log)(e)
+	}
+	for _, o := range outcomes {
+		log.Info().Str("table", o.Spec.Name()).Str("action", o.Action).Str("arn", o.Spec.ARN()).Str("from", o.Spec.Pos.String()).Msg("provisioned")
+	}
+	for _, line := range loadSummary(outcomes) {
+		log.Info().Msg(line)
+	}
+	if d.HasErrors() {
 		return errInvalidDefinitions
 	}
-	for i := range specs {
-		log.Info().Str("table", specs[i].Name()).Str("arn", specs[i].ARN()).Str("from", specs[i].Pos.String()).Msg("provisioned")
-	}
 	return nil
+}
+
+// loadSummary is one line per account and Region, then the totals:
+// "loaded 4 tables in account 000000000000, Region us-east-1: 1 created,
+// 1 updated, 2 unchanged".
+func loadSummary(outcomes []iac.Outcome) []string {
+	type key struct{ account, region string }
+	counts := map[key]map[string]int{}
+	total := map[string]int{}
+	var keys []key
+	for _, o := range outcomes {
+		k := key{o.Spec.Account, o.Spec.Region}
+		if counts[k] == nil {
+			counts[k] = map[string]int{}
+			keys = append(keys, k)
+		}
+		counts[k][o.Action]++
+		total[o.Action]++
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].account < keys[j].account || keys[i].account == keys[j].account && keys[i].region < keys[j].region
+	})
+	describe := func(c map[string]int) string {
+		var parts []string
+		n := 0
+		for _, a := range []string{iac.Created, iac.Updated, iac.Unchanged, iac.Replaced, iac.Kept, iac.Failed} {
+			n += c[a]
+			if c[a] > 0 || a == iac.Created || a == iac.Updated || a == iac.Unchanged {
+				label := a
+				if a == iac.Kept {
+					label = "kept despite a key change"
+				}
+				parts = append(parts, fmt.Sprintf("%d %s", c[a], label))
+			}
+		}
+		noun := "tables"
+		if n == 1 {
+			noun = "table"
+		}
+		return fmt.Sprintf("%d %s: %s", n, noun, strings.Join(parts, ", "))
+	}
+	var lines []string
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("loaded account %s, Region %s: %s", k.account, k.region, describe(counts[k])))
+	}
+	lines = append(lines, "loaded in total "+describe(total))
+	return lines
 }

@@ -141,3 +141,63 @@ resource "aws_dynamodb_table" "bad" {
 		t.Errorf("tables after a broken load: %v %v", list, err)
 	}
 }
+
+// TestServeReloadKeyChange: restarting with a changed key schema keeps the
+// table and starts (a warning, not an error); --replace-on-key-change
+// re-creates it. Each start logs its summary.
+func TestServeReloadKeyChange(t *testing.T) {
+	dir, data := t.TempDir(), t.TempDir()
+	tf := func(key string) {
+		t.Helper()
+		src := `
+resource "aws_dynamodb_table" "t" {
+  name         = "keyed"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "` + key + `"
+  attribute {
+    name = "` + key + `"
+    type = "S"
+  }
+}
+resource "aws_dynamodb_table" "other" {
+  name         = "other"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serveOnce := func(args ...string) string {
+		t.Helper()
+		_, logs, stop, done := startServe(t, append([]string{"--data-dir", data, "--load", dir}, args...)...)
+		stop()
+		if code := <-done; code != 0 {
+			t.Fatalf("exit %d\n%s", code, logs.String())
+		}
+		return logs.String()
+	}
+	tf("id")
+	if logs := serveOnce(); !strings.Contains(logs, `"message":"loaded account 000000000000, Region us-east-1: 2 tables: 2 created, 0 updated, 0 unchanged"`) ||
+		!strings.Contains(logs, `"message":"loaded in total 2 tables: 2 created, 0 updated, 0 unchanged"`) {
+		t.Errorf("first load summary:\n%s", logs)
+	}
+	tf("pk")
+	logs := serveOnce()
+	if !strings.Contains(logs, `"level":"warn"`) || !strings.Contains(logs, "table keyed exists with key schema [id HASH]; the declaration says [pk HASH]") ||
+		!strings.Contains(logs, "--replace-on-key-change") ||
+		!strings.Contains(logs, `"message":"loaded in total 2 tables: 0 created, 0 updated, 1 unchanged, 1 kept despite a key change"`) {
+		t.Errorf("key change without the flag:\n%s", logs)
+	}
+	if logs := serveOnce("--replace-on-key-change"); !strings.Contains(logs, `"message":"loaded in total 2 tables: 0 created, 0 updated, 1 unchanged, 1 replaced"`) {
+		t.Errorf("key change with --replace-on-key-change:\n%s", logs)
+	}
+	if logs := serveOnce(); !strings.Contains(logs, `"message":"loaded in total 2 tables: 0 created, 0 updated, 2 unchanged"`) {
+		t.Errorf("reload after the replacement:\n%s", logs)
+	}
+}
