@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -105,7 +107,7 @@ var errInvalidDefinitions = errors.New("the infrastructure-as-code definitions h
 func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report func(iac.Diagnostic)) ([]iac.TableSpec, error) {
 	specs, diags := iac.Load(paths, opts)
 	diags.Sort()
-	for _, d := range diags {
+	for _, d := range condense(diags) {
 		report(d)
 	}
 	if diags.HasErrors() {
@@ -122,7 +124,7 @@ func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report 
 	}
 	defer func() { _ = scratch.Close() }()
 	if d := iac.Provision(ctx, scratch, specs); d.HasErrors() {
-		for _, e := range d {
+		for _, e := range condense(d) {
 			report(e)
 		}
 		return nil, errInvalidDefinitions
@@ -130,24 +132,123 @@ func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report 
 	return specs, nil
 }
 
-// printTo reports diagnostics as lines on w.
+// printTo reports diagnostics as lines on w, each followed by its source
+// line with a caret under the column, as Terraform shows them.
 func printTo(w io.Writer) func(iac.Diagnostic) {
-	return func(d iac.Diagnostic) { fmt.Fprintln(w, d.String()) }
-}
-
-// logTo reports diagnostics on log at their severity.
-func logTo(log zerolog.Logger) func(iac.Diagnostic) {
+	src := sourceLines{}
 	return func(d iac.Diagnostic) {
-		switch d.Severity {
-		case spec.Error:
-			log.Error().Msg(d.String())
-		case spec.Warning:
-			log.Warn().Msg(d.String())
-		default:
-			log.Info().Msg(d.String())
+		fmt.Fprintln(w, d.String())
+		if line, ok := src.line(d.Pos); ok {
+			fmt.Fprintf(w, "  %5d | %s\n", d.Pos.Line, line)
+			if d.Pos.Col > 0 && d.Pos.Col <= len(line)+1 {
+				fmt.Fprintf(w, "        | %s^\n", caretPad(line, d.Pos.Col))
+			}
 		}
 	}
 }
+
+// logTo reports diagnostics on log at their severity, with the source
+// line as a field.
+func logTo(log zerolog.Logger) func(iac.Diagnostic) {
+	src := sourceLines{}
+	return func(d iac.Diagnostic) {
+		var ev *zerolog.Event
+		switch d.Severity {
+		case spec.Error:
+			ev = log.Error()
+		case spec.Warning:
+			ev = log.Warn()
+		default:
+			ev = log.Info()
+		}
+		if line, ok := src.line(d.Pos); ok {
+			ev = ev.Str("source", strings.TrimSpace(line))
+		}
+		ev.Msg(d.String())
+	}
+}
+
+// sourceLines reads each file once, for showing diagnostics' lines.
+type sourceLines map[string][]string
+
+func (s sourceLines) line(p iac.Pos) (string, bool) {
+	if p.File == "" || p.Line <= 0 {
+		return "", false
+	}
+	lines, ok := s[p.File]
+	if !ok {
+		// Only files a diagnostic names; a big unreadable file shows nothing.
+		if b, err := os.ReadFile(p.File); err == nil && len(b) < 8<<20 {
+			lines = strings.Split(string(b), "\n")
+		}
+		s[p.File] = lines
+	}
+	if p.Line > len(lines) {
+		return "", false
+	}
+	return strings.TrimRight(lines[p.Line-1], "\r"), true
+}
+
+// caretPad is the whitespace before column col of line, keeping its tabs
+// so the caret lines up.
+func caretPad(line string, col int) string {
+	pad := []byte(line[:min(col-1, len(line))])
+	for i, c := range pad {
+		if c != '\t' {
+			pad[i] = ' '
+		}
+	}
+	return string(pad)
+}
+
+// maxAlike is how many diagnostics saying the same thing are shown before
+// the rest are counted.
+const maxAlike = 3
+
+// condense drops exact repeats of a diagnostic (a module called several
+// times reports its mistake once per call) and, when one mistake repeats
+// over many resources, keeps the first maxAlike and ends with a count.
+func condense(ds iac.Diagnostics) iac.Diagnostics {
+	seen := map[string]bool{}
+	alike := map[string]int{}
+	var order []string
+	var out iac.Diagnostics
+	for _, d := range ds {
+		if k := d.String(); seen[k] {
+			continue
+		} else {
+			seen[k] = true
+		}
+		key := fmt.Sprint(d.Severity) + "\x00" + resourcePrefix.ReplaceAllString(d.Summary, "") + "\x00" + d.Detail
+		if alike[key] == 0 {
+			order = append(order, key)
+		}
+		alike[key]++
+		if alike[key] <= maxAlike {
+			out = append(out, d)
+		}
+	}
+	for _, key := range order {
+		if n := alike[key]; n > maxAlike {
+			sev, msg, _ := strings.Cut(key, "\x00")
+			msg, _, _ = strings.Cut(msg, "\x00")
+			d := iac.Diagnostic{Summary: fmt.Sprintf("… and %d more like this: %s", n-maxAlike, msg)}
+			for _, x := range ds {
+				if fmt.Sprint(x.Severity) == sev {
+					d.Severity = x.Severity
+					break
+				}
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// resourcePrefix is the resource name or address a diagnostic starts with
+// ("Orders: ", "aws_dynamodb_table.t: "), so the same mistake in two
+// resources is recognised as one.
+var resourcePrefix = regexp.MustCompile(`^[A-Za-z0-9_.\[\]"-]+( \([^)]*\))?: `)
 
 // printSpecs writes the tables grouped by account and Region.
 func printSpecs(w io.Writer, specs []iac.TableSpec) {
@@ -196,7 +297,7 @@ func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, 
 	}
 	outcomes, d := iac.ProvisionWith(ctx, eng, specs, iac.ProvisionOptions{ReplaceOnKeyChange: cfg.iac.replaceOnKeyChange})
 	d.Sort()
-	for _, e := range d {
+	for _, e := range condense(d) {
 		logTo(log)(e)
 	}
 	for _, o := range outcomes {

@@ -471,6 +471,8 @@ Resources:
 func TestDiagnostics(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"yaml syntax", "Resources:\n  T: [\n", "t.yaml:2:1: Template format error: did not find expected node content"},
+		{"yaml indentation", table(keyProps + "     BillingMode: PAY_PER_REQUEST\n"),
+			"t.yaml:8:6: Template format error: did not find expected key (this line's indentation matches no enclosing level)"},
 		{"not a mapping", "- a\n", "t.yaml:1:1: Template format error: a template must be a mapping"},
 		{"no resources", "AWSTemplateFormatVersion: 2010-09-09\n", "At least one Resources member must be defined."},
 		{"bad version", "AWSTemplateFormatVersion: 2011-01-01\nResources: {}\n", "t.yaml:1:27: Template format error: Unsupported template version 2011-01-01"},
@@ -512,6 +514,28 @@ func TestDiagnostics(t *testing.T) {
 	}
 }
 
+// TestMisindentedValidYAML: on well-formed templates (block scalars, nested
+// sequences, comments) the indentation check finds nothing to blame.
+func TestMisindentedValidYAML(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/cloudformation/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no example templates")
+	}
+	srcs := []string{"Resources:\n  T:\n    Metadata:\n      Doc: |\n        text\n          deeper\n       less\n    Type: X\n  # c\n     # odd comment\n  U:\n    - - a\n      - b\n    - c: 1\n      d: 2\n"}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(b))
+	}
+	for i, src := range srcs {
+		if line, _ := misindented([]byte(src), 1); line != 0 {
+			t.Errorf("source %d: line %d blamed in a valid template", i, line)
+		}
+	}
+}
+
 func TestIsTemplate(t *testing.T) {
 	for src, want := range map[string]bool{
 		"Resources: {}": true,
@@ -550,6 +574,11 @@ func TestCDKOut(t *testing.T) {
 	}
 	if len(specs) != 1 || specs[0].Account != "210987654321" || specs[0].Region != "eu-central-1" || !strings.HasPrefix(specs[0].Name(), "AppStack-TableCD117FA1-") {
 		t.Errorf("cdk stack: %+v", specs)
+	}
+	for _, d := range diags {
+		if strings.Contains(d.Summary, "BootstrapVersion") {
+			t.Errorf("CDK's BootstrapVersion parameter is warned about: %s", d)
+		}
 	}
 }
 

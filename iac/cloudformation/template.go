@@ -385,7 +385,11 @@ func (s *stack) loadParams(params *node, opts spec.Options, diags *spec.Diagnost
 			}
 			s.params[name] = list
 		case strings.HasPrefix(typ, "AWS::SSM::Parameter::"):
-			diags.Warnf(pos, "parameter %s: SSM parameter values are not looked up; the parameter name %q is used as its value", name, val)
+			// CDK adds BootstrapVersion to every stack, read only by its
+			// Rules (which are not evaluated): nothing to warn about.
+			if name != "BootstrapVersion" || !strings.HasPrefix(val, "/cdk-bootstrap/") {
+				diags.Warnf(pos, "parameter %s: SSM parameter values are not looked up; the parameter name %q is used as its value", name, val)
+			}
 			s.params[name] = scalar(pos, val)
 		default:
 			s.params[name] = scalar(pos, val)
