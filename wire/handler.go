@@ -81,6 +81,7 @@ func newHandler(eng *emulator.Engine, opts Options) *handler {
 func (h *handler) routes() http.Handler {
 	r := mux.NewRouter()
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(h.health)
+	h.adminRoutes(r)
 	// DynamoDB ignores the path of a POST; so do we.
 	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
 	r.NotFoundHandler = http.HandlerFunc(h.notFound)
