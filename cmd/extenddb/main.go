@@ -33,6 +33,7 @@ func commands() []command {
 	return []command{
 		{name: "serve", summary: "serve the DynamoDB API", run: runServe, usage: serveUsage},
 		{name: "validate", summary: "check Terraform/CloudFormation tables and print what would be provisioned", run: runValidate, usage: validateUsage},
+		{name: "throttle", summary: "show, reset, drain or pin a table's throttle buckets on a running server", run: runThrottleCmd, usage: throttleCmdUsage},
 		{name: "healthcheck", summary: "exit 0 if a server answers its health check (for Docker HEALTHCHECK)", run: runHealthcheck, usage: healthcheckUsage},
 		{name: "version", summary: "print version information", run: runVersion, usage: versionUsage},
 	}
