@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/rs/zerolog"
 )
 
@@ -136,5 +139,46 @@ func TestIsAPIOperation(t *testing.T) {
 		if got := isAPIOperation(target); got != want {
 			t.Errorf("isAPIOperation(%q) = %v", target, got)
 		}
+	}
+}
+
+// BenchmarkGetItemLogged measures a GetItem through the handler with the
+// info request line written (JSON, discarded) against a disabled logger,
+// the cost of the per-request log line.
+func BenchmarkGetItemLogged(b *testing.B) {
+	for _, logged := range []bool{false, true} {
+		name := "nolog"
+		if logged {
+			name = "info"
+		}
+		b.Run(name, func(b *testing.B) {
+			opts := Options{}
+			if logged {
+				l := zerolog.New(io.Discard).Level(zerolog.InfoLevel)
+				opts.Logger = &l
+			}
+			st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Throttling off: the loop outruns one partition key's 3,000 RCU.
+			eng, err := emulator.New(emulator.Options{Store: st, Throttle: emulator.ThrottleOptions{Off: true}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = eng.Close(); _ = st.Close() })
+			h := newHandler(eng, opts).routes()
+			if r := do(h, http.MethodPost, "DynamoDB_20120810.CreateTable", contentTypeJSON10, `{"TableName":"Bench","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+				"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}`); r.status != 200 {
+				b.Fatal(r.body)
+			}
+			do(h, http.MethodPost, "DynamoDB_20120810.PutItem", contentTypeJSON10, `{"TableName":"Bench","Item":{"pk":{"S":"a"},"v":{"S":"x"}}}`)
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := do(h, http.MethodPost, "DynamoDB_20120810.GetItem", contentTypeJSON10, `{"TableName":"Bench","Key":{"pk":{"S":"a"}}}`); r.status != 200 {
+					b.Fatal(r.body)
+				}
+			}
+		})
 	}
 }
