@@ -28,6 +28,10 @@ COPY --from=build /out/extenddb /usr/local/bin/extenddb
 COPY --from=build --chown=nonroot:nonroot /out/data /data
 VOLUME /data
 EXPOSE 8000
+# The image has no shell and no curl: the binary checks itself. If you make
+# the server listen on another port, pass the same --addr to healthcheck.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["/usr/local/bin/extenddb", "healthcheck", "--addr", "127.0.0.1:8000"]
 # Flags given to `docker run IMAGE ...` are appended: e.g. --in-memory,
 # --log-level debug, --transition-delay 2s.
 ENTRYPOINT ["/usr/local/bin/extenddb", "serve", "--addr", "0.0.0.0:8000", "--data-dir", "/data"]

@@ -230,8 +230,8 @@ func testBadInput(t *testing.T, bin string) {
 	}
 	for _, args := range cases {
 		code, out, errOut := run(t, bin, args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "Usage: extenddb serve") {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 with usage", args, code, out, errOut)
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, "extenddb serve: ") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line", args, code, out, errOut)
 		}
 	}
 	// A port already in use is a runtime failure: exit 1.

@@ -308,6 +308,12 @@ func TestIaCExampleSAM(t *testing.T) {
 	if keySchema(td.KeySchema) != "id HASH" || attrDefs(td.AttributeDefinitions) != "id:S" || billing(td) != types.BillingModePayPerRequest {
 		t.Errorf("counters: %+v", td)
 	}
+	// Globals.SimpleTable's SSESpecification reached both tables.
+	for _, name := range []string{"sam-sessions", counters} {
+		if sse := describeTable(t, cl, name).SSEDescription; sse == nil || sse.Status != types.SSEStatusEnabled {
+			t.Errorf("%s: SSE %+v; Globals.SimpleTable enables it", name, sse)
+		}
+	}
 }
 
 // TestIaCReloadKeepsData: loading the same definitions again, as a restart

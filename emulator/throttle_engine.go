@@ -191,7 +191,8 @@ func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (
 // chargeThroughput debits what a request consumed on table t (c, the number
 // ReturnConsumedCapacity reports) from the buckets throttleAdmit checked for
 // key. Index capacity is part of the table's: there are no per-index buckets.
-func (e *Engine) chargeThroughput(_ context.Context, t *tableMeta, key []byte, c *capacityUse) {
+func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte, c *capacityUse) {
+	recordUsage(ctx, t.Name, c)
 	if t.thr != nil {
 		d := throttle.Write
 		if c.read {

@@ -2,8 +2,10 @@ package iac
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -345,16 +347,35 @@ resource "aws_dynamodb_table" "t" {
 		t.Error("reconciling lost an item")
 	}
 
-	// A key schema change is a diagnostic at the declaration; the table
-	// and its item stay.
-	write(t, dir, map[string]string{"main.tf": strings.Replace(changed, `hash_key       = "id"`, `hash_key       = "a"`, 1)})
-	d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{}))
-	if !strings.Contains(d.Error(), "main.tf:2:1: aws_dynamodb_table.t: table rec exists with key schema [id HASH]; the declaration says [a HASH]. UpdateTable cannot change a key schema") {
-		t.Errorf("key schema change: %q", d.Error())
+	// A key schema change is a warning at the declaration; the table and
+	// its item stay, and the server can start.
+	// (Deletion protection, declared above, would refuse the replacement.)
+	keyChanged := strings.Replace(strings.Replace(changed, `type = "S"`, `type = "N"`, 1), "deletion_protection_enabled = true", "deletion_protection_enabled = false", 1)
+	write(t, dir, map[string]string{"main.tf": keyChanged})
+	out, d := ProvisionWith(ctx, eng, mustLoad(t, []string{dir}, Options{}), ProvisionOptions{})
+	if d.HasErrors() || !strings.Contains(diagText(d), "main.tf:2:1: warning: aws_dynamodb_table.t: table rec exists with key attribute id of type S; the declaration says N. UpdateTable cannot change that, so the table is kept as it is") ||
+		len(out) != 1 || out[0].Action != Kept {
+		t.Errorf("key schema change: %v %q", out, diagText(d))
 	}
 	got, _ = eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: spec.Str("rec"), Key: av.Item{"id": {Type: av.TypeS, S: "x"}}})
 	if got.Item == nil {
 		t.Error("a key schema change lost data")
+	}
+	// Opted in, the table is re-created with the declared keys (once its
+	// deletion protection is off: that still refuses).
+	if _, err := eng.UpdateTable(ctx, ns, &emulator.UpdateTableInput{TableName: spec.Str("rec"), DeletionProtectionEnabled: spec.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	out, d = ProvisionWith(ctx, eng, mustLoad(t, []string{dir}, Options{}), ProvisionOptions{ReplaceOnKeyChange: true})
+	if d.HasErrors() || len(out) != 1 || out[0].Action != Replaced {
+		t.Fatalf("replace on key change: %v %q", out, diagText(d))
+	}
+	td = describe(t, eng, ns, "rec")
+	if describedAttrType(td.AttributeDefinitions, "id") != "N" || td.ItemCount != 0 {
+		t.Errorf("replaced table: %+v, %d items", td.AttributeDefinitions, td.ItemCount)
+	}
+	if out, d = ProvisionWith(ctx, eng, mustLoad(t, []string{dir}, Options{}), ProvisionOptions{ReplaceOnKeyChange: true}); len(out) != 1 || out[0].Action != Unchanged {
+		t.Errorf("reload after replace: %v %q", out, diagText(d))
 	}
 }
 
@@ -383,4 +404,78 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("Describe lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestProvisionBillingAndIndexChanges reloads a table through every billing
+// mode and index change, in both directions, checking each step lands.
+func TestProvisionBillingAndIndexChanges(t *testing.T) {
+	ctx := context.Background()
+	eng := newEngine(t)
+	dir := t.TempDir()
+	ns := emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	table := func(billing string, gsis ...string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "resource \"aws_dynamodb_table\" \"t\" {\n  name = \"bill\"\n  billing_mode = %q\n  hash_key = \"id\"\n", billing)
+		if billing == "PROVISIONED" {
+			b.WriteString("  read_capacity = 5\n  write_capacity = 5\n")
+		}
+		b.WriteString("  attribute {\n    name = \"id\"\n    type = \"S\"\n  }\n  attribute {\n    name = \"a\"\n    type = \"S\"\n  }\n")
+		for _, g := range gsis {
+			fmt.Fprintf(&b, "  global_secondary_index {\n    name = %q\n    hash_key = \"a\"\n    projection_type = \"ALL\"\n", g)
+			if billing == "PROVISIONED" {
+				b.WriteString("    read_capacity = 2\n    write_capacity = 2\n")
+			}
+			b.WriteString("  }\n")
+		}
+		b.WriteString("}\n")
+		return b.String()
+	}
+	steps := []struct {
+		billing string
+		gsis    []string
+		want    string
+	}{
+		{"PAY_PER_REQUEST", []string{"gi1"}, Created},
+		{"PROVISIONED", []string{"gi1"}, Updated},            // on-demand with a GSI → provisioned (the reported failure)
+		{"PAY_PER_REQUEST", []string{"gi1"}, Updated},        // and back
+		{"PAY_PER_REQUEST", []string{"gi1"}, Unchanged},      // a reload changes nothing
+		{"PROVISIONED", []string{"gi1", "gi2"}, Updated},     // switch and add an index
+		{"PAY_PER_REQUEST", []string{"gi2"}, Updated},        // switch and drop one
+		{"PROVISIONED", nil, Updated},                        // switch and drop the last
+		{"PROVISIONED", []string{"gi3"}, Updated},            // add one while provisioned
+		{"PAY_PER_REQUEST", []string{"gi3", "gi4"}, Updated}, // switch and add
+		{"PROVISIONED", []string{"gi4"}, Updated},            // switch and drop
+		{"PROVISIONED", []string{"gi4"}, Unchanged},
+	}
+	for i, st := range steps {
+		write(t, dir, map[string]string{"main.tf": table(st.billing, st.gsis...)})
+		out, d := ProvisionWith(ctx, eng, mustLoad(t, []string{dir}, Options{}), ProvisionOptions{})
+		if d.HasErrors() || len(out) != 1 || out[0].Action != st.want {
+			t.Fatalf("step %d (%s %v): %v\n%s", i, st.billing, st.gsis, out, diagText(d))
+		}
+		td := describe(t, eng, ns, "bill")
+		if td.BillingModeSummary == nil || td.BillingModeSummary.BillingMode != st.billing {
+			t.Errorf("step %d: billing %+v, want %s", i, td.BillingModeSummary, st.billing)
+		}
+		var names []string
+		for _, g := range td.GlobalSecondaryIndexes {
+			names = append(names, g.IndexName)
+			if st.billing == "PROVISIONED" && g.ProvisionedThroughput.ReadCapacityUnits != 2 {
+				t.Errorf("step %d: index %s throughput %+v", i, g.IndexName, g.ProvisionedThroughput)
+			}
+		}
+		sort.Strings(names)
+		if strings.Join(names, ",") != strings.Join(st.gsis, ",") {
+			t.Errorf("step %d: indexes %v, want %v", i, names, st.gsis)
+		}
+	}
+}
+
+// diagText renders every diagnostic, warnings included, one per line.
+func diagText(ds Diagnostics) string {
+	var lines []string
+	for _, d := range ds {
+		lines = append(lines, d.String())
+	}
+	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,7 @@ package iac
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -15,19 +16,66 @@ import (
 // Provision creates each table through the engine's API, or reconciles an
 // existing one by UpdateTable's rules. It is idempotent: provisioning the
 // same specs twice changes nothing the second time and keeps every item. A
-// key schema or LSI change is reported, never applied. Each table's
-// failures are reported at its declaration and do not stop the others.
+// key schema or LSI change is reported as a warning and not applied (see
+// ProvisionWith to replace such tables). Each table's failures are reported
+// at its declaration and do not stop the others.
 func Provision(ctx context.Context, eng *emulator.Engine, specs []TableSpec) Diagnostics {
+	_, diags := ProvisionWith(ctx, eng, specs, ProvisionOptions{})
+	return diags
+}
+
+// ProvisionOptions configures ProvisionWith.
+type ProvisionOptions struct {
+	// ReplaceOnKeyChange deletes and re-creates a table whose key schema,
+	// key attribute types or local secondary indexes differ from the
+	// declaration (UpdateTable cannot change them). Its items are lost.
+	// Default false: the table is kept as it is and a warning says so.
+	ReplaceOnKeyChange bool
+}
+
+// What provisioning did to one table.
+const (
+	Created   = "created"
+	Updated   = "updated"
+	Unchanged = "unchanged"
+	// Replaced: deleted and re-created for a key change (ReplaceOnKeyChange).
+	Replaced = "replaced"
+	// Kept: a key change was declared but not applied; the table is as it was.
+	Kept   = "kept"
+	Failed = "failed"
+)
+
+// Outcome is what provisioning did to one table.
+type Outcome struct {
+	Spec   *TableSpec
+	Action string // Created, Updated, Unchanged, Replaced, Kept or Failed
+}
+
+// ProvisionWith is Provision with options; it also reports what it did to
+// each table, in the order of specs.
+func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec, opts ProvisionOptions) ([]Outcome, Diagnostics) {
 	var diags Diagnostics
+	var outcomes []Outcome
 	for i := range specs {
-		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags}
+		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts}
+		errs := len(diags.Errs())
 		p.run(ctx)
+		action := p.action
+		switch {
+		case len(diags.Errs()) > errs:
+			action = Failed
+		case action == "" && p.changed:
+			action = Updated
+		case action == "":
+			action = Unchanged
+		}
+		outcomes = append(outcomes, Outcome{Spec: &specs[i], Action: action})
 		if ctx.Err() != nil {
 			diags.Errorf(Pos{}, "provisioning interrupted: %v", ctx.Err())
 			break
 		}
 	}
-	return diags
+	return outcomes, diags
 }
 
 type provisioner struct {
@@ -35,6 +83,11 @@ type provisioner struct {
 	s     *TableSpec
 	ns    emulator.Namespace
 	diags *Diagnostics
+	opts  ProvisionOptions
+	// action is Created, Replaced or Kept once decided; changed records
+	// that a reconcile step changed something.
+	action  string
+	changed bool
 }
 
 func (p *provisioner) fail(op string, err error) {
@@ -54,11 +107,10 @@ func (p *provisioner) run(ctx context.Context) {
 	case isNotFound(err), errors.As(err, &ve) && ve.Code == emulator.CodeValidation:
 		// A name DescribeTable rejects names no existing table:
 		// CreateTable reports what is wrong with it.
-		in := p.s.Create
-		if _, err := p.eng.CreateTable(ctx, p.ns, &in); err != nil {
-			p.fail("CreateTable", err)
+		if !p.create(ctx) {
 			return
 		}
+		p.action = Created
 	case err != nil:
 		p.fail("DescribeTable", err)
 		return
@@ -66,6 +118,11 @@ func (p *provisioner) run(ctx context.Context) {
 		if !p.reconcile(ctx, desc.Table) {
 			return
 		}
+	}
+	if p.action == Kept {
+		// The declaration does not describe this table; reconciling its
+		// attributes against it would be guesswork.
+		return
 	}
 	if !p.waitActive(ctx) {
 		return
@@ -143,26 +200,77 @@ func describedAttrType(defs []emulator.DescribedAttributeDefinition, name string
 	return ""
 }
 
-// reconcile brings an existing table to the declaration with UpdateTable.
-// It returns false when the table cannot be reconciled.
-func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescription) bool {
-	want := &p.s.Create
+// keyChange describes what of the keys (key schema, key attribute types,
+// LSIs) differs between the declaration and the table; "" when nothing.
+func keyChange(want *emulator.CreateTableInput, cur *emulator.TableDescription) string {
 	if keyString(want.KeySchema) != describedKeyString(cur.KeySchema) {
-		p.diags.Errorf(p.s.Pos, "%s: table %s exists with key schema [%s]; the declaration says [%s]. UpdateTable cannot change a key schema: delete the table to re-create it",
-			p.s.Source, p.s.Name(), describedKeyString(cur.KeySchema), keyString(want.KeySchema))
-		return false
+		return fmt.Sprintf("key schema [%s]; the declaration says [%s]", describedKeyString(cur.KeySchema), keyString(want.KeySchema))
 	}
 	for _, k := range want.KeySchema {
 		n := derefOr(k.AttributeName, "")
 		if w, c := attrType(want.AttributeDefinitions, n), describedAttrType(cur.AttributeDefinitions, n); w != c {
-			p.diags.Errorf(p.s.Pos, "%s: table %s exists with key attribute %s of type %s; the declaration says %s. UpdateTable cannot change it: delete the table to re-create it",
-				p.s.Source, p.s.Name(), n, c, w)
-			return false
+			return fmt.Sprintf("key attribute %s of type %s; the declaration says %s", n, c, w)
 		}
 	}
 	if lsiString(want.LocalSecondaryIndexes) != describedLSIString(cur.LocalSecondaryIndexes) {
-		p.diags.Errorf(p.s.Pos, "%s: table %s exists with different local secondary indexes; UpdateTable cannot change them: delete the table to re-create it", p.s.Source, p.s.Name())
+		return "different local secondary indexes"
+	}
+	return ""
+}
+
+// create issues the declaration's CreateTable.
+func (p *provisioner) create(ctx context.Context) bool {
+	in := p.s.Create
+	if _, err := p.eng.CreateTable(ctx, p.ns, &in); err != nil {
+		p.fail("CreateTable", err)
 		return false
+	}
+	return true
+}
+
+// replace deletes the table, waits until it is gone, and creates it anew.
+func (p *provisioner) replace(ctx context.Context) bool {
+	name := spec.Str(p.s.Name())
+	if _, err := p.eng.DeleteTable(ctx, p.ns, &emulator.DeleteTableInput{TableName: name}); err != nil {
+		p.fail("DeleteTable", err)
+		return false
+	}
+	for {
+		_, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: name})
+		if isNotFound(err) {
+			break
+		}
+		if err != nil {
+			p.fail("DescribeTable", err)
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return p.create(ctx)
+}
+
+// reconcile brings an existing table to the declaration with UpdateTable.
+// It returns false when the table cannot be reconciled.
+func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescription) bool {
+	want := &p.s.Create
+	if change := keyChange(want, cur); change != "" {
+		if !p.opts.ReplaceOnKeyChange {
+			p.diags.Warnf(p.s.Pos, "%s: table %s exists with %s. UpdateTable cannot change that, so the table is kept as it is; delete it to re-create it, or serve with --replace-on-key-change (its items are lost)",
+				p.s.Source, p.s.Name(), change)
+			p.action = Kept
+			return true
+		}
+		p.diags.Warnf(p.s.Pos, "%s: table %s exists with %s: deleting and re-creating it (--replace-on-key-change); its items are lost",
+			p.s.Source, p.s.Name(), change)
+		if !p.replace(ctx) {
+			return false
+		}
+		p.action = Replaced
+		return true
 	}
 	name := spec.Str(p.s.Name())
 	update := func(in *emulator.UpdateTableInput) bool {
@@ -171,9 +279,33 @@ func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescript
 			p.fail("UpdateTable", err)
 			return false
 		}
+		p.changed = true
 		return p.waitActive(ctx)
 	}
 
+	// Global secondary indexes the declaration no longer has go first, so a
+	// switch to PROVISIONED below need not give them a throughput. GSI
+	// changes are one per UpdateTable, as DynamoDB requires.
+	curGSI := map[string]emulator.GlobalSecondaryIndexDescription{}
+	for _, g := range cur.GlobalSecondaryIndexes {
+		curGSI[g.IndexName] = g
+	}
+	wantGSI := map[string]bool{}
+	for _, g := range want.GlobalSecondaryIndexes {
+		wantGSI[derefOr(g.IndexName, "")] = true
+	}
+	var drop []string
+	for n := range curGSI {
+		if !wantGSI[n] {
+			drop = append(drop, n)
+		}
+	}
+	sort.Strings(drop)
+	for _, n := range drop {
+		if !update(&emulator.UpdateTableInput{GlobalSecondaryIndexUpdates: []emulator.GlobalSecondaryIndexUpdate{{Delete: &emulator.DeleteGlobalSecondaryIndexAction{IndexName: spec.Str(n)}}}}) {
+			return false
+		}
+	}
 	// Billing mode, throughput and caps.
 	wantBilling := derefOr(want.BillingMode, "PROVISIONED")
 	curBilling := "PROVISIONED"
@@ -202,8 +334,30 @@ func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescript
 		if wantBilling == "PAY_PER_REQUEST" && u.BillingMode != nil && want.OnDemandThroughput != nil {
 			u.OnDemandThroughput = want.OnDemandThroughput
 		}
+		if wantBilling == "PROVISIONED" && u.BillingMode != nil {
+			// DynamoDB requires every index's throughput in the same call
+			// that leaves on-demand ("ProvisionedThroughput must be
+			// specified for index").
+			for _, g := range want.GlobalSecondaryIndexes {
+				if _, ok := curGSI[derefOr(g.IndexName, "")]; ok && g.ProvisionedThroughput != nil {
+					u.GlobalSecondaryIndexUpdates = append(u.GlobalSecondaryIndexUpdates, emulator.GlobalSecondaryIndexUpdate{
+						Update: &emulator.UpdateGlobalSecondaryIndexAction{IndexName: g.IndexName, ProvisionedThroughput: g.ProvisionedThroughput}})
+				}
+			}
+		}
 		if !update(&u) {
 			return false
+		}
+		// The indexes' throughput changed with the table's.
+		out, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: name})
+		if err != nil {
+			p.fail("DescribeTable", err)
+			return false
+		}
+		cur = out.Table
+		clear(curGSI)
+		for _, g := range cur.GlobalSecondaryIndexes {
+			curGSI[g.IndexName] = g
 		}
 	}
 	if w := want.WarmThroughput; w != nil && (cur.WarmThroughput == nil ||
@@ -250,29 +404,6 @@ func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescript
 		}
 	}
 
-	// Global secondary indexes: one change per UpdateTable, as DynamoDB
-	// requires. An index whose keys or projection changed is re-created;
-	// that loses no item.
-	curGSI := map[string]emulator.GlobalSecondaryIndexDescription{}
-	for _, g := range cur.GlobalSecondaryIndexes {
-		curGSI[g.IndexName] = g
-	}
-	wantGSI := map[string]bool{}
-	for _, g := range want.GlobalSecondaryIndexes {
-		wantGSI[derefOr(g.IndexName, "")] = true
-	}
-	var drop []string
-	for n := range curGSI {
-		if !wantGSI[n] {
-			drop = append(drop, n)
-		}
-	}
-	sort.Strings(drop)
-	for _, n := range drop {
-		if !update(&emulator.UpdateTableInput{GlobalSecondaryIndexUpdates: []emulator.GlobalSecondaryIndexUpdate{{Delete: &emulator.DeleteGlobalSecondaryIndexAction{IndexName: spec.Str(n)}}}}) {
-			return false
-		}
-	}
 	for i := range want.GlobalSecondaryIndexes {
 		g := want.GlobalSecondaryIndexes[i]
 		n := derefOr(g.IndexName, "")
@@ -392,6 +523,7 @@ func (p *provisioner) ttl(ctx context.Context) {
 			p.fail("UpdateTimeToLive", err)
 			return false
 		}
+		p.changed = true
 		return true
 	}
 	switch {
@@ -432,6 +564,7 @@ func (p *provisioner) pitr(ctx context.Context) {
 	if _, err := p.eng.UpdateContinuousBackups(ctx, p.ns, in); err != nil {
 		p.fail("UpdateContinuousBackups", err)
 	}
+	p.changed = true
 }
 
 // tags makes the table's tags exactly the declared ones.
@@ -469,6 +602,9 @@ func (p *provisioner) tags(ctx context.Context) {
 		}
 	}
 	sort.Strings(remove)
+	if len(remove) > 0 || len(add) > 0 {
+		p.changed = true
+	}
 	if len(remove) > 0 {
 		if _, err := p.eng.UntagResource(ctx, p.ns, &emulator.UntagResourceInput{ResourceArn: arn, TagKeys: remove}); err != nil {
 			p.fail("UntagResource", err)
@@ -515,5 +651,6 @@ func (p *provisioner) seed(ctx context.Context) {
 		if _, err := p.eng.PutItem(ctx, p.ns, &emulator.PutItemInput{TableName: name, Item: item}); err != nil {
 			p.diags.Errorf(pos, "seed item for table %s: PutItem: %v", p.s.Name(), err)
 		}
+		p.changed = true
 	}
 }

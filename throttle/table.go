@@ -27,6 +27,8 @@ type Table struct {
 	mu   sync.Mutex
 	tp   Throughput
 	dirs [2]tableDir
+	// pin is a direction's rate set by Pin (admin.go); 0 is none.
+	pin [2]float64
 }
 
 type tableDir struct {
@@ -72,6 +74,9 @@ func (t *Table) update(n int64, tp Throughput) {
 		td := &t.dirs[d]
 		td.b.refill(n, td.rate, td.rate*t.cfg.BurstSeconds)
 		rate, capped := tp.rate(t.cfg, d)
+		if t.pin[d] > 0 {
+			rate = t.pin[d]
+		}
 		td.b.bal *= rate / td.rate
 		td.rate, td.capped = rate, capped
 		t.setPartitions(d)

@@ -32,6 +32,13 @@ type Options struct {
 	// AccessKeyAccounts maps access key IDs to accounts. A key that is itself
 	// a 12-digit account ID needs no entry: it is that account.
 	AccessKeyAccounts map[string]string
+	// AccountPerAccessKey gives every other access key an account of its
+	// own, derived from the key (DerivedAccount), as DynamoDB Local keeps
+	// separate data per key. Off: such keys share DefaultAccount.
+	AccountPerAccessKey bool
+	// SingleNamespace puts every request in (DefaultAccount, DefaultRegion)
+	// whatever its credentials, like DynamoDB Local's -sharedDb.
+	SingleNamespace bool
 	// Logger defaults to a disabled logger.
 	Logger *zerolog.Logger
 	// Mounts are served before the API, each on its path prefix (the
@@ -88,6 +95,7 @@ func (h *handler) routes() http.Handler {
 	for _, m := range h.opts.Mounts {
 		r.PathPrefix(m.Prefix).Handler(m.Handler)
 	}
+	h.adminRoutes(r)
 	// DynamoDB ignores the path of a POST; so do we.
 	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
 	r.NotFoundHandler = http.HandlerFunc(h.notFound)
@@ -254,19 +262,20 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var out any
+	usage := &emulator.Usage{}
 	switch {
 	case opFn != nil:
-		out, err = h.run(r.Context(), opFn, ns, body, target)
+		out, err = h.run(emulator.WithUsage(r.Context(), usage), opFn, ns, body, target)
 	case len(body) > 0 && !json.Valid(body):
 		// DynamoDB parses the body before it looks at the target.
 		err = serializationError("")
 	default:
-		err = &emulator.Error{Code: emulator.CodeUnknownOperation}
+		err = unknownOperation(target)
 	}
 
 	status := http.StatusOK
 	var resp []byte
-	var errCode, errMsg string
+	var failed *emulator.Error
 	if err == nil {
 		resp, err = encodeOutput(out)
 		if err != nil {
@@ -274,30 +283,26 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		var ee *emulator.Error
-		if !errors.As(err, &ee) {
+		if !errors.As(err, &failed) {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("internal error")
-			ee = internalError()
+			failed = internalError()
 		}
-		errCode, errMsg = ee.Code, ee.Message
-		status, resp, err = encodeError(ee)
+		status, resp, err = encodeError(failed)
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding error response")
-			status, resp, _ = encodeError(internalError())
+			failed = internalError()
+			status, resp, _ = encodeError(failed)
 		}
 	}
 	writeBody(w, status, respType, resp)
 	if h.opts.OnRequest != nil {
+		errCode := ""
+		if failed != nil {
+			errCode = failed.Code
+		}
 		h.requestDone(opFn != nil, opName, status, errCode, start)
 	}
-	ev := h.log.Debug().Str("target", target).Str("account", ns.Account).Str("region", ns.Region).
-		Int("status", status).Str("requestId", requestID)
-	if errCode != "" {
-		// The code and message the client got, so a failing client run can
-		// be matched to its cause in the log.
-		ev = ev.Str("error", errCode).Str("message", errMsg)
-	}
-	ev.Dur("took", time.Since(start)).Msg("request")
+	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, status: status, err: failed, start: start})
 }
 
 // run calls an operation, turning a panic into InternalServerError so one

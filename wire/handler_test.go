@@ -78,18 +78,20 @@ func checkEnvelope(t *testing.T, r response) {
 
 func TestUnknownTargets(t *testing.T) {
 	h := newTestHandler(t, Options{}).routes()
-	const unknown = `{"__type":"com.amazon.coral.service#UnknownOperationException"}`
+	unknown := func(msg string) string {
+		return `{"__type":"com.amazon.coral.service#UnknownOperationException","message":"` + msg + `"}`
+	}
 	for _, tc := range []struct {
 		name, target, contentType, body, want string
 	}{
-		{"unknown operation", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown},
-		{"unknown streams operation", "DynamoDBStreams_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown},
-		{"streams operation under the DynamoDB prefix", "DynamoDB_20120810.ListStreams", contentTypeJSON10, `{}`, unknown},
-		{"DynamoDB operation under the Streams prefix", "DynamoDBStreams_20120810.ListTables", contentTypeJSON10, `{}`, unknown},
-		{"old API version", "DynamoDB_20111205.ListTables", contentTypeJSON10, `{}`, unknown},
-		{"no target", "", contentTypeJSON10, `{}`, unknown},
-		{"case matters", "dynamodb_20120810.ListTables", contentTypeJSON10, `{}`, unknown},
-		{"unknown operation, empty body", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, ``, unknown},
+		{"unknown operation", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown("Unknown operation: DynamoDB_20120810.NoSuchOp")},
+		{"unknown streams operation", "DynamoDBStreams_20120810.NoSuchOp", contentTypeJSON10, `{}`, unknown("Unknown operation: DynamoDBStreams_20120810.NoSuchOp")},
+		{"streams operation under the DynamoDB prefix", "DynamoDB_20120810.ListStreams", contentTypeJSON10, `{}`, unknown("Unknown operation: DynamoDB_20120810.ListStreams")},
+		{"DynamoDB operation under the Streams prefix", "DynamoDBStreams_20120810.ListTables", contentTypeJSON10, `{}`, unknown("Unknown operation: DynamoDBStreams_20120810.ListTables")},
+		{"old API version", "DynamoDB_20111205.ListTables", contentTypeJSON10, `{}`, unknown("Unknown operation: DynamoDB_20111205.ListTables")},
+		{"no target", "", contentTypeJSON10, `{}`, unknown("Missing X-Amz-Target header: it names the operation, e.g. DynamoDB_20120810.ListTables")},
+		{"case matters", "dynamodb_20120810.ListTables", contentTypeJSON10, `{}`, unknown("Unknown operation: dynamodb_20120810.ListTables")},
+		{"unknown operation, empty body", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, ``, unknown("Unknown operation: DynamoDB_20120810.NoSuchOp")},
 		{"malformed JSON is reported first", "DynamoDB_20120810.NoSuchOp", contentTypeJSON10, `{`, `{"__type":"com.amazon.coral.service#SerializationException"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -112,8 +115,8 @@ func isAccountID(s string) bool {
 }
 
 // resolveAccount maps an access key ID to its account: a key that is itself
-// a 12-digit account ID is that account, then the configured map, then the
-// default.
+// a 12-digit account ID is that account, then the configured map, then (with
+// AccountPerAccessKey) the key's derived account, then the default.
 func (o *Options) resolveAccount(accessKeyID string) string {
 	if isAccountID(accessKeyID) {
 		return accessKeyID
@@ -121,11 +124,25 @@ func (o *Options) resolveAccount(accessKeyID string) string {
 	if a, ok := o.AccessKeyAccounts[accessKeyID]; ok && a != "" {
 		return a
 	}
+	if o.AccountPerAccessKey && accessKeyID != "" {
+		return DerivedAccount(accessKeyID)
+	}
 	return o.DefaultAccount
+}
+
+// DerivedAccount is the account an access key ID gets under
+// Options.AccountPerAccessKey: 12 digits from a hash of the key, so the same
+// key finds the same data after a restart.
+func DerivedAccount(accessKeyID string) string {
+	sum := sha256.Sum256([]byte(accessKeyID))
+	return fmt.Sprintf("%012d", binary.BigEndian.Uint64(sum[:8])%1_000_000_000_000)
 }
 
 // namespace returns the (account, Region) of a request with scope cs.
 func (o *Options) namespace(cs credentialScope) emulator.Namespace {
+	if o.SingleNamespace {
+		return emulator.Namespace{Account: o.DefaultAccount, Region: o.DefaultRegion}
+	}
 	region := cs.Region
 	if region == "" {
 		region = o.DefaultRegion

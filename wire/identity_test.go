@@ -136,6 +136,34 @@ func TestNamespace(t *testing.T) {
 	}
 }
 
+func TestNamespaceModes(t *testing.T) {
+	per := Options{DefaultAccount: "999999999999", DefaultRegion: "eu-north-1", AccountPerAccessKey: true,
+		AccessKeyAccounts: map[string]string{"AKIAMAPPED": "222233334444"}}
+	a, b := per.namespace(credentialScope{AccessKeyID: "test", Region: "us-west-2"}), per.namespace(credentialScope{AccessKeyID: "other", Region: "us-west-2"})
+	if a.Account == b.Account || a.Account == "999999999999" || !isAccountID(a.Account) || !isAccountID(b.Account) {
+		t.Errorf("per-key accounts: test=%s other=%s; want two distinct 12-digit accounts", a.Account, b.Account)
+	}
+	if a.Account != DerivedAccount("test") || per.namespace(credentialScope{AccessKeyID: "test"}).Account != a.Account {
+		t.Errorf("per-key account of %q is not stable: %s vs %s", "test", a.Account, DerivedAccount("test"))
+	}
+	for cs, want := range map[credentialScope]string{
+		{AccessKeyID: "AKIAMAPPED"}:   "222233334444", // the map wins
+		{AccessKeyID: "111122223333"}: "111122223333", // a 12-digit key is its account
+		{}:                            "999999999999", // unsigned
+	} {
+		if got := per.namespace(cs).Account; got != want {
+			t.Errorf("per-key mode, key %q: account %s, want %s", cs.AccessKeyID, got, want)
+		}
+	}
+	shared := Options{DefaultAccount: "999999999999", DefaultRegion: "eu-north-1", SingleNamespace: true}
+	want := emulator.Namespace{Account: "999999999999", Region: "eu-north-1"}
+	for _, cs := range []credentialScope{{AccessKeyID: "111122223333", Region: "us-west-2"}, {AccessKeyID: "x"}} {
+		if got := shared.namespace(cs); got != want {
+			t.Errorf("single namespace: %+v -> %+v, want %+v", cs, got, want)
+		}
+	}
+}
+
 func FuzzParseAuthorization(f *testing.F) {
 	f.Add("AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20260101/eu-west-1/dynamodb/aws4_request, SignedHeaders=host, Signature=5d")
 	f.Add("AWS4-ECDSA-P256-SHA256 Credential=AKID/20260101/dynamodb/aws4_request")

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -39,6 +41,8 @@ type iacConfig struct {
 	stackRegion  string
 	stackAccount string
 	exportsFiles stringList
+	// replaceOnKeyChange: serve re-creates a table whose keys changed.
+	replaceOnKeyChange bool
 	// getenv reads TF_VAR_*, AWS_REGION and AWS_DEFAULT_REGION.
 	getenv func(string) string
 }
@@ -47,6 +51,7 @@ type iacConfig struct {
 func (c *iacConfig) register(fs *flag.FlagSet, withLoad bool) {
 	if withLoad {
 		fs.Var(&c.loads, "load", "Terraform directory, CloudFormation/SAM template or cdk.out `PATH` to provision before serving; repeatable")
+		fs.BoolVar(&c.replaceOnKeyChange, "replace-on-key-change", c.replaceOnKeyChange, "delete and re-create a loaded table whose key schema, key types or LSIs changed (its items are lost); without it such a table is kept as it is, with a warning")
 	}
 	fs.Var(&c.vars, "var", "Terraform variable `NAME=VALUE`; repeatable")
 	fs.Var(&c.varFiles, "var-file", "Terraform variables `FILE` (.tfvars or .tfvars.json); repeatable")
@@ -102,7 +107,7 @@ var errInvalidDefinitions = errors.New("the infrastructure-as-code definitions h
 func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report func(iac.Diagnostic)) ([]iac.TableSpec, error) {
 	specs, diags := iac.Load(paths, opts)
 	diags.Sort()
-	for _, d := range diags {
+	for _, d := range condense(diags) {
 		report(d)
 	}
 	if diags.HasErrors() {
@@ -119,7 +124,7 @@ func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report 
 	}
 	defer func() { _ = scratch.Close() }()
 	if d := iac.Provision(ctx, scratch, specs); d.HasErrors() {
-		for _, e := range d {
+		for _, e := range condense(d) {
 			report(e)
 		}
 		return nil, errInvalidDefinitions
@@ -127,24 +132,123 @@ func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report 
 	return specs, nil
 }
 
-// printTo reports diagnostics as lines on w.
+// printTo reports diagnostics as lines on w, each followed by its source
+// line with a caret under the column, as Terraform shows them.
 func printTo(w io.Writer) func(iac.Diagnostic) {
-	return func(d iac.Diagnostic) { fmt.Fprintln(w, d.String()) }
-}
-
-// logTo reports diagnostics on log at their severity.
-func logTo(log zerolog.Logger) func(iac.Diagnostic) {
+	src := sourceLines{}
 	return func(d iac.Diagnostic) {
-		switch d.Severity {
-		case spec.Error:
-			log.Error().Msg(d.String())
-		case spec.Warning:
-			log.Warn().Msg(d.String())
-		default:
-			log.Info().Msg(d.String())
+		fmt.Fprintln(w, d.String())
+		if line, ok := src.line(d.Pos); ok {
+			fmt.Fprintf(w, "  %5d | %s\n", d.Pos.Line, line)
+			if d.Pos.Col > 0 && d.Pos.Col <= len(line)+1 {
+				fmt.Fprintf(w, "        | %s^\n", caretPad(line, d.Pos.Col))
+			}
 		}
 	}
 }
+
+// logTo reports diagnostics on log at their severity, with the source
+// line as a field.
+func logTo(log zerolog.Logger) func(iac.Diagnostic) {
+	src := sourceLines{}
+	return func(d iac.Diagnostic) {
+		var ev *zerolog.Event
+		switch d.Severity {
+		case spec.Error:
+			ev = log.Error()
+		case spec.Warning:
+			ev = log.Warn()
+		default:
+			ev = log.Info()
+		}
+		if line, ok := src.line(d.Pos); ok {
+			ev = ev.Str("source", strings.TrimSpace(line))
+		}
+		ev.Msg(d.String())
+	}
+}
+
+// sourceLines reads each file once, for showing diagnostics' lines.
+type sourceLines map[string][]string
+
+func (s sourceLines) line(p iac.Pos) (string, bool) {
+	if p.File == "" || p.Line <= 0 {
+		return "", false
+	}
+	lines, ok := s[p.File]
+	if !ok {
+		// Only files a diagnostic names; a big unreadable file shows nothing.
+		if b, err := os.ReadFile(p.File); err == nil && len(b) < 8<<20 {
+			lines = strings.Split(string(b), "\n")
+		}
+		s[p.File] = lines
+	}
+	if p.Line > len(lines) {
+		return "", false
+	}
+	return strings.TrimRight(lines[p.Line-1], "\r"), true
+}
+
+// caretPad is the whitespace before column col of line, keeping its tabs
+// so the caret lines up.
+func caretPad(line string, col int) string {
+	pad := []byte(line[:min(col-1, len(line))])
+	for i, c := range pad {
+		if c != '\t' {
+			pad[i] = ' '
+		}
+	}
+	return string(pad)
+}
+
+// maxAlike is how many diagnostics saying the same thing are shown before
+// the rest are counted.
+const maxAlike = 3
+
+// condense drops exact repeats of a diagnostic (a module called several
+// times reports its mistake once per call) and, when one mistake repeats
+// over many resources, keeps the first maxAlike and ends with a count.
+func condense(ds iac.Diagnostics) iac.Diagnostics {
+	seen := map[string]bool{}
+	alike := map[string]int{}
+	var order []string
+	var out iac.Diagnostics
+	for _, d := range ds {
+		if k := d.String(); seen[k] {
+			continue
+		} else {
+			seen[k] = true
+		}
+		key := fmt.Sprint(d.Severity) + "\x00" + resourcePrefix.ReplaceAllString(d.Summary, "") + "\x00" + d.Detail
+		if alike[key] == 0 {
+			order = append(order, key)
+		}
+		alike[key]++
+		if alike[key] <= maxAlike {
+			out = append(out, d)
+		}
+	}
+	for _, key := range order {
+		if n := alike[key]; n > maxAlike {
+			sev, msg, _ := strings.Cut(key, "\x00")
+			msg, _, _ = strings.Cut(msg, "\x00")
+			d := iac.Diagnostic{Summary: fmt.Sprintf("… and %d more like this: %s", n-maxAlike, msg)}
+			for _, x := range ds {
+				if fmt.Sprint(x.Severity) == sev {
+					d.Severity = x.Severity
+					break
+				}
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// resourcePrefix is the resource name or address a diagnostic starts with
+// ("Orders: ", "aws_dynamodb_table.t: "), so the same mistake in two
+// resources is recognised as one.
+var resourcePrefix = regexp.MustCompile(`^[A-Za-z0-9_.\[\]"-]+( \([^)]*\))?: `)
 
 // printSpecs writes the tables grouped by account and Region.
 func printSpecs(w io.Writer, specs []iac.TableSpec) {
@@ -179,8 +283,9 @@ func printSpecs(w io.Writer, specs []iac.TableSpec) {
 }
 
 // provisionLoads loads serve's --load paths, checks them, and provisions
-// them into eng before the server accepts requests. Diagnostics are logged;
-// any error stops the server from starting.
+// them into eng before the server accepts requests, then logs what it did
+// per account and Region. Diagnostics are logged; an error stops the server
+// from starting (a key change is a warning: the table is kept).
 func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) ([]iac.TableSpec, error) {
 	opts, err := cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv)
 	if err != nil {
@@ -190,14 +295,66 @@ func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, 
 	if err != nil {
 		return nil, err
 	}
-	if d := iac.Provision(ctx, eng, specs); d.HasErrors() {
-		for _, e := range d {
-			logTo(log)(e)
-		}
+	outcomes, d := iac.ProvisionWith(ctx, eng, specs, iac.ProvisionOptions{ReplaceOnKeyChange: cfg.iac.replaceOnKeyChange})
+	d.Sort()
+	for _, e := range condense(d) {
+		logTo(log)(e)
+	}
+	for _, o := range outcomes {
+		log.Info().Str("table", o.Spec.Name()).Str("action", o.Action).Str("arn", o.Spec.ARN()).Str("from", o.Spec.Pos.String()).Msg("provisioned")
+	}
+	for _, line := range loadSummary(outcomes) {
+		log.Info().Msg(line)
+	}
+	if d.HasErrors() {
 		return nil, errInvalidDefinitions
 	}
-	for i := range specs {
-		log.Info().Str("table", specs[i].Name()).Str("arn", specs[i].ARN()).Str("from", specs[i].Pos.String()).Msg("provisioned")
-	}
 	return specs, nil
+}
+
+// loadSummary is one line per account and Region, then the totals:
+// "loaded 4 tables in account 000000000000, Region us-east-1: 1 created,
+// 1 updated, 2 unchanged".
+func loadSummary(outcomes []iac.Outcome) []string {
+	type key struct{ account, region string }
+	counts := map[key]map[string]int{}
+	total := map[string]int{}
+	var keys []key
+	for _, o := range outcomes {
+		k := key{o.Spec.Account, o.Spec.Region}
+		if counts[k] == nil {
+			counts[k] = map[string]int{}
+			keys = append(keys, k)
+		}
+		counts[k][o.Action]++
+		total[o.Action]++
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].account < keys[j].account || keys[i].account == keys[j].account && keys[i].region < keys[j].region
+	})
+	describe := func(c map[string]int) string {
+		var parts []string
+		n := 0
+		for _, a := range []string{iac.Created, iac.Updated, iac.Unchanged, iac.Replaced, iac.Kept, iac.Failed} {
+			n += c[a]
+			if c[a] > 0 || a == iac.Created || a == iac.Updated || a == iac.Unchanged {
+				label := a
+				if a == iac.Kept {
+					label = "kept despite a key change"
+				}
+				parts = append(parts, fmt.Sprintf("%d %s", c[a], label))
+			}
+		}
+		noun := "tables"
+		if n == 1 {
+			noun = "table"
+		}
+		return fmt.Sprintf("%d %s: %s", n, noun, strings.Join(parts, ", "))
+	}
+	var lines []string
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("loaded account %s, Region %s: %s", k.account, k.region, describe(counts[k])))
+	}
+	lines = append(lines, "loaded in total "+describe(total))
+	return lines
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/extenddb/extenddb/iac"
 )
 
 func TestValidateExamples(t *testing.T) {
@@ -139,5 +141,110 @@ resource "aws_dynamodb_table" "bad" {
 	list, err := cl.ListTables(context.Background(), &dynamodb.ListTablesInput{})
 	if err != nil || len(list.TableNames) != 0 {
 		t.Errorf("tables after a broken load: %v %v", list, err)
+	}
+}
+
+// TestServeReloadKeyChange: restarting with a changed key schema keeps the
+// table and starts (a warning, not an error); --replace-on-key-change
+// re-creates it. Each start logs its summary.
+func TestServeReloadKeyChange(t *testing.T) {
+	dir, data := t.TempDir(), t.TempDir()
+	tf := func(key string) {
+		t.Helper()
+		src := `
+resource "aws_dynamodb_table" "t" {
+  name         = "keyed"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "` + key + `"
+  attribute {
+    name = "` + key + `"
+    type = "S"
+  }
+}
+resource "aws_dynamodb_table" "other" {
+  name         = "other"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serveOnce := func(args ...string) string {
+		t.Helper()
+		_, logs, stop, done := startServe(t, append([]string{"--data-dir", data, "--load", dir}, args...)...)
+		stop()
+		if code := <-done; code != 0 {
+			t.Fatalf("exit %d\n%s", code, logs.String())
+		}
+		return logs.String()
+	}
+	tf("id")
+	if logs := serveOnce(); !strings.Contains(logs, `"message":"loaded account 000000000000, Region us-east-1: 2 tables: 2 created, 0 updated, 0 unchanged"`) ||
+		!strings.Contains(logs, `"message":"loaded in total 2 tables: 2 created, 0 updated, 0 unchanged"`) {
+		t.Errorf("first load summary:\n%s", logs)
+	}
+	tf("pk")
+	logs := serveOnce()
+	if !strings.Contains(logs, `"level":"warn"`) || !strings.Contains(logs, "table keyed exists with key schema [id HASH]; the declaration says [pk HASH]") ||
+		!strings.Contains(logs, "--replace-on-key-change") ||
+		!strings.Contains(logs, `"message":"loaded in total 2 tables: 0 created, 0 updated, 1 unchanged, 1 kept despite a key change"`) {
+		t.Errorf("key change without the flag:\n%s", logs)
+	}
+	if logs := serveOnce("--replace-on-key-change"); !strings.Contains(logs, `"message":"loaded in total 2 tables: 0 created, 0 updated, 1 unchanged, 1 replaced"`) {
+		t.Errorf("key change with --replace-on-key-change:\n%s", logs)
+	}
+	if logs := serveOnce(); !strings.Contains(logs, `"message":"loaded in total 2 tables: 0 created, 0 updated, 2 unchanged"`) {
+		t.Errorf("reload after the replacement:\n%s", logs)
+	}
+}
+
+// TestValidateDiagnosticsQuality: each mistake once, with its source line
+// and a caret; one mistake repeated over many resources is capped with a
+// count.
+func TestValidateDiagnosticsQuality(t *testing.T) {
+	dir := t.TempDir()
+	var src strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&src, "resource \"aws_dynamodb_table\" \"t%d\" {\n  name         = \"table%d\"\n  billing_mode = \"PAY_PER_REQUST\"\n  hash_key     = \"id\"\n  attribute {\n    name = \"id\"\n    type = \"S\"\n  }\n}\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := run(t, "validate", dir)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if n := strings.Count(errOut, "PAY_PER_REQUST' at 'billingMode'"); n != maxAlike+1 {
+		t.Errorf("%d lines name the mistake; want %d and a count:\n%s", n, maxAlike+1, errOut)
+	}
+	if !strings.Contains(errOut, "… and 3 more like this: CreateTable: ValidationException") {
+		t.Errorf("no count of the repeats:\n%s", errOut)
+	}
+	if !strings.Contains(errOut, "main.tf:1:1: aws_dynamodb_table.t0") || !strings.Contains(errOut, "      1 | resource \"aws_dynamodb_table\" \"t0\" {\n        | ^\n") {
+		t.Errorf("no source line under the diagnostic:\n%s", errOut)
+	}
+}
+
+func TestCondense(t *testing.T) {
+	d := func(sum string, line int) iac.Diagnostic {
+		return iac.Diagnostic{Pos: iac.Pos{File: "f", Line: line}, Summary: sum}
+	}
+	in := iac.Diagnostics{d("x: same", 1), d("x: same", 1), d("x: same", 1), d("other", 2)}
+	for i := range 5 {
+		in = append(in, d(fmt.Sprintf("Res%d: bad thing", i), 10+i))
+	}
+	var got []string
+	for _, x := range condense(in) {
+		got = append(got, x.String())
+	}
+	want := []string{"f:1: x: same", "f:2: other", "f:10: Res0: bad thing", "f:11: Res1: bad thing", "f:12: Res2: bad thing", "… and 2 more like this: bad thing"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("condense:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

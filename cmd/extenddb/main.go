@@ -33,6 +33,8 @@ func commands() []command {
 	return []command{
 		{name: "serve", summary: "serve the DynamoDB API", run: runServe, usage: serveUsage},
 		{name: "validate", summary: "check Terraform/CloudFormation tables and print what would be provisioned", run: runValidate, usage: validateUsage},
+		{name: "throttle", summary: "show, reset, drain or pin a table's throttle buckets on a running server", run: runThrottleCmd, usage: throttleCmdUsage},
+		{name: "healthcheck", summary: "exit 0 if a server answers its health check (for Docker HEALTHCHECK)", run: runHealthcheck, usage: healthcheckUsage},
 		{name: "version", summary: "print version information", run: runVersion, usage: versionUsage},
 	}
 }
@@ -94,8 +96,15 @@ func lookup(name string) (command, bool) {
 func (c *cli) usage(w io.Writer) {
 	fmt.Fprint(w, "ExtendDB: a local Amazon DynamoDB.\n\nUsage:\n\n\textenddb <command> [flags]\n\nCommands:\n\n")
 	for _, cmd := range commands() {
-		fmt.Fprintf(w, "\t%-10s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(w, "\t%-12s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprint(w, "\t"+fmt.Sprintf("%-10s %s", "help", "print this help, or a command's: extenddb help serve")+"\n")
+	fmt.Fprint(w, "\t"+fmt.Sprintf("%-12s %s", "help", "print this help, or a command's: extenddb help serve")+"\n")
 	fmt.Fprint(w, "\nRun 'extenddb <command> --help' for a command's flags and their defaults.\n")
+}
+
+// usageFailed reports a command-line mistake in one line, pointing at the
+// command's help rather than printing all of it, and returns exit code 2.
+func usageFailed(c *cli, name string, err error) int {
+	fmt.Fprintf(c.stderr, "extenddb %s: %v ('extenddb %s --help' lists every flag)\n", name, err, name)
+	return 2
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
 )
 
 func env(kv ...string) func(string) string {
@@ -103,7 +104,35 @@ func TestParseServe(t *testing.T) {
 			}
 		}},
 		{name: "bad addr", getenv: home, args: []string{"--addr", "8000"}, wantErr: "--addr"},
-		{name: "unknown flag", getenv: home, args: []string{"--nope"}, wantErr: "flag provided but not defined"},
+		{name: "unknown flag", getenv: home, args: []string{"--nope"}, wantErr: "unknown flag --nope"},
+		{name: "typo gets a hint", getenv: home, args: []string{"--in-memroy"}, wantErr: "unknown flag --in-memroy; did you mean --in-memory?"},
+		{name: "case typo gets a hint", getenv: home, args: []string{"-dbpath", "x"}, wantErr: "did you mean --dbPath?"},
+		{name: "near a flag", getenv: home, args: []string{"--default-regoin", "x"}, wantErr: "did you mean --default-region?"},
+		{name: "far from every flag", getenv: home, args: []string{"--zzzzzzzz"}, wantErr: "unknown flag --zzzzzzzz"},
+		{name: "bad port alias", getenv: home, args: []string{"-port", "http"}, wantErr: "not a port number"},
+		{name: "DynamoDB Local flags", getenv: home, args: []string{"-port", "8001", "-inMemory", "-sharedDb", "-delayTransientStatuses",
+			"-optimizeDbBeforeStartup", "-disableTelemetry", "-cors", "*"}, check: func(t *testing.T, c serveConfig) {
+			if c.addr != ":8001" || !c.inMemory || !c.sharedDB || c.transitionDelay != dynamoDBLocalDelay || c.cors != "*" {
+				t.Errorf("DynamoDB Local flags: %+v", c)
+			}
+		}},
+		{name: "dbPath and port keep the host", getenv: home, args: []string{"--addr", "127.0.0.1:1", "-port", "9", "-dbPath", "/x"},
+			check: func(t *testing.T, c serveConfig) {
+				if c.addr != "127.0.0.1:9" || c.dataDir != "/x" {
+					t.Errorf("addr %q dataDir %q", c.addr, c.dataDir)
+				}
+			}},
+		{name: "aliases take no environment", getenv: env("HOME", "/h", "EXTENDDB_INMEMORY", "true", "EXTENDDB_PORT", "1"),
+			check: func(t *testing.T, c serveConfig) {
+				if c.inMemory || c.addr != ":8000" {
+					t.Errorf("aliases read the environment: %+v", c)
+				}
+			}},
+		{name: "per-key accounts", getenv: home, args: []string{"--account-per-access-key"}, check: func(t *testing.T, c serveConfig) {
+			if !c.accountPerKey {
+				t.Error("accountPerKey not set")
+			}
+		}},
 		{name: "positional", getenv: home, args: []string{"extra"}, wantErr: "unexpected argument"},
 		{name: "bad env", getenv: env("EXTENDDB_SYNC", "maybe"), wantErr: "EXTENDDB_SYNC"},
 	}
@@ -159,7 +188,8 @@ func TestDispatch(t *testing.T) {
 		{args: []string{"serve", "--help"}, code: 0, stdout: "Usage: extenddb serve", noStderr: true},
 		{args: []string{"serve", "-h"}, code: 0, stdout: "--transition-delay", noStderr: true},
 		{args: []string{"serve", "--default-account", "1"}, code: 2, stderr: "must be 12 digits", noStdout: true},
-		{args: []string{"serve", "--bogus"}, code: 2, stderr: "Usage: extenddb serve", noStdout: true},
+		{args: []string{"serve", "--bogus"}, code: 2, stderr: "extenddb serve: unknown flag --bogus ('extenddb serve --help' lists every flag)\n", noStdout: true},
+		{args: []string{"validate", "--stack-nmae", "x"}, code: 2, stderr: "did you mean --stack-name?", noStdout: true},
 		{args: []string{"version"}, code: 0, stdout: "extenddb dev\ngo: go1.", noStderr: true},
 		{args: []string{"--version"}, code: 0, stdout: "extenddb ", noStderr: true},
 		{args: []string{"version", "--help"}, code: 0, stdout: "Usage: extenddb version", noStderr: true},
@@ -194,6 +224,12 @@ func TestServeHelpListsEveryFlag(t *testing.T) {
 	n := 0
 	fs.VisitAll(func(f *flag.Flag) {
 		n++
+		if isAlias(f) {
+			if !strings.Contains(out, "  -"+f.Name) || strings.Contains(out, envName(f.Name)) {
+				t.Errorf("-%s: help should list it among DynamoDB Local's flags, without a variable", f.Name)
+			}
+			return
+		}
 		i := strings.Index(out, "  --"+f.Name+" ")
 		if i < 0 {
 			i = strings.Index(out, "  --"+f.Name+"\n")
@@ -313,7 +349,7 @@ func TestServeDataDirLocked(t *testing.T) {
 	_, _, stop, done := startServe(t, "--data-dir", dir)
 	defer func() { stop(); <-done }()
 	code, _, errOut := run(t, "serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--log-format", "json")
-	if code != 1 || !strings.Contains(errOut, "lock") {
+	if code != 1 || !strings.Contains(errOut, "another extenddb is using "+dir) || !strings.Contains(errOut, "--data-dir DIR") {
 		t.Fatalf("second server on the same data dir: exit %d\n%s", code, errOut)
 	}
 }
@@ -327,8 +363,8 @@ func TestServeAddrInUse(t *testing.T) {
 	}
 }
 
-func TestDebugLogsRequests(t *testing.T) {
-	addr, logs, stop, done := startServe(t, "--in-memory", "--log-level", "debug")
+func TestInfoLogsRequests(t *testing.T) {
+	addr, logs, stop, done := startServe(t, "--in-memory")
 	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", strings.NewReader("{}"))
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
@@ -339,8 +375,8 @@ func TestDebugLogsRequests(t *testing.T) {
 	resp.Body.Close()
 	stop()
 	<-done
-	if !strings.Contains(logs.String(), `"level":"debug"`) || !strings.Contains(logs.String(), "ListTables") {
-		t.Errorf("no debug line for the request:\n%s", logs.String())
+	if !strings.Contains(logs.String(), `{"level":"info","op":"ListTables","status":200,`) {
+		t.Errorf("no info line for the request:\n%s", logs.String())
 	}
 }
 
@@ -373,6 +409,76 @@ func TestServeAccountFlags(t *testing.T) {
 		if got := callerAccount(t, addr, key); got != want {
 			t.Errorf("account of %s = %s; want %s", key, got, want)
 		}
+	}
+}
+
+func TestServeAccountPerAccessKey(t *testing.T) {
+	addr, _, stop, done := startServe(t, "--in-memory", "--account-per-access-key",
+		"--access-key-account", "AKIAMAPPED=111122223333")
+	defer func() { stop(); <-done }()
+	a, b := callerAccount(t, addr, "test"), callerAccount(t, addr, "other")
+	if a == b || a == "000000000000" || a != wire.DerivedAccount("test") {
+		t.Errorf("per-key accounts: test=%s other=%s", a, b)
+	}
+	if got := callerAccount(t, addr, "AKIAMAPPED"); got != "111122223333" {
+		t.Errorf("mapped key = %s", got)
+	}
+}
+
+func TestServeSharedDb(t *testing.T) {
+	addr, _, stop, done := startServe(t, "-inMemory", "-sharedDb")
+	defer func() { stop(); <-done }()
+	if got := callerAccount(t, addr, "111122223333"); got != "000000000000" {
+		t.Errorf("with -sharedDb a 12-digit key still picks account %s", got)
+	}
+}
+
+func TestHealthcheck(t *testing.T) {
+	addr, _, stop, done := startServe(t, "--in-memory")
+	defer func() { stop(); <-done }()
+	_, port, _ := net.SplitHostPort(addr)
+	if code, out, errOut := run(t, "healthcheck", "--addr", "0.0.0.0:"+port); code != 0 || !strings.Contains(out, "healthy") {
+		t.Errorf("healthcheck of a running server: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runEnv(t, env("EXTENDDB_ADDR", ":"+port), "healthcheck"); code != 0 {
+		t.Errorf("healthcheck with EXTENDDB_ADDR: exit %d\n%s", code, errOut)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := ln.Addr().String()
+	ln.Close()
+	if code, _, errOut := run(t, "healthcheck", "--addr", free); code != 1 || !strings.Contains(errOut, "extenddb healthcheck: http://"+free) {
+		t.Errorf("healthcheck with no server: exit %d\n%s", code, errOut)
+	}
+	// Something that answers, but not ExtendDB's health check.
+	other := http.Server{Handler: http.NotFoundHandler()}
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = other.Serve(ln) }()
+	defer other.Close()
+	if code, _, errOut := run(t, "healthcheck", "--addr", ln.Addr().String()); code != 1 || !strings.Contains(errOut, "answered 404") {
+		t.Errorf("healthcheck of another server: exit %d\n%s", code, errOut)
+	}
+}
+
+func TestServeCORS(t *testing.T) {
+	addr, _, stop, done := startServe(t, "--in-memory", "--cors", "http://localhost:3000")
+	defer func() { stop(); <-done }()
+	req, _ := http.NewRequest(http.MethodOptions, "http://"+addr+"/", nil)
+	req.Header.Set("Origin", "http://localhost:3000")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "x-amz-target")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:3000" {
+		t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
 	}
 }
 

@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -37,6 +39,9 @@ type serveConfig struct {
 	ttlInterval       time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
+	accountPerKey     bool
+	sharedDB          bool
+	cors              string
 	iac               iacConfig
 	throttle          throttleConfig
 	web               webConfig
@@ -85,9 +90,73 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
+	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
+	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
 	c.web.register(fs)
+	c.registerAliases(fs)
+}
+
+// registerAliases declares DynamoDB Local's flags (they are written with one
+// dash and in camel case), so its command lines and scripts work unchanged.
+func (c *serveConfig) registerAliases(fs *flag.FlagSet) {
+	fs.Var(portFlag{&c.addr}, "port", aliasPrefix+"-port: the same as --addr :`PORT`")
+	fs.BoolVar(&c.inMemory, "inMemory", c.inMemory, aliasPrefix+"-inMemory: the same as --in-memory")
+	fs.StringVar(&c.dataDir, "dbPath", c.dataDir, aliasPrefix+"-dbPath: the same as --data-dir `DIR`")
+	fs.BoolVar(&c.sharedDB, "sharedDb", c.sharedDB, aliasPrefix+"-sharedDb: every request uses --default-account and --default-region, whatever its credentials and Region")
+	fs.Var(delayFlag{&c.transitionDelay}, "delayTransientStatuses", aliasPrefix+"-delayTransientStatuses: the same as --transition-delay "+dynamoDBLocalDelay.String())
+	fs.Var(noopFlag{}, "optimizeDbBeforeStartup", aliasPrefix+"-optimizeDbBeforeStartup: accepted and ignored (Pebble needs no such step)")
+	fs.Var(noopFlag{}, "disableTelemetry", aliasPrefix+"-disableTelemetry: accepted and ignored (ExtendDB sends no telemetry)")
+}
+
+// dynamoDBLocalDelay is the transition delay -delayTransientStatuses turns on.
+const dynamoDBLocalDelay = time.Second
+
+// portFlag is -port N: it keeps --addr's host and replaces the port.
+type portFlag struct{ addr *string }
+
+func (p portFlag) String() string {
+	if p.addr == nil {
+		return ""
+	}
+	_, port, _ := net.SplitHostPort(*p.addr)
+	return port
+}
+
+func (p portFlag) Set(s string) error {
+	if n, err := strconv.Atoi(s); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q is not a port number", s)
+	}
+	host, _, _ := net.SplitHostPort(*p.addr)
+	*p.addr = net.JoinHostPort(host, s)
+	return nil
+}
+
+// delayFlag is the boolean -delayTransientStatuses.
+type delayFlag struct{ d *time.Duration }
+
+func (f delayFlag) String() string   { return "false" }
+func (f delayFlag) IsBoolFlag() bool { return true }
+func (f delayFlag) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	if on {
+		*f.d = dynamoDBLocalDelay
+	}
+	return nil
+}
+
+// noopFlag is a boolean flag that changes nothing.
+type noopFlag struct{}
+
+func (noopFlag) String() string   { return "false" }
+func (noopFlag) IsBoolFlag() bool { return true }
+func (noopFlag) Set(s string) error {
+	_, err := strconv.ParseBool(s)
+	return err
 }
 
 var (
@@ -204,9 +273,7 @@ func runServe(ctx context.Context, c *cli, args []string) int {
 		serveUsage(c, c.stdout)
 		return 0
 	case err != nil:
-		fmt.Fprintf(c.stderr, "extenddb serve: %v\n\n", err)
-		serveUsage(c, c.stderr)
-		return 2
+		return usageFailed(c, "serve", err)
 	}
 	log := newLogger(c.stderr, cfg.logLevel, cfg.logFormat)
 	ctx, stop := c.notify(ctx)
@@ -216,6 +283,21 @@ func runServe(ctx context.Context, c *cli, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// errDataDirLocked is a data directory another process holds.
+var errDataDirLocked = errors.New("data directory in use")
+
+// explainOpenError names the usual cause of a failed open: Pebble's LOCK
+// file is held by another process (another extenddb on the same directory).
+func explainOpenError(dir string, err error) error {
+	// Another process: flock's EWOULDBLOCK. The same process (a test, or an
+	// embedding program): Pebble's own message, which has no sentinel.
+	if errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EAGAIN) || strings.Contains(err.Error(), "lock held by current process") {
+		return fmt.Errorf("%w: another extenddb is using %s (it holds %s); stop it, or give this one another directory with --data-dir DIR, or use --in-memory: %w",
+			errDataDirLocked, dir, filepath.Join(dir, "LOCK"), err)
+	}
+	return err
 }
 
 // serve runs until ctx is cancelled, then shuts down in order: stop
@@ -231,7 +313,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	}
 	store, err := pebblestore.Open(storeOpts)
 	if err != nil {
-		return err
+		return explainOpenError(cfg.dataDir, err)
 	}
 	defer func() {
 		if cerr := store.Close(); cerr != nil {
@@ -267,16 +349,18 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		}
 	}
 	wireOpts := wire.Options{
-		DefaultAccount:    cfg.defaultAccount,
-		DefaultRegion:     cfg.defaultRegion,
-		AccessKeyAccounts: cfg.accessKeyAccounts,
-		Logger:            &log,
+		DefaultAccount:      cfg.defaultAccount,
+		DefaultRegion:       cfg.defaultRegion,
+		AccessKeyAccounts:   cfg.accessKeyAccounts,
+		AccountPerAccessKey: cfg.accountPerKey,
+		SingleNamespace:     cfg.sharedDB,
+		Logger:              &log,
 	}
 	defaultNS := emulator.Namespace{Account: cfg.defaultAccount, Region: cfg.defaultRegion}
 	if err := web.mount(eng, store, defaultNS, loaded, &wireOpts); err != nil {
 		return err
 	}
-	handler := wire.NewHandler(eng, wireOpts)
+	handler := wire.CORS(wire.NewHandler(eng, wireOpts), wire.ParseOrigins(cfg.cors))
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

@@ -51,9 +51,7 @@ func runValidate(ctx context.Context, c *cli, args []string) int {
 		err = cfg.validate()
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "extenddb validate: %v\n\n", err)
-		validateUsage(c, c.stderr)
-		return 2
+		return usageFailed(c, "validate", flagError(fs, err))
 	}
 	opts, err := cfg.options(*account, *region, c.getenv)
 	if err != nil {

@@ -408,9 +408,71 @@ Resources:
 	}
 }
 
+// TestSAMGlobals: the Globals section every `sam init` template has is
+// accepted; Globals.SimpleTable's SSESpecification reaches every
+// SimpleTable (the table's own value winning), the other sections are
+// accepted and ignored.
+func TestSAMGlobals(t *testing.T) {
+	src := `Transform: AWS::Serverless-2016-10-31
+Globals:
+  Function:
+    Timeout: 3
+    Runtime: python3.13
+  Api:
+    Cors: "'*'"
+  SimpleTable:
+    SSESpecification:
+      SSEEnabled: !If [Encrypt, true, false]
+Conditions:
+  Encrypt: !Equals [a, a]
+Resources:
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties: {Handler: app.handler, CodeUri: src/}
+  A:
+    Type: AWS::Serverless::SimpleTable
+  B:
+    Type: AWS::Serverless::SimpleTable
+    Properties:
+      SSESpecification: {SSEEnabled: false}
+  C:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      KeySchema: [{AttributeName: id, KeyType: HASH}]
+      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]
+      BillingMode: PAY_PER_REQUEST
+`
+	specs := mustLoad(t, "sam.yaml", src, opts())
+	if len(specs) != 3 {
+		t.Fatalf("%d tables", len(specs))
+	}
+	sse := func(i int) string {
+		b, _ := json.Marshal(specs[i].Create.SSESpecification)
+		return string(b)
+	}
+	if sse(0) != `{"Enabled":true}` || sse(1) != `{"Enabled":false}` || sse(2) != "null" {
+		t.Errorf("SSE from Globals: A %s, B %s, C %s", sse(0), sse(1), sse(2))
+	}
+
+	for _, c := range []struct{ name, src, want string }{
+		{"without the SAM transform", "Globals: {Function: {Timeout: 3}}\nResources: {T: {Type: AWS::SNS::Topic}}\n",
+			"t.yaml:1:10: Template format error: Invalid template property or properties [Globals] (Globals is a SAM section: add Transform: AWS::Serverless-2016-10-31)"},
+		{"unknown section", "Transform: AWS::Serverless-2016-10-31\nGlobals: {Table: {}}\nResources: {T: {Type: AWS::SNS::Topic}}\n",
+			"t.yaml:2:18: 'Globals' section is invalid. 'Table' is not supported"},
+		{"unsupported SimpleTable property", "Transform: AWS::Serverless-2016-10-31\nGlobals:\n  SimpleTable:\n    TableName: x\nResources: {T: {Type: AWS::SNS::Topic}}\n",
+			"t.yaml:4:16: 'Globals' section is invalid. 'TableName' is not a supported property of 'SimpleTable'. Must be one of the following values - [SSESpecification]"},
+	} {
+		if _, diags := Load("t.yaml", []byte(c.src), opts()); !strings.Contains(diags.Error(), c.want) {
+			t.Errorf("%s: diagnostics lack %q:\n%s", c.name, c.want, diags.Error())
+		}
+	}
+}
+
 func TestDiagnostics(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"yaml syntax", "Resources:\n  T: [\n", "t.yaml:2:1: Template format error: did not find expected node content"},
+		{"yaml indentation", table(keyProps + "     BillingMode: PAY_PER_REQUEST\n"),
+			"t.yaml:8:6: Template format error: did not find expected key (this line's indentation matches no enclosing level)"},
 		{"not a mapping", "- a\n", "t.yaml:1:1: Template format error: a template must be a mapping"},
 		{"no resources", "AWSTemplateFormatVersion: 2010-09-09\n", "At least one Resources member must be defined."},
 		{"bad version", "AWSTemplateFormatVersion: 2011-01-01\nResources: {}\n", "t.yaml:1:27: Template format error: Unsupported template version 2011-01-01"},
@@ -452,6 +514,28 @@ func TestDiagnostics(t *testing.T) {
 	}
 }
 
+// TestMisindentedValidYAML: on well-formed templates (block scalars, nested
+// sequences, comments) the indentation check finds nothing to blame.
+func TestMisindentedValidYAML(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/cloudformation/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no example templates")
+	}
+	srcs := []string{"Resources:\n  T:\n    Metadata:\n      Doc: |\n        text\n          deeper\n       less\n    Type: X\n  # c\n     # odd comment\n  U:\n    - - a\n      - b\n    - c: 1\n      d: 2\n"}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(b))
+	}
+	for i, src := range srcs {
+		if line, _ := misindented([]byte(src), 1); line != 0 {
+			t.Errorf("source %d: line %d blamed in a valid template", i, line)
+		}
+	}
+}
+
 func TestIsTemplate(t *testing.T) {
 	for src, want := range map[string]bool{
 		"Resources: {}": true,
@@ -490,6 +574,11 @@ func TestCDKOut(t *testing.T) {
 	}
 	if len(specs) != 1 || specs[0].Account != "210987654321" || specs[0].Region != "eu-central-1" || !strings.HasPrefix(specs[0].Name(), "AppStack-TableCD117FA1-") {
 		t.Errorf("cdk stack: %+v", specs)
+	}
+	for _, d := range diags {
+		if strings.Contains(d.Summary, "BootstrapVersion") {
+			t.Errorf("CDK's BootstrapVersion parameter is warned about: %s", d)
+		}
 	}
 }
 

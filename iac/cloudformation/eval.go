@@ -52,6 +52,9 @@ type stack struct {
 	resources map[string]*resource
 	order     []string
 	exports   map[string]string
+	// simpleTableGlobals is SAM's Globals.SimpleTable, merged under every
+	// AWS::Serverless::SimpleTable's Properties.
+	simpleTableGlobals *node
 }
 
 func (s *stack) ns() emulator.Namespace {

@@ -83,7 +83,7 @@ func parse(file string, data []byte) (*node, spec.Diagnostics) {
 	var diags spec.Diagnostics
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		diags = append(diags, yamlErr(file, err))
+		diags = append(diags, yamlErr(file, data, err))
 		return nil, diags
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -95,8 +95,11 @@ func parse(file string, data []byte) (*node, spec.Diagnostics) {
 	return n, diags
 }
 
-// yamlErr turns "yaml: line 3: …" into a positioned diagnostic.
-func yamlErr(file string, err error) spec.Diagnostic {
+// yamlErr turns "yaml: line 3: …" into a positioned diagnostic. yaml.v3
+// reports a mis-indented line at the start of the block it breaks, often
+// far above it; when a line at or below that one is indented to no
+// enclosing level, the diagnostic points there instead.
+func yamlErr(file string, data []byte, err error) spec.Diagnostic {
 	msg := err.Error()
 	line := 0
 	rest := strings.TrimPrefix(msg, "yaml: ")
@@ -107,7 +110,54 @@ func yamlErr(file string, err error) spec.Diagnostic {
 	} else {
 		line = 1
 	}
-	return spec.Diagnostic{Severity: spec.Error, Pos: spec.Pos{File: file, Line: line, Col: 1}, Summary: "Template format error: " + rest}
+	col := 1
+	if bad, indent := misindented(data, line); bad > 0 {
+		line, col = bad, indent+1
+		rest += " (this line's indentation matches no enclosing level)"
+	}
+	return spec.Diagnostic{Severity: spec.Error, Pos: spec.Pos{File: file, Line: line, Col: col}, Summary: "Template format error: " + rest}
+}
+
+// misindented returns the first line at or after from (1-based) that
+// dedents to a column no enclosing block uses, and its indentation; 0 when
+// there is none. Block scalars' contents are skipped.
+func misindented(data []byte, from int) (line, indent int) {
+	levels := []int{0}
+	scalarAbove := -1 // inside a block scalar: lines indented deeper than this are its text
+	for i, text := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimSpace(text)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, "---") {
+			continue
+		}
+		n := len(text) - len(strings.TrimLeft(text, " "))
+		if scalarAbove >= 0 {
+			if n > scalarAbove {
+				continue
+			}
+			scalarAbove = -1
+		}
+		popped := false
+		for len(levels) > 1 && levels[len(levels)-1] > n {
+			levels = levels[:len(levels)-1]
+			popped = true
+		}
+		if top := levels[len(levels)-1]; top != n {
+			if popped && top < n && i+1 >= from {
+				return i + 1, n
+			}
+			levels = append(levels, n)
+		}
+		// A sequence entry's content is a block at the column after "- ".
+		for rest := trimmed; strings.HasPrefix(rest, "- "); {
+			n += 2
+			levels = append(levels, n)
+			rest = strings.TrimLeft(rest[2:], " ")
+		}
+		if v := strings.TrimSpace(trimmed[strings.LastIndexByte(trimmed, ':')+1:]); strings.Contains(trimmed, ":") && (strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">")) {
+			scalarAbove = levels[len(levels)-1]
+		}
+	}
+	return 0, 0
 }
 
 type converter struct {

@@ -71,6 +71,14 @@ func (s *stack) resource(r *resource, diags *spec.Diagnostics) ([]spec.TableSpec
 	} else {
 		props = &node{k: kMap, pos: def.pos}
 	}
+	if r.typ == typeSimpleTable && s.simpleTableGlobals != nil {
+		g, err := s.eval(s.simpleTableGlobals, 0)
+		if err != nil {
+			addErr(diags, err)
+			return nil, false
+		}
+		props = mergeGlobals(g, props)
+	}
 	d := &decoder{diags: diags, res: r.id}
 	before := len(diags.Errs())
 	var specs []spec.TableSpec

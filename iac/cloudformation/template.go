@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,6 +105,12 @@ func Load(file string, data []byte, opts spec.Options) ([]spec.TableSpec, spec.D
 		switch k {
 		case "AWSTemplateFormatVersion", "Description", "Metadata", "Parameters", "Mappings",
 			"Conditions", "Transform", "Resources", "Outputs", "Rules", "Hooks":
+		case "Globals":
+			if !hasSAMTransform(root.get("Transform")) {
+				diags.Errorf(root.vals[i].pos, "Template format error: Invalid template property or properties [Globals] (Globals is a SAM section: add Transform: AWS::Serverless-2016-10-31)")
+				continue
+			}
+			s.simpleTableGlobals = checkGlobals(root.vals[i], &diags)
 		default:
 			diags.Errorf(root.vals[i].pos, "Template format error: Invalid template property or properties [%s]", k)
 		}
@@ -184,6 +191,85 @@ func addErr(diags *spec.Diagnostics, err error) {
 		return
 	}
 	diags.Errorf(spec.Pos{}, "%v", err)
+}
+
+// hasSAMTransform reports whether Transform names SAM's.
+func hasSAMTransform(t *node) bool {
+	if t == nil {
+		return false
+	}
+	names := t.items
+	if t.k == kScalar {
+		names = []*node{t}
+	}
+	for _, n := range names {
+		if n.k == kScalar && n.s == "AWS::Serverless-2016-10-31" {
+			return true
+		}
+	}
+	return false
+}
+
+// samGlobalSections are the resource sections SAM's Globals accepts; only
+// SimpleTable touches a table, the others are accepted and ignored.
+func samGlobalSections() []string {
+	return []string{"Api", "CapacityProvider", "Function", "HttpApi", "LayerVersion", "SimpleTable", "StateMachine"}
+}
+
+// checkGlobals validates SAM's Globals section and returns its SimpleTable
+// properties (nil when none). SAM allows only SSESpecification there.
+func checkGlobals(g *node, diags *spec.Diagnostics) *node {
+	const invalid = "'Globals' section is invalid. "
+	if g.k != kMap {
+		diags.Errorf(g.pos, invalid+"It must be a mapping of resource types to properties")
+		return nil
+	}
+	var st *node
+	for i, k := range g.keys {
+		if !slices.Contains(samGlobalSections(), k) {
+			diags.Errorf(g.vals[i].pos, invalid+"'%s' is not supported. Must be one of the following values - [%s]", k, strings.Join(samGlobalSections(), ", "))
+			continue
+		}
+		if k != "SimpleTable" {
+			continue
+		}
+		st = g.vals[i]
+		if st.k != kMap {
+			diags.Errorf(st.pos, invalid+"'SimpleTable' must be a mapping of properties")
+			return nil
+		}
+		for j, p := range st.keys {
+			if p != "SSESpecification" {
+				diags.Errorf(st.vals[j].pos, invalid+"'%s' is not a supported property of 'SimpleTable'. Must be one of the following values - [SSESpecification]", p)
+			}
+		}
+	}
+	return st
+}
+
+// mergeGlobals returns props with every property of globals it lacks;
+// mappings present in both are merged the same way, the resource's own
+// values winning, as SAM does.
+func mergeGlobals(globals, props *node) *node {
+	if globals == nil || globals.k != kMap || props.k != kMap {
+		return props
+	}
+	out := &node{k: kMap, pos: props.pos, keys: append([]string(nil), props.keys...), vals: append([]*node(nil), props.vals...)}
+	for i, k := range globals.keys {
+		own := props.get(k)
+		switch {
+		case own == nil:
+			out.keys = append(out.keys, k)
+			out.vals = append(out.vals, globals.vals[i])
+		case own.k == kMap && globals.vals[i].k == kMap:
+			for j := range out.keys {
+				if out.keys[j] == k {
+					out.vals[j] = mergeGlobals(globals.vals[i], own)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func checkTransform(t *node, diags *spec.Diagnostics) {
@@ -299,7 +385,11 @@ func (s *stack) loadParams(params *node, opts spec.Options, diags *spec.Diagnost
 			}
 			s.params[name] = list
 		case strings.HasPrefix(typ, "AWS::SSM::Parameter::"):
-			diags.Warnf(pos, "parameter %s: SSM parameter values are not looked up; the parameter name %q is used as its value", name, val)
+			// CDK adds BootstrapVersion to every stack, read only by its
+			// Rules (which are not evaluated): nothing to warn about.
+			if name != "BootstrapVersion" || !strings.HasPrefix(val, "/cdk-bootstrap/") {
+				diags.Warnf(pos, "parameter %s: SSM parameter values are not looked up; the parameter name %q is used as its value", name, val)
+			}
 			s.params[name] = scalar(pos, val)
 		default:
 			s.params[name] = scalar(pos, val)

@@ -159,7 +159,40 @@ func FromHCL(hd hcl.Diagnostics) Diagnostics {
 		if d.Severity == hcl.DiagWarning {
 			sev = Warning
 		}
-		out = append(out, Diagnostic{Severity: sev, Pos: PosFromHCL(d.Subject), Summary: d.Summary, Detail: d.Detail})
+		pos := PosFromHCL(d.Subject)
+		summary, detail := terraformWording(d)
+		if summary != d.Summary {
+			// Terraform points at the whole reference, var.x.
+			pos = PosFromHCL(d.Expression.Range().Ptr())
+		}
+		out = append(out, Diagnostic{Severity: sev, Pos: pos, Summary: summary, Detail: detail})
 	}
 	return out
+}
+
+// terraformWording says what Terraform says where plain HCL evaluation
+// says less: var.x and local.x with no declaration are "Unsupported
+// attribute" to HCL (var and local are objects) but an undeclared variable
+// or local value to Terraform.
+func terraformWording(d *hcl.Diagnostic) (summary, detail string) {
+	if d.Summary != "Unsupported attribute" || d.Expression == nil {
+		return d.Summary, d.Detail
+	}
+	trav, hd := hcl.AbsTraversalForExpr(d.Expression)
+	if hd.HasErrors() || len(trav) < 2 {
+		return d.Summary, d.Detail
+	}
+	attr, ok := trav[1].(hcl.TraverseAttr)
+	if !ok {
+		return d.Summary, d.Detail
+	}
+	switch trav.RootName() {
+	case "var":
+		return "Reference to undeclared input variable",
+			fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", attr.Name, attr.Name)
+	case "local":
+		return "Reference to undeclared local value",
+			fmt.Sprintf("A local value with the name %q has not been declared.", attr.Name)
+	}
+	return d.Summary, d.Detail
 }

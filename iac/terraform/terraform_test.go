@@ -340,6 +340,10 @@ resource "aws_dynamodb_table_item" "i" {
 		{"provider function", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = provider::aws::arn_parse("x").resource`, 1)},
 			spec.Options{}, []string{"main.tf:3:18:", `no functions in namespace "provider::aws::"`}},
 		{"no files", map[string]string{"README": "x"}, spec.Options{}, []string{"no Terraform configuration files"}},
+		{"undeclared variable", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = var.table_name`, 1)},
+			spec.Options{}, []string{"main.tf:3:18: Reference to undeclared input variable: An input variable with the name \"table_name\" has not been declared. This variable can be declared with a variable \"table_name\" {} block."}},
+		{"undeclared local", map[string]string{"main.tf": strings.Replace(minimalTable, `name         = "t"`, `name         = "${local.prefix}-t"`, 1)},
+			spec.Options{}, []string{"main.tf:3:21: Reference to undeclared local value: A local value with the name \"prefix\" has not been declared."}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

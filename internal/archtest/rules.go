@@ -18,6 +18,8 @@ func Rules() []Rule {
 			Why: "the console reads and writes through the engine's Go API only"},
 		{From: "metrics", Deny: []string{"iac", "cmd", "pebblestore", "console"}, TestsExcepted: true,
 			Why: "metrics observes the engine and the wire; cmd hands it the store's metrics"},
+		{From: "extenddbtest", Deny: []string{"cmd", "internal/testserver"},
+			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
 	}

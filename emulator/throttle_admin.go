@@ -1,0 +1,82 @@
+package emulator
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/extenddb/extenddb/throttle"
+)
+
+// Throttle controls for tests: not DynamoDB operations (the wire serves
+// them off the DynamoDB API), so their signatures keep them out of the
+// dispatch table.
+
+// ThrottleAction is what ThrottleControl does to a table's buckets.
+type ThrottleAction struct {
+	// Kind is "reset", "drain", "pin" or "unpin".
+	Kind string
+	// Read and Write choose the directions drain, pin and unpin act on;
+	// neither means both.
+	Read, Write bool
+	// Rate is pin's units per second.
+	Rate float64
+}
+
+// ThrottleState returns the buckets of table name in ns.
+func (e *Engine) ThrottleState(_ context.Context, ns Namespace, name string) (*throttle.TableState, error) {
+	t, err := e.throttleHandle(ns, name)
+	if err != nil {
+		return nil, err
+	}
+	s := t.State(e.now())
+	return &s, nil
+}
+
+// ThrottleControl applies a to the buckets of table name in ns and returns
+// their state afterwards.
+func (e *Engine) ThrottleControl(ctx context.Context, ns Namespace, name string, a ThrottleAction) (*throttle.TableState, error) {
+	t, err := e.throttleHandle(ns, name)
+	if err != nil {
+		return nil, err
+	}
+	now := e.now()
+	var dirs []throttle.Direction
+	if a.Read || !a.Write {
+		dirs = append(dirs, throttle.Read)
+	}
+	if a.Write || !a.Read {
+		dirs = append(dirs, throttle.Write)
+	}
+	switch a.Kind {
+	case "reset":
+		t.Reset(now)
+	case "drain":
+		for _, d := range dirs {
+			t.Drain(now, d)
+		}
+	case "pin":
+		for _, d := range dirs {
+			if err := t.Pin(now, d, a.Rate); err != nil {
+				return nil, Validation("%v", err)
+			}
+		}
+	case "unpin":
+		for _, d := range dirs {
+			t.Unpin(now, d)
+		}
+	default:
+		return nil, Validation("unknown throttle action %q: want reset, drain, pin or unpin", a.Kind)
+	}
+	return e.ThrottleState(ctx, ns, name)
+}
+
+func (e *Engine) throttleHandle(ns Namespace, name string) (*throttle.Table, error) {
+	if e.thr.m == nil {
+		return nil, Validation("the throttle manager is not running")
+	}
+	t := e.thr.m.Table(ns.Account, ns.Region, name)
+	if t == nil {
+		return nil, &Error{Code: CodeResourceNotFound, Message: fmt.Sprintf("Requested resource not found: Table: %s not found in account %s, Region %s", name, ns.Account, ns.Region)}
+	}
+	return t, nil
+}

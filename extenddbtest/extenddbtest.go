@@ -1,0 +1,186 @@
+package extenddbtest
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
+)
+
+// Defaults of the configuration Start returns.
+const (
+	DefaultRegion      = "us-east-1"
+	DefaultAccessKeyID = "test"
+	DefaultSecretKey   = "test"
+)
+
+// Option configures Start.
+type Option func(*options)
+
+type options struct {
+	region, accessKeyID string
+	dataDir             string
+	throttleOff         bool
+	transitionDelay     time.Duration
+	wire                wire.Options
+	loads               []string
+	load                iac.Options
+}
+
+// WithRegion sets the Region of Server.Config (default us-east-1).
+func WithRegion(region string) Option { return func(o *options) { o.region = region } }
+
+// WithAccessKey sets the access key ID of Server.Config (default "test").
+// A 12-digit key is its own account; any other key is in the default
+// account 000000000000.
+func WithAccessKey(accessKeyID string) Option {
+	return func(o *options) { o.accessKeyID = accessKeyID }
+}
+
+// WithDefaultAccount sets the account of requests whose access key is not 12
+// digits, and of loaded tables that declare none (default 000000000000).
+func WithDefaultAccount(account string) Option {
+	return func(o *options) { o.wire.DefaultAccount, o.load.DefaultAccount = account, account }
+}
+
+// WithAccountPerAccessKey gives every access key that is not 12 digits an
+// account of its own, as `serve --account-per-access-key` does.
+func WithAccountPerAccessKey() Option {
+	return func(o *options) { o.wire.AccountPerAccessKey = true }
+}
+
+// WithDataDir keeps the data in dir (for example t.TempDir()) instead of in
+// memory, so a later Start on the same dir finds it.
+func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir } }
+
+// WithoutThrottling computes and reports consumed capacity but never
+// refuses a request, as `serve --throttle off`.
+func WithoutThrottling() Option { return func(o *options) { o.throttleOff = true } }
+
+// WithTransitionDelay keeps tables and indexes CREATING, UPDATING and
+// DELETING for d, so waiters in the code under test are exercised.
+func WithTransitionDelay(d time.Duration) Option {
+	return func(o *options) { o.transitionDelay = d }
+}
+
+// WithLoad provisions the tables of Terraform directories, CloudFormation
+// or SAM templates and cdk.out directories before Start returns, as
+// `serve --load` does. Repeatable.
+func WithLoad(paths ...string) Option {
+	return func(o *options) { o.loads = append(o.loads, paths...) }
+}
+
+// WithTerraformVars sets Terraform variables (NAME=VALUE) for WithLoad.
+func WithTerraformVars(vars ...string) Option {
+	return func(o *options) { o.load.Vars = append(o.load.Vars, vars...) }
+}
+
+// WithStackParameters sets CloudFormation parameters (KEY=VALUE) for WithLoad.
+func WithStackParameters(params ...string) Option {
+	return func(o *options) { o.load.Params = append(o.load.Params, params...) }
+}
+
+// Server is a running ExtendDB.
+type Server struct {
+	// Endpoint is the server's base URL, http://127.0.0.1:PORT.
+	Endpoint string
+	// Config is an aws-sdk-go-v2 configuration for the server: the Region,
+	// static credentials and BaseEndpoint set, so every client built from
+	// it (dynamodb.NewFromConfig, dynamodbstreams, sts) talks to ExtendDB.
+	// Retries are the SDK's defaults, as in production.
+	Config aws.Config
+	// Engine is the engine behind the server, for tests that want to
+	// call it directly.
+	Engine *emulator.Engine
+}
+
+// Start starts a server and registers its shutdown with t.Cleanup. Any
+// failure, including an invalid definition given to WithLoad, fails t.
+func Start(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	o := options{region: DefaultRegion, accessKeyID: DefaultAccessKeyID}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.load.DefaultAccount == "" {
+		o.load.DefaultAccount = wire.DefaultAccount
+	}
+	if o.load.DefaultRegion == "" {
+		o.load.DefaultRegion = o.region
+	}
+	if o.load.Getenv == nil {
+		// Loaded definitions must not depend on the developer's shell.
+		o.load.Getenv = func(string) (string, bool) { return "", false }
+	}
+	o.wire.DefaultRegion = o.region
+
+	store, err := pebblestore.Open(pebblestore.Options{Dir: o.dataDir, InMemory: o.dataDir == ""})
+	if err != nil {
+		t.Fatalf("extenddbtest: %v", err)
+	}
+	eng, err := emulator.New(emulator.Options{
+		Store:           store,
+		TransitionDelay: o.transitionDelay,
+		Throttle:        emulator.ThrottleOptions{Off: o.throttleOff},
+	})
+	if err != nil {
+		_ = store.Close()
+		t.Fatalf("extenddbtest: %v", err)
+	}
+	// Registered first so it runs last: the HTTP server stops before the
+	// engine and the store close.
+	t.Cleanup(func() {
+		if err := eng.Close(); err != nil {
+			t.Errorf("extenddbtest: closing the engine: %v", err)
+		}
+		if err := store.Close(); err != nil {
+			t.Errorf("extenddbtest: closing the store: %v", err)
+		}
+	})
+	if len(o.loads) > 0 {
+		if err := load(t.Context(), eng, o); err != nil {
+			t.Fatalf("extenddbtest: %v", err)
+		}
+	}
+	srv := httptest.NewServer(wire.NewHandler(eng, o.wire))
+	t.Cleanup(srv.Close)
+	return &Server{
+		Endpoint: srv.URL,
+		Engine:   eng,
+		Config: aws.Config{
+			Region:       o.region,
+			BaseEndpoint: aws.String(srv.URL),
+			Credentials:  credentials.NewStaticCredentialsProvider(o.accessKeyID, DefaultSecretKey, ""),
+			HTTPClient:   srv.Client(),
+		},
+	}
+}
+
+// DynamoDB returns a DynamoDB client built from s.Config.
+func (s *Server) DynamoDB() *dynamodb.Client { return dynamodb.NewFromConfig(s.Config) }
+
+// load provisions o.loads into eng, failing on any error diagnostic.
+func load(ctx context.Context, eng *emulator.Engine, o options) error {
+	specs, diags := iac.Load(o.loads, o.load)
+	if !diags.HasErrors() {
+		diags = append(diags, iac.Provision(ctx, eng, specs)...)
+	}
+	if !diags.HasErrors() {
+		return nil
+	}
+	var lines []string
+	for _, d := range diags {
+		lines = append(lines, d.String())
+	}
+	return fmt.Errorf("loading %s:\n%s", strings.Join(o.loads, ", "), strings.Join(lines, "\n"))
+}

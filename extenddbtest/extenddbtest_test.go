@@ -1,0 +1,125 @@
+package extenddbtest_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/extenddb/extenddb/extenddbtest"
+)
+
+func createTable(t *testing.T, db *dynamodb.Client, name string) *types.TableDescription {
+	t.Helper()
+	out, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.TableDescription
+}
+
+func TestStart(t *testing.T) {
+	srv := extenddbtest.Start(t)
+	if !strings.HasPrefix(srv.Endpoint, "http://127.0.0.1:") {
+		t.Errorf("Endpoint = %s", srv.Endpoint)
+	}
+	td := createTable(t, srv.DynamoDB(), "Things")
+	if got := aws.ToString(td.TableArn); got != "arn:aws:dynamodb:us-east-1:000000000000:table/Things" {
+		t.Errorf("TableArn = %s", got)
+	}
+	// Every client built from Config reaches the server, not AWS.
+	id, err := sts.NewFromConfig(srv.Config).GetCallerIdentity(t.Context(), &sts.GetCallerIdentityInput{})
+	if err != nil || aws.ToString(id.Account) != "000000000000" {
+		t.Errorf("GetCallerIdentity: %v %v", id, err)
+	}
+	// Each Start is a new, empty server.
+	other := extenddbtest.Start(t)
+	out, err := other.DynamoDB().ListTables(t.Context(), &dynamodb.ListTablesInput{})
+	if err != nil || len(out.TableNames) != 0 {
+		t.Errorf("a second server sees %v (%v)", out.TableNames, err)
+	}
+}
+
+func TestStartOptions(t *testing.T) {
+	srv := extenddbtest.Start(t, extenddbtest.WithRegion("eu-west-1"), extenddbtest.WithAccessKey("111122223333"))
+	td := createTable(t, srv.DynamoDB(), "Things")
+	if got := aws.ToString(td.TableArn); got != "arn:aws:dynamodb:eu-west-1:111122223333:table/Things" {
+		t.Errorf("TableArn = %s", got)
+	}
+}
+
+func TestStartWithLoad(t *testing.T) {
+	dir := t.TempDir()
+	tf := `variable "name" { default = "orders" }
+resource "aws_dynamodb_table" "t" {
+  name         = var.name
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := extenddbtest.Start(t, extenddbtest.WithLoad(dir), extenddbtest.WithTerraformVars("name=carts"))
+	if _, err := srv.DynamoDB().DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("carts")}); err != nil {
+		t.Fatalf("the loaded table: %v", err)
+	}
+}
+
+// failingT records Fatalf instead of stopping the test, to check that a bad
+// definition fails the caller's test with its diagnostic.
+type failingT struct {
+	testing.TB
+	msg string
+}
+
+func (f *failingT) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	panic(errFatal)
+}
+
+var errFatal = errors.New("fatal")
+
+func TestStartWithBadLoadFails(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`resource "aws_dynamodb_table" "t" { name = var.missing }`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ft := &failingT{TB: t}
+	func() {
+		defer func() {
+			if p := recover(); p != nil && p != errFatal {
+				panic(p)
+			}
+		}()
+		extenddbtest.Start(ft, extenddbtest.WithLoad(dir))
+	}()
+	if !strings.Contains(ft.msg, "main.tf:1") || !strings.Contains(ft.msg, "missing") {
+		t.Errorf("Start with a broken definition: %q; want its diagnostic", ft.msg)
+	}
+}
+
+func TestStartWithDataDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("first", func(t *testing.T) {
+		createTable(t, extenddbtest.Start(t, extenddbtest.WithDataDir(dir)).DynamoDB(), "Kept")
+	})
+	srv := extenddbtest.Start(t, extenddbtest.WithDataDir(dir))
+	if _, err := srv.DynamoDB().DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Kept")}); err != nil {
+		t.Fatalf("table from the first server: %v", err)
+	}
+}

@@ -1,0 +1,105 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/throttle"
+	"github.com/gorilla/mux"
+)
+
+// ThrottleAdminPath is where the throttle controls are served: off the
+// DynamoDB API (which is POST /), so no SDK ever reaches them.
+//
+//	GET  /_extenddb/throttle?table=T[&account=A][&region=R]       the buckets
+//	POST /_extenddb/throttle/reset?table=T                        back to a new table's
+//	POST /_extenddb/throttle/drain?table=T[&direction=read|write] next request refused
+//	POST /_extenddb/throttle/pin?table=T&rate=N[&direction=…]     rate fixed at N units/s
+//	POST /_extenddb/throttle/unpin?table=T[&direction=…]          rate from the throughput
+//
+// account and region default to the server's defaults.
+const ThrottleAdminPath = "/_extenddb/throttle"
+
+// throttleAdminAnswer is the JSON body of every throttle control answer.
+type throttleAdminAnswer struct {
+	Account string               `json:"account"`
+	Region  string               `json:"region"`
+	Table   string               `json:"table"`
+	Buckets *throttle.TableState `json:"buckets,omitempty"`
+	Error   string               `json:"error,omitempty"`
+}
+
+func (h *handler) adminRoutes(r *mux.Router) {
+	r.Methods(http.MethodGet).Path(ThrottleAdminPath).HandlerFunc(h.throttleAdmin)
+	r.Methods(http.MethodPost).Path(ThrottleAdminPath + "/{action:reset|drain|pin|unpin}").HandlerFunc(h.throttleAdmin)
+}
+
+func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	ans := throttleAdminAnswer{Account: q.Get("account"), Region: q.Get("region"), Table: q.Get("table")}
+	if ans.Account == "" {
+		ans.Account = h.opts.DefaultAccount
+	}
+	if ans.Region == "" {
+		ans.Region = h.opts.DefaultRegion
+	}
+	ns := emulator.Namespace{Account: ans.Account, Region: ans.Region}
+	reply := func(status int) {
+		body, _ := json.Marshal(ans)
+		writeBody(w, status, "application/json", append(body, '\n'))
+	}
+	fail := func(status int, msg string) {
+		ans.Error = msg
+		reply(status)
+	}
+	if ans.Table == "" {
+		fail(http.StatusBadRequest, "the table query parameter is required")
+		return
+	}
+	act := emulator.ThrottleAction{Kind: mux.Vars(r)["action"]}
+	switch dir := q.Get("direction"); dir {
+	case "", "both":
+	case "read":
+		act.Read = true
+	case "write":
+		act.Write = true
+	default:
+		fail(http.StatusBadRequest, "direction must be read, write or both, not "+strconv.Quote(dir))
+		return
+	}
+	if act.Kind == "pin" {
+		rate, err := strconv.ParseFloat(q.Get("rate"), 64)
+		if err != nil {
+			fail(http.StatusBadRequest, "pin needs rate=UNITS (units per second)")
+			return
+		}
+		act.Rate = rate
+	}
+	var err error
+	if act.Kind == "" {
+		ans.Buckets, err = h.eng.ThrottleState(r.Context(), ns, ans.Table)
+	} else {
+		ans.Buckets, err = h.eng.ThrottleControl(r.Context(), ns, ans.Table, act)
+	}
+	var ee *emulator.Error
+	switch {
+	case errors.As(err, &ee) && ee.Code == emulator.CodeResourceNotFound:
+		fail(http.StatusNotFound, ee.Message)
+		return
+	case errors.As(err, &ee):
+		fail(http.StatusBadRequest, ee.Message)
+		return
+	case err != nil:
+		fail(http.StatusInternalServerError, err.Error())
+		return
+	}
+	if act.Kind != "" {
+		h.log.Info().Str("table", ans.Table).Str("account", ans.Account).Str("region", ans.Region).
+			Str("action", strings.TrimSpace(act.Kind+" "+q.Get("direction"))).Msg("throttle control")
+	}
+	reply(http.StatusOK)
+}
