@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -45,7 +46,7 @@ func CORS(next http.Handler, origins []string) http.Handler {
 			// The SDKs read these response headers; browsers hide any
 			// header not listed.
 			hd.Set("Access-Control-Expose-Headers", "x-amzn-RequestId, x-amz-crc32, x-amz-id-2")
-			next.ServeHTTP(w, r)
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), corsAllowedKey{}, true)))
 			return
 		}
 		hd.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
@@ -69,4 +70,13 @@ func ParseOrigins(s string) []string {
 		}
 	}
 	return out
+}
+
+// corsAllowedKey marks a request whose Origin the user allowed with --cors,
+// so refuseBrowsers lets it through.
+type corsAllowedKey struct{}
+
+func corsAllowed(r *http.Request) bool {
+	allowed, _ := r.Context().Value(corsAllowedKey{}).(bool)
+	return allowed
 }

@@ -322,10 +322,10 @@ func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, 
 // send it with every cross-site or scripted POST, so this stops a web page
 // from reaching the server through DNS rebinding (Host cannot be checked:
 // Docker users reach the server by container name), while a page served
-// from localhost (a local admin UI) still works.
+// from localhost (a local admin UI) and origins allowed by CORS still work.
 func refuseBrowsers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) && !corsAllowed(r) {
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusForbidden)
 			return
