@@ -11,6 +11,7 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/iac/spec"
+	"github.com/extenddb/extenddb/progress"
 )
 
 // Provision creates each table through the engine's API, or reconciles an
@@ -31,6 +32,15 @@ type ProvisionOptions struct {
 	// declaration (UpdateTable cannot change them). Its items are lost.
 	// Default false: the table is kept as it is and a warning says so.
 	ReplaceOnKeyChange bool
+	// Progress, when set, receives the progress of the tables provisioned
+	// ("provisioning tables", counted in "tables") and of the items seeded
+	// ("seeding items", counted in "items"). Only work that outlasts
+	// ProgressEvery is reported (progress.Meter.Quiet): a small load says
+	// nothing. Default nil: nothing is reported.
+	Progress func(progress.Report)
+	// ProgressEvery is the least time between two reports of one kind;
+	// zero means progress.DefaultEvery.
+	ProgressEvery time.Duration
 }
 
 // What provisioning did to one table.
@@ -56,8 +66,20 @@ type Outcome struct {
 func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec, opts ProvisionOptions) ([]Outcome, Diagnostics) {
 	var diags Diagnostics
 	var outcomes []Outcome
+	meter := func(unit string) *progress.Meter {
+		return &progress.Meter{Unit: unit, Report: opts.Progress, Every: opts.ProgressEvery, Quiet: true}
+	}
+	tables, items := meter("tables"), meter("items")
+	var nItems int64
 	for i := range specs {
-		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts}
+		nItems += int64(len(specs[i].Items))
+	}
+	tables.Start("provisioning tables", int64(len(specs)))
+	items.Start("seeding items", nItems)
+	defer items.Done()
+	defer tables.Done()
+	for i := range specs {
+		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts, items: items}
 		errs := len(diags.Errs())
 		p.run(ctx)
 		action := p.action
@@ -70,6 +92,7 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 			action = Unchanged
 		}
 		outcomes = append(outcomes, Outcome{Spec: &specs[i], Action: action})
+		tables.Add(1)
 		if ctx.Err() != nil {
 			diags.Errorf(Pos{}, "provisioning interrupted: %v", ctx.Err())
 			break
@@ -84,6 +107,8 @@ type provisioner struct {
 	ns    emulator.Namespace
 	diags *Diagnostics
 	opts  ProvisionOptions
+	// items counts the seed items provisioned, written or already there.
+	items *progress.Meter
 	// action is Created, Replaced or Kept once decided; changed records
 	// that a reconcile step changed something.
 	action  string
@@ -622,6 +647,7 @@ func (p *provisioner) tags(ctx context.Context) {
 func (p *provisioner) seed(ctx context.Context) {
 	name := spec.Str(p.s.Name())
 	for i, item := range p.s.Items {
+		p.items.Add(1)
 		pos := p.s.Pos
 		if i < len(p.s.ItemPos) {
 			pos = p.s.ItemPos[i]
