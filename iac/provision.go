@@ -70,6 +70,7 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 		return &progress.Meter{Unit: unit, Report: opts.Progress, Every: opts.ProgressEvery, Quiet: true}
 	}
 	tables, items := meter("tables"), meter("items")
+	reported := map[string]bool{}
 	var nItems int64
 	for i := range specs {
 		nItems += int64(len(specs[i].Items))
@@ -79,12 +80,12 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 	defer items.Done()
 	defer tables.Done()
 	for i := range specs {
-		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts, items: items}
+		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts, items: items, reported: reported}
 		errs := len(diags.Errs())
 		p.run(ctx)
 		action := p.action
 		switch {
-		case len(diags.Errs()) > errs:
+		case len(diags.Errs()) > errs, p.failed:
 			action = Failed
 		case action == "" && p.changed:
 			action = Updated
@@ -107,6 +108,10 @@ type provisioner struct {
 	ns    emulator.Namespace
 	diags *Diagnostics
 	opts  ProvisionOptions
+	// reported holds the errors reported so far (fail); failed records
+	// that this table had one, reported or not.
+	reported map[string]bool
+	failed   bool
 	// items counts the seed items provisioned, written or already there.
 	items *progress.Meter
 	// action is Created, Replaced or Kept once decided; changed records
@@ -115,8 +120,23 @@ type provisioner struct {
 	changed bool
 }
 
+// fail reports err of op. An error of CreateTable or UpdateTable about a
+// member of the declaration is reported where that member is declared
+// (spec.Blame), else at the table; the same error at the same place (a
+// replica of the same declaration) is reported once.
 func (p *provisioner) fail(op string, err error) {
-	p.diags.Errorf(p.s.Pos, "%s (%s in %s/%s): %s: %v", p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region, op, err)
+	p.failed = true
+	pos := p.s.Pos
+	var e *emulator.Error
+	if (op == "CreateTable" || op == "UpdateTable") && errors.As(err, &e) {
+		pos = p.s.PosOf(spec.Blame(&p.s.Create, e.Message)...)
+	}
+	key := pos.String() + "\x00" + op + "\x00" + err.Error()
+	if p.reported[key] {
+		return
+	}
+	p.reported[key] = true
+	p.diags.Errorf(pos, "%s (%s in %s/%s): %s: %v", p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region, op, err)
 }
 
 func isNotFound(err error) bool {

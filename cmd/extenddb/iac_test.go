@@ -51,9 +51,10 @@ func TestValidateDiagnostics(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Loads, but CreateTable refuses it (a one-letter name, no attribute
-	// definitions): the engine's message at the declaration.
+	// definitions): the engine's message at the first wrong property that
+	// is written (TableName).
 	code, out, errOut := run(t, "validate", bad)
-	if code != 1 || out != "" || !strings.Contains(errOut, bad+":3:5: Resources.T (x in 000000000000/us-east-1): CreateTable: ValidationException") {
+	if code != 1 || out != "" || !strings.Contains(errOut, bad+":5:7: Resources.T (x in 000000000000/us-east-1): CreateTable: ValidationException") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 	if err := os.WriteFile(bad, []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties: {KeySchema: !Ref Nope}\n"), 0o644); err != nil {
@@ -231,7 +232,8 @@ func TestValidateDiagnosticsQuality(t *testing.T) {
 	if !strings.Contains(errOut, "… and 3 more like this: CreateTable: ValidationException") {
 		t.Errorf("no count of the repeats:\n%s", errOut)
 	}
-	if !strings.Contains(errOut, "main.tf:1:1: aws_dynamodb_table.t0") || !strings.Contains(errOut, "      1 | resource \"aws_dynamodb_table\" \"t0\" {\n        | ^\n") {
+	// At the argument that is wrong, not at the resource.
+	if !strings.Contains(errOut, "main.tf:3:3: aws_dynamodb_table.t0") || !strings.Contains(errOut, "      3 |   billing_mode = \"PAY_PER_REQUST\"\n        |   ^\n") {
 		t.Errorf("no source line under the diagnostic:\n%s", errOut)
 	}
 }
