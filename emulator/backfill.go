@@ -26,9 +26,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/progress"
 )
 
 // backfillChunk is how many items a job copies between cursor saves.
@@ -46,6 +48,9 @@ type backfillState struct {
 	// afterChunk, if set (tests), runs after each saved chunk with the
 	// number of items the job has visited.
 	afterChunk func(visited int)
+	// progressEvery, if set (tests), replaces progress.DefaultEvery as the
+	// least time between two "in progress" log lines.
+	progressEvery time.Duration
 }
 
 func (s *backfillState) init() {
@@ -106,12 +111,21 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 	p := itemPrefix(t.ID)
 	lower := p
 	cur, err := e.opts.Store.Get(ck)
+	resumed := err == nil
 	switch {
 	case err == nil:
 		lower = append(cur, 0) // the next key after the cursor
 	case !errors.Is(err, kv.ErrNotFound):
 		return err
 	}
+	// A resumed job counts from its cursor, so the table's item count is
+	// its total only when it starts from the beginning.
+	var total int64
+	if !resumed {
+		total, _ = e.tableStats(t)
+	}
+	m := e.backfillMeter(t, ix, resumed)
+	m.Start("index backfill", total)
 	visited := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -127,8 +141,15 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 			}
 		}
 		visited += len(keys)
+		if len(keys) > 0 {
+			m.Add(int64(len(keys)))
+		}
 		if len(keys) < backfillChunk {
-			return e.finishBackfill(t, ix)
+			if err := e.finishBackfill(t, ix); err != nil {
+				return err
+			}
+			m.Done()
+			return nil
 		}
 		last := keys[len(keys)-1]
 		if err := e.saveCursor(t, ck, last); err != nil {
@@ -139,6 +160,23 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 			f(visited)
 		}
 	}
+}
+
+// backfillMeter logs the progress of ix's job at info: started, every
+// progress.DefaultEvery while it runs, finished, with the items copied
+// and their rate.
+func (e *Engine) backfillMeter(t *tableMeta, ix *indexMeta, resumed bool) *progress.Meter {
+	return &progress.Meter{Unit: "items", Every: e.bf.progressEvery, Now: e.opts.Clock.Now, Report: func(r progress.Report) {
+		ev := e.log.Info().Str("account", t.Account).Str("region", t.Region).Str("table", t.Name).Str("index", ix.Name).
+			Int64(r.Unit, r.Count)
+		if r.Total > 0 {
+			ev = ev.Int64("total", r.Total)
+		}
+		if resumed {
+			ev = ev.Bool("resumed", true)
+		}
+		ev.Float64(r.Unit+"_per_second", r.Rate).Dur("elapsed", r.Elapsed).Msg(r.Message())
+	}}
 }
 
 // nextKeys returns up to n keys in [lower, upper).

@@ -1,13 +1,18 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/rs/zerolog"
 )
 
 // backfillTable creates table "bft" (hash key pk) holding n items that all
@@ -131,5 +136,71 @@ func TestBackfillResumesAfterRestart(t *testing.T) {
 	}
 	if _, err := te.store.Get(backfillCursorKey(tm.ID, tm.GSIs[0].ID)); err == nil {
 		t.Fatal("cursor left behind")
+	}
+}
+
+// syncBuffer is a log sink safe for the engine's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestBackfillLogsProgress: a backfill logs at info that it started (with
+// the table's item count as its total), that it is in progress (at most
+// every progressEvery, with the items copied and their rate) and that it
+// finished.
+func TestBackfillLogsProgress(t *testing.T) {
+	const n = 3 * backfillChunk
+	var logs syncBuffer
+	log := zerolog.New(&logs).Level(zerolog.InfoLevel)
+	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true; o.Logger = &log })
+	te.mustCreate(nsA, simpleTable("bft"))
+	for i := range n {
+		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bft"),
+			Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	te.bf.progressEvery = time.Second
+	// Each chunk takes a second of the fake clock.
+	te.bf.afterChunk = func(int) { te.clock.Add(time.Second) }
+	addGSI(t, te)
+	WaitBackfills(te.Engine)
+
+	type line struct {
+		Level, Message, Table, Index string
+		Items, Total                 int64
+		Rate                         float64 `json:"items_per_second"`
+	}
+	var got []line
+	for _, s := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var l line
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			t.Fatalf("log line %q: %v", s, err)
+		}
+		if strings.HasPrefix(l.Message, "index backfill") {
+			got = append(got, l)
+		}
+	}
+	want := []line{
+		{"info", "index backfill started", "bft", "gix", 0, n, 0},
+		{"info", "index backfill in progress", "bft", "gix", 2 * backfillChunk, n, 512}, // at 1s
+		{"info", "index backfill in progress", "bft", "gix", 3 * backfillChunk, n, 384}, // at 2s
+		{"info", "index backfill finished", "bft", "gix", 3 * backfillChunk, n, 256},    // at 3s
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("backfill logs:\n%+v\nwant\n%+v\nall logs:\n%s", got, want, logs.String())
 	}
 }

@@ -384,12 +384,13 @@ func TestProvisionReportsEngineValidation(t *testing.T) {
 	eng := newEngine(t)
 	dir := t.TempDir()
 	// Loads (the loader does not second-guess CreateTable) but CreateTable
-	// refuses: the engine's message comes back at the declaration.
+	// refuses: the engine's message comes back at the property responsible
+	// (BillingMode PROVISIONED, there being no ProvisionedThroughput).
 	write(t, dir, map[string]string{"t.yaml": strings.Replace(cfnTable, "BillingMode: PAY_PER_REQUEST", "BillingMode: PROVISIONED", 1) +
 		strings.Replace(strings.Replace(strings.Replace(cfnTable, "Resources:\n", "", 1), "TableName: cfn", "TableName: fine", 1), "  T:", "  U:", 1)})
 	specs := mustLoad(t, []string{dir}, Options{})
 	d := Provision(ctx, eng, specs)
-	if !strings.Contains(d.Error(), "t.yaml:3:5: Resources.T (cfn in 000000000000/us-east-1): CreateTable: ValidationException") {
+	if !strings.Contains(d.Error(), "t.yaml:8:7: Resources.T (cfn in 000000000000/us-east-1): CreateTable: ValidationException") {
 		t.Errorf("engine validation: %q", d.Error())
 	}
 	describe(t, eng, emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}, "fine")

@@ -11,6 +11,7 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/iac/spec"
+	"github.com/extenddb/extenddb/progress"
 )
 
 // Provision creates each table through the engine's API, or reconciles an
@@ -31,6 +32,15 @@ type ProvisionOptions struct {
 	// declaration (UpdateTable cannot change them). Its items are lost.
 	// Default false: the table is kept as it is and a warning says so.
 	ReplaceOnKeyChange bool
+	// Progress, when set, receives the progress of the tables provisioned
+	// ("provisioning tables", counted in "tables") and of the items seeded
+	// ("seeding items", counted in "items"). Only work that outlasts
+	// ProgressEvery is reported (progress.Meter.Quiet): a small load says
+	// nothing. Default nil: nothing is reported.
+	Progress func(progress.Report)
+	// ProgressEvery is the least time between two reports of one kind;
+	// zero means progress.DefaultEvery.
+	ProgressEvery time.Duration
 }
 
 // What provisioning did to one table.
@@ -56,13 +66,26 @@ type Outcome struct {
 func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec, opts ProvisionOptions) ([]Outcome, Diagnostics) {
 	var diags Diagnostics
 	var outcomes []Outcome
+	meter := func(unit string) *progress.Meter {
+		return &progress.Meter{Unit: unit, Report: opts.Progress, Every: opts.ProgressEvery, Quiet: true}
+	}
+	tables, items := meter("tables"), meter("items")
+	reported := map[string]bool{}
+	var nItems int64
 	for i := range specs {
-		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts}
+		nItems += int64(len(specs[i].Items))
+	}
+	tables.Start("provisioning tables", int64(len(specs)))
+	items.Start("seeding items", nItems)
+	defer items.Done()
+	defer tables.Done()
+	for i := range specs {
+		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts, items: items, reported: reported}
 		errs := len(diags.Errs())
 		p.run(ctx)
 		action := p.action
 		switch {
-		case len(diags.Errs()) > errs:
+		case len(diags.Errs()) > errs, p.failed:
 			action = Failed
 		case action == "" && p.changed:
 			action = Updated
@@ -70,6 +93,7 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 			action = Unchanged
 		}
 		outcomes = append(outcomes, Outcome{Spec: &specs[i], Action: action})
+		tables.Add(1)
 		if ctx.Err() != nil {
 			diags.Errorf(Pos{}, "provisioning interrupted: %v", ctx.Err())
 			break
@@ -84,14 +108,35 @@ type provisioner struct {
 	ns    emulator.Namespace
 	diags *Diagnostics
 	opts  ProvisionOptions
+	// reported holds the errors reported so far (fail); failed records
+	// that this table had one, reported or not.
+	reported map[string]bool
+	failed   bool
+	// items counts the seed items provisioned, written or already there.
+	items *progress.Meter
 	// action is Created, Replaced or Kept once decided; changed records
 	// that a reconcile step changed something.
 	action  string
 	changed bool
 }
 
+// fail reports err of op. An error of CreateTable or UpdateTable about a
+// member of the declaration is reported where that member is declared
+// (spec.Blame), else at the table; the same error at the same place (a
+// replica of the same declaration) is reported once.
 func (p *provisioner) fail(op string, err error) {
-	p.diags.Errorf(p.s.Pos, "%s (%s in %s/%s): %s: %v", p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region, op, err)
+	p.failed = true
+	pos := p.s.Pos
+	var e *emulator.Error
+	if (op == "CreateTable" || op == "UpdateTable") && errors.As(err, &e) {
+		pos = p.s.PosOf(spec.Blame(&p.s.Create, e.Message)...)
+	}
+	key := pos.String() + "\x00" + op + "\x00" + err.Error()
+	if p.reported[key] {
+		return
+	}
+	p.reported[key] = true
+	p.diags.Errorf(pos, "%s (%s in %s/%s): %s: %v", p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region, op, err)
 }
 
 func isNotFound(err error) bool {
@@ -622,6 +667,7 @@ func (p *provisioner) tags(ctx context.Context) {
 func (p *provisioner) seed(ctx context.Context) {
 	name := spec.Str(p.s.Name())
 	for i, item := range p.s.Items {
+		p.items.Add(1)
 		pos := p.s.Pos
 		if i < len(p.s.ItemPos) {
 			pos = p.s.ItemPos[i]

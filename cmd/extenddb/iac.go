@@ -10,12 +10,14 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/iac/cloudformation"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/progress"
 	"github.com/rs/zerolog"
 )
 
@@ -43,6 +45,9 @@ type iacConfig struct {
 	exportsFiles stringList
 	// replaceOnKeyChange: serve re-creates a table whose keys changed.
 	replaceOnKeyChange bool
+	// progressEvery is the least time between two progress lines of a
+	// load; zero means progress.DefaultEvery. Not a flag: tests shorten it.
+	progressEvery time.Duration
 	// getenv reads TF_VAR_*, AWS_REGION and AWS_DEFAULT_REGION.
 	getenv func(string) string
 }
@@ -103,8 +108,9 @@ var errInvalidDefinitions = errors.New("the infrastructure-as-code definitions h
 
 // loadAndCheck loads paths and provisions the result into a throwaway
 // in-memory engine, so every table passes CreateTable's own validation
-// before anything touches real data. Every diagnostic is passed to report.
-func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report func(iac.Diagnostic)) ([]iac.TableSpec, error) {
+// before anything touches real data. Every diagnostic is passed to report;
+// check configures the throwaway provisioning (its progress reports).
+func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report func(iac.Diagnostic), check iac.ProvisionOptions) ([]iac.TableSpec, error) {
 	specs, diags := iac.Load(paths, opts)
 	diags.Sort()
 	for _, d := range condense(diags) {
@@ -123,7 +129,7 @@ func loadAndCheck(ctx context.Context, paths []string, opts iac.Options, report 
 		return nil, err
 	}
 	defer func() { _ = scratch.Close() }()
-	if d := iac.Provision(ctx, scratch, specs); d.HasErrors() {
+	if _, d := iac.ProvisionWith(ctx, scratch, specs, check); d.HasErrors() {
 		for _, e := range condense(d) {
 			report(e)
 		}
@@ -291,11 +297,13 @@ func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, 
 	if err != nil {
 		return nil, err
 	}
-	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, logTo(log))
+	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, logTo(log),
+		iac.ProvisionOptions{Progress: logProgress(log, "dry run: "), ProgressEvery: cfg.iac.progressEvery})
 	if err != nil {
 		return nil, err
 	}
-	outcomes, d := iac.ProvisionWith(ctx, eng, specs, iac.ProvisionOptions{ReplaceOnKeyChange: cfg.iac.replaceOnKeyChange})
+	outcomes, d := iac.ProvisionWith(ctx, eng, specs, iac.ProvisionOptions{ReplaceOnKeyChange: cfg.iac.replaceOnKeyChange,
+		Progress: logProgress(log, ""), ProgressEvery: cfg.iac.progressEvery})
 	d.Sort()
 	for _, e := range condense(d) {
 		logTo(log)(e)
@@ -310,6 +318,19 @@ func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, 
 		return nil, errInvalidDefinitions
 	}
 	return specs, nil
+}
+
+// logProgress logs a load's progress reports at info, their message
+// after prefix: "seeding items in progress items=120000 total=500000
+// items_per_second=24000".
+func logProgress(log zerolog.Logger, prefix string) func(progress.Report) {
+	return func(r progress.Report) {
+		ev := log.Info().Int64(r.Unit, r.Count)
+		if r.Total > 0 {
+			ev = ev.Int64("total", r.Total)
+		}
+		ev.Float64(r.Unit+"_per_second", r.Rate).Dur("elapsed", r.Elapsed).Msg(prefix + r.Message())
+	}
 }
 
 // loadSummary is one line per account and Region, then the totals:

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/rs/zerolog"
 )
 
 func TestValidateExamples(t *testing.T) {
@@ -46,9 +51,10 @@ func TestValidateDiagnostics(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Loads, but CreateTable refuses it (a one-letter name, no attribute
-	// definitions): the engine's message at the declaration.
+	// definitions): the engine's message at the first wrong property that
+	// is written (TableName).
 	code, out, errOut := run(t, "validate", bad)
-	if code != 1 || out != "" || !strings.Contains(errOut, bad+":3:5: Resources.T (x in 000000000000/us-east-1): CreateTable: ValidationException") {
+	if code != 1 || out != "" || !strings.Contains(errOut, bad+":5:7: Resources.T (x in 000000000000/us-east-1): CreateTable: ValidationException") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 	if err := os.WriteFile(bad, []byte("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties: {KeySchema: !Ref Nope}\n"), 0o644); err != nil {
@@ -226,7 +232,8 @@ func TestValidateDiagnosticsQuality(t *testing.T) {
 	if !strings.Contains(errOut, "… and 3 more like this: CreateTable: ValidationException") {
 		t.Errorf("no count of the repeats:\n%s", errOut)
 	}
-	if !strings.Contains(errOut, "main.tf:1:1: aws_dynamodb_table.t0") || !strings.Contains(errOut, "      1 | resource \"aws_dynamodb_table\" \"t0\" {\n        | ^\n") {
+	// At the argument that is wrong, not at the resource.
+	if !strings.Contains(errOut, "main.tf:3:3: aws_dynamodb_table.t0") || !strings.Contains(errOut, "      3 |   billing_mode = \"PAY_PER_REQUST\"\n        |   ^\n") {
 		t.Errorf("no source line under the diagnostic:\n%s", errOut)
 	}
 }
@@ -246,5 +253,89 @@ func TestCondense(t *testing.T) {
 	want := []string{"f:1: x: same", "f:2: other", "f:10: Res0: bad thing", "f:11: Res1: bad thing", "f:12: Res2: bad thing", "… and 2 more like this: bad thing"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("condense:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestProvisionLoadsLogsProgress: a --load logs at info how many tables it
+// has provisioned and items it has seeded, with totals and rates, in the
+// dry run and in the real provisioning (here on every step: the interval
+// is shortened).
+func TestProvisionLoadsLogsProgress(t *testing.T) {
+	dir := t.TempDir()
+	src := ""
+	for _, name := range []string{"aaa", "bbb"} {
+		src += fmt.Sprintf(`
+resource "aws_dynamodb_table" %[1]q {
+  name         = %[1]q
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`, name)
+	}
+	for i := range 3 {
+		src += fmt.Sprintf(`
+resource "aws_dynamodb_table_item" "i%[1]d" {
+  table_name = aws_dynamodb_table.aaa.name
+  hash_key   = "id"
+  item       = jsonencode({ id = { S = "%[1]d" } })
+}
+`, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = st.Close() }()
+	eng, err := emulator.New(emulator.Options{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = eng.Close() }()
+	cfg := newServeConfig(func(string) string { return "" })
+	cfg.iac.loads = stringList{dir}
+	cfg.iac.progressEvery = -1
+	var logs bytes.Buffer
+	if _, err := provisionLoads(context.Background(), eng, cfg, zerolog.New(&logs)); err != nil {
+		t.Fatalf("%v\n%s", err, logs.String())
+	}
+	var got []string
+	for _, s := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var l struct {
+			Level, Message       string
+			Tables, Items, Total int64
+			TablesRate           *float64 `json:"tables_per_second"`
+			ItemsRate            *float64 `json:"items_per_second"`
+		}
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			t.Fatalf("log line %q: %v", s, err)
+		}
+		if !strings.Contains(l.Message, " in progress") && !strings.Contains(l.Message, " finished") {
+			continue
+		}
+		if l.TablesRate == nil && l.ItemsRate == nil {
+			t.Errorf("no rate: %s", s)
+		}
+		got = append(got, fmt.Sprintf("%s %s %d+%d/%d", l.Level, l.Message, l.Tables, l.Items, l.Total))
+	}
+	var want []string
+	for _, prefix := range []string{"dry run: ", ""} {
+		want = append(want,
+			"info "+prefix+"seeding items in progress 0+1/3",
+			"info "+prefix+"seeding items in progress 0+2/3",
+			"info "+prefix+"seeding items in progress 0+3/3",
+			"info "+prefix+"provisioning tables in progress 1+0/2",
+			"info "+prefix+"provisioning tables in progress 2+0/2",
+			"info "+prefix+"provisioning tables finished 2+0/2",
+			"info "+prefix+"seeding items finished 0+3/3")
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("progress lines:\n%s\nwant:\n%s\nall logs:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), logs.String())
 	}
 }

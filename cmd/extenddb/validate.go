@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/wire"
 )
 
@@ -58,7 +59,7 @@ func runValidate(ctx context.Context, c *cli, args []string) int {
 		fmt.Fprintf(c.stderr, "extenddb validate: %v\n", err)
 		return 2
 	}
-	specs, err := loadAndCheck(ctx, paths, opts, printTo(c.stderr))
+	specs, err := loadAndCheck(ctx, paths, opts, printTo(c.stderr), iac.ProvisionOptions{})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "extenddb validate: %v\n", err)
 		return 1

@@ -133,6 +133,7 @@ func (s *stack) eval(n *node, depth int) (*node, error) {
 				continue
 			}
 			out.keys = append(out.keys, k)
+			out.keyPos = append(out.keyPos, n.keyAt(i))
 			out.vals = append(out.vals, v)
 		}
 		return out, nil
@@ -644,7 +645,7 @@ func asText(n *node) *node {
 		}
 		return out
 	case kMap:
-		out := &node{k: kMap, pos: n.pos, keys: n.keys}
+		out := &node{k: kMap, pos: n.pos, keys: n.keys, keyPos: n.keyPos}
 		for _, v := range n.vals {
 			out.vals = append(out.vals, asText(v))
 		}

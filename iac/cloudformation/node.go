@@ -31,6 +31,19 @@ type node struct {
 	keys  []string
 	vals  []*node
 	items []*node
+	// keyPos is where each of keys is written, when known (a mapping
+	// from the template; not one an intrinsic built): a diagnostic about a
+	// property points at its name, as its line.
+	keyPos []spec.Pos
+}
+
+// keyAt is where the i-th key of a mapping is written, else where its
+// value is.
+func (n *node) keyAt(i int) spec.Pos {
+	if i < len(n.keyPos) && n.keyPos[i].File != "" {
+		return n.keyPos[i]
+	}
+	return n.vals[i].pos
 }
 
 func (n *node) get(key string) *node {
@@ -43,6 +56,19 @@ func (n *node) get(key string) *node {
 		}
 	}
 	return nil
+}
+
+// index is the position of key in a mapping's keys, -1 when absent.
+func (n *node) index(key string) int {
+	if n == nil || n.k != kMap {
+		return -1
+	}
+	for i, k := range n.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
 }
 
 func (n *node) describe() string {
@@ -241,6 +267,7 @@ func (c *converter) convert(y *yaml.Node, depth int) *node {
 			}
 			seen[k.Value] = true
 			n.keys = append(n.keys, k.Value)
+			n.keyPos = append(n.keyPos, c.pos(k))
 			n.vals = append(n.vals, c.convert(v, depth+1))
 		}
 		return n

@@ -341,10 +341,38 @@ func (d *decoder) ignored(props *node, names ...string) {
 	}
 }
 
-func (s *stack) newSpec(r *resource, name string) spec.TableSpec {
+// newSpec starts the spec of r from its evaluated properties, recording
+// where each property is written (see where).
+func (s *stack) newSpec(r *resource, name string, props *node) spec.TableSpec {
 	sp := spec.TableSpec{Account: s.account, Region: s.region, Pos: r.def.pos, Source: "Resources." + r.id}
 	sp.Create.TableName = spec.Str(name)
+	where(&sp, "", props)
 	return sp
+}
+
+// where records in sp where each property under n is written, by its path
+// ("GlobalSecondaryIndexes[1].Projection.ProjectionType"). The properties
+// of AWS::DynamoDB::Table are CreateTable's members by name and shape, so
+// an engine error about a member (spec.Blame) points at the property that
+// declares it; the other table types share most of them.
+func where(sp *spec.TableSpec, path string, n *node) {
+	switch n.k {
+	case kMap:
+		for i, k := range n.keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			sp.At(p, n.keyAt(i))
+			where(sp, p, n.vals[i])
+		}
+	case kSeq:
+		for i, e := range n.items {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			sp.At(p, e.pos)
+			where(sp, p, e)
+		}
+	}
 }
 
 func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.TableSpec {
@@ -356,7 +384,7 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	if !d.required(props.get("KeySchema"), props, "KeySchema") {
 		return nil
 	}
-	sp := s.newSpec(r, name)
+	sp := s.newSpec(r, name, props)
 	c := &sp.Create
 	c.AttributeDefinitions = d.attrDefs(props.get("AttributeDefinitions"))
 	c.KeySchema = d.keySchema(props.get("KeySchema"), "KeySchema")
@@ -430,7 +458,7 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 func (s *stack) simpleTable(d *decoder, r *resource, props *node, name string) []spec.TableSpec {
 	d.object(props, "Properties", "PrimaryKey", "ProvisionedThroughput", "SSESpecification",
 		"PointInTimeRecoverySpecification", "TableName", "Tags")
-	sp := s.newSpec(r, name)
+	sp := s.newSpec(r, name, props)
 	c := &sp.Create
 	keyName, keyType := "id", "S"
 	if pk := props.get("PrimaryKey"); d.object(pk, "PrimaryKey", "Name", "Type") {
@@ -449,6 +477,11 @@ func (s *stack) simpleTable(d *decoder, r *resource, props *node, name string) [
 				d.errorf(pk.get("Type"), "Type of PrimaryKey must be String, Number or Binary")
 			}
 		}
+	}
+	if i := props.index("PrimaryKey"); i >= 0 {
+		// SimpleTable's PrimaryKey is both the key and its definition.
+		sp.At("KeySchema", props.keyAt(i))
+		sp.At("AttributeDefinitions", props.keyAt(i))
 	}
 	c.AttributeDefinitions = []emulator.AttributeDefinition{{AttributeName: spec.Str(keyName), AttributeType: spec.Str(keyType)}}
 	c.KeySchema = []emulator.KeySchemaElement{{AttributeName: spec.Str(keyName), KeyType: spec.Str("HASH")}}
@@ -493,7 +526,7 @@ func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) [
 	if !d.required(props.get("Replicas"), props, "Replicas") || !d.required(props.get("KeySchema"), props, "KeySchema") {
 		return nil
 	}
-	base := s.newSpec(r, name)
+	base := s.newSpec(r, name, props)
 	c := &base.Create
 	c.AttributeDefinitions = d.attrDefs(props.get("AttributeDefinitions"))
 	c.KeySchema = d.keySchema(props.get("KeySchema"), "KeySchema")

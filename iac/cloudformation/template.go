@@ -255,11 +255,15 @@ func mergeGlobals(globals, props *node) *node {
 		return props
 	}
 	out := &node{k: kMap, pos: props.pos, keys: append([]string(nil), props.keys...), vals: append([]*node(nil), props.vals...)}
+	for i := range props.keys {
+		out.keyPos = append(out.keyPos, props.keyAt(i))
+	}
 	for i, k := range globals.keys {
 		own := props.get(k)
 		switch {
 		case own == nil:
 			out.keys = append(out.keys, k)
+			out.keyPos = append(out.keyPos, globals.keyAt(i))
 			out.vals = append(out.vals, globals.vals[i])
 		case own.k == kMap && globals.vals[i].k == kMap:
 			for j := range out.keys {

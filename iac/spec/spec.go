@@ -3,6 +3,7 @@ package spec
 import (
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/av"
@@ -31,6 +32,49 @@ type TableSpec struct {
 	// Replicas lists the Regions of the global table this table belongs
 	// to, its own included; empty for a single-Region table.
 	Replicas []string
+	// Where maps a member path of Create ("BillingMode", "KeySchema[1]",
+	// "GlobalSecondaryIndexes[0].Projection.ProjectionType") to the
+	// attribute, block or property that declares it, so an error the
+	// engine reports about that member points there (see PosOf). Filled
+	// by the loaders with At; read-only afterwards (replicas share it).
+	Where map[string]Pos
+}
+
+// At records that the member at path is declared at pos; an unknown pos is
+// ignored.
+func (s *TableSpec) At(path string, pos Pos) {
+	if pos.File == "" {
+		return
+	}
+	if s.Where == nil {
+		s.Where = map[string]Pos{}
+	}
+	s.Where[path] = pos
+}
+
+// PosOf is where the first of paths that is declared is: each path is
+// tried, then its parents ("A[1].B.C", "A[1].B", "A[1]", "A"), before the
+// next path; the table's own position when none is.
+func (s *TableSpec) PosOf(paths ...string) Pos {
+	for _, p := range paths {
+		for p != "" {
+			if pos, ok := s.Where[p]; ok {
+				return pos
+			}
+			p = parentPath(p)
+		}
+	}
+	return s.Pos
+}
+
+// parentPath drops the last member or index of a path: "A[1].B" → "A[1]",
+// "A[1]" → "A", "A" → "".
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
 }
 
 // Namespace is the (account, Region) of the table.

@@ -168,6 +168,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	s := spec.TableSpec{Account: ns.Account, Region: ns.Region, Pos: pos, Source: addr}
 	c := &s.Create
 	c.TableName = name
+	where(&s, d)
 	for _, a := range d.blocks["attribute"] {
 		c.AttributeDefinitions = append(c.AttributeDefinitions, emulator.AttributeDefinition{
 			AttributeName: r.str(a.attrs, "name"), AttributeType: r.str(a.attrs, "type")})
@@ -334,6 +335,100 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 		"table_class": strOrNull(c.TableClass), "deletion_protection_enabled": boolOrNull(c.DeletionProtectionEnabled),
 		"tags": strMapVal(resTags), "tags_all": strMapVal(tags), "replica": replica, "region": cty.StringVal(region),
 	})
+}
+
+// where records in s where each member of its CreateTable input is
+// declared in d, so the engine's errors point at the argument or block
+// responsible (spec.Blame): the Terraform schema's shape, not the API's
+// (hash_key is KeySchema[0], read_capacity ProvisionedThroughput, an
+// index's projection_type its Projection).
+func where(s *spec.TableSpec, d *decoded) {
+	attr := func(path string, as hcl.Attributes, names ...string) {
+		for _, n := range names {
+			if a := as[n]; a != nil {
+				s.At(path, spec.PosFromHCL(&a.Range))
+				return
+			}
+		}
+	}
+	block := func(path string, b *decoded) {
+		if b != nil {
+			s.At(path, spec.PosFromHCL(&b.rng))
+		}
+	}
+	attr("TableName", d.attrs, "name")
+	attr("BillingMode", d.attrs, "billing_mode")
+	attr("KeySchema", d.attrs, "hash_key")
+	attr("KeySchema[0]", d.attrs, "hash_key")
+	attr("KeySchema[1]", d.attrs, "range_key")
+	for i, a := range d.blocks["attribute"] {
+		if i == 0 {
+			block("AttributeDefinitions", a)
+		}
+		block(fmt.Sprintf("AttributeDefinitions[%d]", i), a)
+	}
+	throughput := func(prefix string, as hcl.Attributes) {
+		attr(prefix+"ProvisionedThroughput", as, "read_capacity", "write_capacity")
+		attr(prefix+"ProvisionedThroughput.ReadCapacityUnits", as, "read_capacity")
+		attr(prefix+"ProvisionedThroughput.WriteCapacityUnits", as, "write_capacity")
+	}
+	caps := func(prefix string, b *decoded) {
+		if od := b.one("on_demand_throughput"); od != nil {
+			block(prefix+"OnDemandThroughput", od)
+			attr(prefix+"OnDemandThroughput.MaxReadRequestUnits", od.attrs, "max_read_request_units")
+			attr(prefix+"OnDemandThroughput.MaxWriteRequestUnits", od.attrs, "max_write_request_units")
+		}
+		if w := b.one("warm_throughput"); w != nil {
+			block(prefix+"WarmThroughput", w)
+			attr(prefix+"WarmThroughput.ReadUnitsPerSecond", w.attrs, "read_units_per_second")
+			attr(prefix+"WarmThroughput.WriteUnitsPerSecond", w.attrs, "write_units_per_second")
+		}
+	}
+	projection := func(prefix string, as hcl.Attributes) {
+		attr(prefix+"Projection", as, "projection_type")
+		attr(prefix+"Projection.ProjectionType", as, "projection_type")
+		attr(prefix+"Projection.NonKeyAttributes", as, "non_key_attributes")
+	}
+	throughput("", d.attrs)
+	caps("", d)
+	for i, g := range d.blocks["global_secondary_index"] {
+		p := fmt.Sprintf("GlobalSecondaryIndexes[%d]", i)
+		block(p, g)
+		p += "."
+		attr(p+"IndexName", g.attrs, "name")
+		if ks := g.blocks["key_schema"]; len(ks) > 0 {
+			block(p+"KeySchema", ks[0])
+			for j, k := range ks {
+				block(fmt.Sprintf("%sKeySchema[%d]", p, j), k)
+			}
+		} else {
+			attr(p+"KeySchema", g.attrs, "hash_key")
+			attr(p+"KeySchema[0]", g.attrs, "hash_key")
+			attr(p+"KeySchema[1]", g.attrs, "range_key")
+		}
+		projection(p, g.attrs)
+		throughput(p, g.attrs)
+		caps(p, g)
+	}
+	for i, l := range d.blocks["local_secondary_index"] {
+		p := fmt.Sprintf("LocalSecondaryIndexes[%d]", i)
+		block(p, l)
+		p += "."
+		attr(p+"IndexName", l.attrs, "name")
+		// An LSI's hash key is the table's: its own argument is range_key.
+		attr(p+"KeySchema", l.attrs, "range_key")
+		attr(p+"KeySchema[1]", l.attrs, "range_key")
+		projection(p, l.attrs)
+	}
+	attr("StreamSpecification", d.attrs, "stream_enabled", "stream_view_type")
+	attr("StreamSpecification.StreamViewType", d.attrs, "stream_view_type", "stream_enabled")
+	if sse := d.one("server_side_encryption"); sse != nil {
+		block("SSESpecification", sse)
+		attr("SSESpecification.KMSMasterKeyId", sse.attrs, "kms_key_arn")
+	}
+	attr("TableClass", d.attrs, "table_class")
+	attr("DeletionProtectionEnabled", d.attrs, "deletion_protection_enabled")
+	attr("Tags", d.attrs, "tags")
 }
 
 func ptOr(pt *emulator.ProvisionedThroughput, read bool) *int64 {
