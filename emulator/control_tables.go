@@ -40,6 +40,9 @@ func (e *Engine) DescribeTable(ctx context.Context, ns Namespace, in *DescribeTa
 	if in == nil {
 		in = &DescribeTableInput{}
 	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	tns, name, err := tableRequest(ns, in.TableName)
 	if err != nil {
 		return nil, err
@@ -100,6 +103,9 @@ func (e *Engine) ListTables(ctx context.Context, ns Namespace, in *ListTablesInp
 func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableInput) (*DeleteTableOutput, error) {
 	if in == nil {
 		in = &DeleteTableInput{}
+	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
 	}
 	tns, name, err := tableRequest(ns, in.TableName)
 	if err != nil {

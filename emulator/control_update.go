@@ -34,6 +34,9 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	if in == nil {
 		in = &UpdateTableInput{}
 	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := validateUpdateShape(in); err != nil {
 		return nil, err
 	}
