@@ -132,6 +132,9 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 
 	d := e.describe(t, now)
 	d.TableStatus = statusDeleting
+	// The service's DeleteTable description leaves out the schema and the
+	// creation time (DescribeTable has them).
+	d.KeySchema, d.AttributeDefinitions, d.CreationDateTime = nil, nil, 0
 
 	b := e.opts.Store.NewBatch()
 	if err := dropTableData(b, t.ID); err != nil {
