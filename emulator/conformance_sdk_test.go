@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -242,5 +243,44 @@ func wantAPIError(t *testing.T, err error, code, msg string) {
 	var ae smithy.APIError
 	if !errors.As(err, &ae) || ae.ErrorCode() != code || ae.ErrorMessage() != msg {
 		t.Errorf("got %v\nwant %s: %s", err, code, msg)
+	}
+}
+
+// TestConformanceThrottleInitialBurst: a fresh 5/5 provisioned table, with
+// the clock standing still, serves five 1-WCU writes by default and twenty
+// with ThrottleOptions.InitialBurstSeconds 4.
+func TestConformanceThrottleInitialBurst(t *testing.T) {
+	for _, c := range []struct {
+		initial float64
+		served  int
+	}{{0, 5}, {4, 20}} {
+		clk := &stepClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+		s := testserver.New(t, testserver.WithClock(clk), testserver.WithEngineOptions(func(o *emulator.Options) {
+			o.Throttle.InitialBurstSeconds = c.initial
+		}))
+		_, err := s.Client.CreateTable(t.Context(), &dynamodb.CreateTableInput{
+			TableName:             aws.String("small"),
+			AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+			ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := 0
+		for i := range 25 {
+			_, err := s.Client.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("small"),
+				Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}}})
+			var pte *types.ProvisionedThroughputExceededException
+			switch {
+			case err == nil:
+				served++
+			case !errors.As(err, &pte):
+				t.Fatal(err)
+			}
+		}
+		if served != c.served {
+			t.Errorf("InitialBurstSeconds %v: %d of 25 writes served at once, want %d", c.initial, served, c.served)
+		}
 	}
 }
