@@ -204,7 +204,7 @@ func TestBatchValidation(t *testing.T) {
 	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"nope": {Keys: keys(1)}}})
 	itErr(t, err, "ResourceNotFoundException", "Requested resource not found")
 	_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{}})
-	itErr(t, err, v, "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1")
+	itErr(t, err, v, "The requestItems parameter is required for BatchGetItem")
 
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": puts(20), "hash2": puts(6)}})
 	itErr(t, err, v, "Too many items requested for the BatchWriteItem call")

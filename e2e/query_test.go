@@ -542,8 +542,8 @@ func TestQueryValidation(t *testing.T) {
 	}{
 		{"no key condition", &dynamodb.QueryInput{TableName: aws.String("qtab")}, v, "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request."},
 		{"missing table", q(func(in *dynamodb.QueryInput) { in.TableName = aws.String("nope") }), "ResourceNotFoundException", "Requested resource not found"},
-		{"limit 0", q(func(in *dynamodb.QueryInput) { in.Limit = aws.Int32(0) }), v, "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
-		{"bad select", q(func(in *dynamodb.QueryInput) { in.Select = "SOME" }), v, "1 validation error detected: Value 'SOME' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES, COUNT]"},
+		{"limit 0", q(func(in *dynamodb.QueryInput) { in.Limit = aws.Int32(0) }), v, "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{"bad select", q(func(in *dynamodb.QueryInput) { in.Select = "SOME" }), v, "1 validation error detected: Value 'SOME' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"},
 		{"non-key condition", kce("x = :p", ":p", itN("1")), v, "Query condition missed key schema element: pk"},
 		{"sort only", kce("sk = :p", ":p", itN("1")), v, "Query condition missed key schema element: pk"},
 		{"partition not equality", kce("pk > :p", ":p", itS("a")), v, "Query key condition not supported"},
@@ -857,13 +857,13 @@ func TestScanValidation(t *testing.T) {
 		in   *dynamodb.ScanInput
 		msg  string
 	}{
-		{"segment without total", &dynamodb.ScanInput{TableName: aws.String("qtab"), Segment: aws.Int32(0)}, "The TotalSegments parameter is required but was not present in the request when parameter Segment is present"},
+		{"segment without total", &dynamodb.ScanInput{TableName: aws.String("qtab"), Segment: aws.Int32(0)}, "The TotalSegments parameter is required but was not present in the request when Segment parameter is present"},
 		{"total without segment", &dynamodb.ScanInput{TableName: aws.String("qtab"), TotalSegments: aws.Int32(2)}, "The Segment parameter is required but was not present in the request when parameter TotalSegments is present"},
 		{"segment too big", &dynamodb.ScanInput{TableName: aws.String("qtab"), Segment: aws.Int32(2), TotalSegments: aws.Int32(2)}, "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 2 is not less than TotalSegments: 2"},
 		{"total 0", &dynamodb.ScanInput{TableName: aws.String("qtab"), Segment: aws.Int32(0), TotalSegments: aws.Int32(0)}, "1 validation error detected: Value '0' at 'totalSegments' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 		{"total too big", &dynamodb.ScanInput{TableName: aws.String("qtab"), Segment: aws.Int32(0), TotalSegments: aws.Int32(1000001)}, "1 validation error detected: Value '1000001' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000"},
 		{"negative segment", &dynamodb.ScanInput{TableName: aws.String("qtab"), Segment: aws.Int32(-1), TotalSegments: aws.Int32(2)}, "1 validation error detected: Value '-1' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0"},
-		{"limit", &dynamodb.ScanInput{TableName: aws.String("qtab"), Limit: aws.Int32(-5)}, "1 validation error detected: Value '-5' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
+		{"limit", &dynamodb.ScanInput{TableName: aws.String("qtab"), Limit: aws.Int32(-5)}, "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"},
 		{"no index", &dynamodb.ScanInput{TableName: aws.String("qtab"), IndexName: aws.String("nope")}, "The table does not have the specified index: nope"},
 		{"start key", &dynamodb.ScanInput{TableName: aws.String("qtab"), ExclusiveStartKey: qItem{"pk": itS("a"), "sk": itS("x")}}, "The provided starting key is invalid: The provided key element does not match the schema"},
 		{"consistent gsi", &dynamodb.ScanInput{TableName: aws.String("qtab"), IndexName: aws.String("gsi"), ConsistentRead: aws.Bool(true)}, "Consistent reads are not supported on global secondary indexes"},

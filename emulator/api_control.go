@@ -208,11 +208,11 @@ type ReplicaDescription struct {
 
 // TableDescription is the complete description DescribeTable returns.
 type TableDescription struct {
-	AttributeDefinitions      []DescribedAttributeDefinition    `json:"AttributeDefinitions"`
+	AttributeDefinitions      []DescribedAttributeDefinition    `json:"AttributeDefinitions,omitempty"`
 	TableName                 string                            `json:"TableName"`
-	KeySchema                 []DescribedKeySchemaElement       `json:"KeySchema"`
+	KeySchema                 []DescribedKeySchemaElement       `json:"KeySchema,omitempty"`
 	TableStatus               string                            `json:"TableStatus"`
-	CreationDateTime          float64                           `json:"CreationDateTime"`
+	CreationDateTime          float64                           `json:"CreationDateTime,omitempty"`
 	ProvisionedThroughput     ProvisionedThroughputDescription  `json:"ProvisionedThroughput"`
 	TableSizeBytes            int64                             `json:"TableSizeBytes"`
 	ItemCount                 int64                             `json:"ItemCount"`

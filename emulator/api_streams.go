@@ -28,9 +28,17 @@ type ListStreamsOutput struct {
 
 // DescribeStreamInput is DescribeStream's request.
 type DescribeStreamInput struct {
-	StreamArn             *string `json:"StreamArn,omitempty"`
-	Limit                 *int64  `json:"Limit,omitempty"`
-	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitempty"`
+	StreamArn             *string      `json:"StreamArn,omitempty"`
+	Limit                 *int64       `json:"Limit,omitempty"`
+	ExclusiveStartShardId *string      `json:"ExclusiveStartShardId,omitempty"`
+	ShardFilter           *ShardFilter `json:"ShardFilter,omitempty"`
+}
+
+// ShardFilter narrows DescribeStream's shards; CHILD_SHARDS lists the
+// children of ShardId.
+type ShardFilter struct {
+	Type    *string `json:"Type,omitempty"`
+	ShardId *string `json:"ShardId,omitempty"`
 }
 
 // SequenceNumberRange is a shard's first and (once closed) last sequence number.

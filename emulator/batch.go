@@ -40,14 +40,13 @@ func (c *capacityUse) add(o capacityUse) {
 	}
 }
 
-func requestItemsShape(v *violations, n int, isNil bool) {
-	if isNil {
-		v.null("requestItems")
-		return
+// requiredRequestItems is the service's own answer to a batch without
+// RequestItems or with an empty map, given before any other validation.
+func requiredRequestItems(n int, op string) error {
+	if n == 0 {
+		return Validation("The requestItems parameter is required for %s", op)
 	}
-	if n < 1 {
-		v.add("'{}'", "requestItems", "Member must have length greater than or equal to 1")
-	}
+	return nil
 }
 
 // batchGetTable is one table's validated part of a BatchGetItem.
@@ -64,19 +63,24 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 	if in == nil {
 		in = &BatchGetItemInput{}
 	}
+	if err := requiredRequestItems(len(in.RequestItems), "BatchGetItem"); err != nil {
+		return nil, err
+	}
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
-	requestItemsShape(&v, len(in.RequestItems), in.RequestItems == nil)
 	names := sortedNames(in.RequestItems)
 	for _, name := range names {
 		ka := in.RequestItems[name]
-		path := fmt.Sprintf("requestItems.%s.member.keys", name)
 		if ka.Keys == nil {
-			v.null(path)
-		} else if len(ka.Keys) < 1 {
-			v.add("'[]'", path, "Member must have length greater than or equal to 1")
+			v.null(fmt.Sprintf("requestItems.%s.member.keys", name))
+			continue
+		}
+		// The service reports the Keys bounds in wire case, value unquoted.
+		path := fmt.Sprintf("RequestItems.%s.member.Keys", name)
+		if len(ka.Keys) < 1 {
+			v.addUnquoted(path, "Member must have length greater than or equal to 1")
 		} else if len(ka.Keys) > maxBatchGetKeys {
-			v.add("'["+fmt.Sprint(len(ka.Keys))+" keys]'", path, "Member must have length less than or equal to 100")
+			v.addUnquoted(path, "Member must have length less than or equal to 100")
 		}
 	}
 	if err := v.err(); err != nil {
@@ -214,18 +218,20 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 	if in == nil {
 		in = &BatchWriteItemInput{}
 	}
+	if err := requiredRequestItems(len(in.RequestItems), "BatchWriteItem"); err != nil {
+		return nil, err
+	}
 	var v violations
 	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
 	v.enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnICM...)
-	requestItemsShape(&v, len(in.RequestItems), in.RequestItems == nil)
 	names := sortedNames(in.RequestItems)
 	for _, name := range names {
-		reqs := in.RequestItems[name]
-		path := fmt.Sprintf("requestItems.%s.member", name)
-		if len(reqs) < 1 {
-			v.add("'[]'", path, "Member must have length greater than or equal to 1")
-		} else if len(reqs) > maxBatchWriteItems {
-			v.add("'["+fmt.Sprint(len(reqs))+" requests]'", path, "Member must have length less than or equal to 25")
+		if n := len(in.RequestItems[name]); n < 1 || n > maxBatchWriteItems {
+			// One violation for the whole map, echoing it as the service's
+			// Java model prints it.
+			v.add(quoteValue(javaRequestItems(in.RequestItems)), "requestItems",
+				"Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]")
+			break
 		}
 	}
 	if err := v.err(); err != nil {

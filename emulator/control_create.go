@@ -25,6 +25,9 @@ func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableI
 	if in == nil {
 		in = &CreateTableInput{}
 	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := validateCreateShape(in); err != nil {
 		return nil, err
 	}

@@ -49,7 +49,9 @@ func TestCreateTableValidation(t *testing.T) {
 		msg  string
 	}{
 		{"empty request", &CreateTableInput{}, CodeValidation,
-			"3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not be null; Value null at 'tableName' failed to satisfy constraint: Member must not be null; Value null at 'keySchema' failed to satisfy constraint: Member must not be null"},
+			"The parameter 'TableName' is required but was not present in the request"},
+		{"no table name, before other violations", &CreateTableInput{AttributeDefinitions: attrs("a", "X")}, CodeValidation,
+			"The parameter 'TableName' is required but was not present in the request"},
 		{"bad name chars", &CreateTableInput{TableName: sp("abc;"), AttributeDefinitions: attrs(), KeySchema: keys("a", "HASH")}, CodeValidation,
 			"1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
 		{"short name", ppr(func(in *CreateTableInput) { in.TableName = sp("ab") }), CodeValidation,

@@ -40,6 +40,9 @@ func (e *Engine) DescribeTable(ctx context.Context, ns Namespace, in *DescribeTa
 	if in == nil {
 		in = &DescribeTableInput{}
 	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	tns, name, err := tableRequest(ns, in.TableName)
 	if err != nil {
 		return nil, err
@@ -101,6 +104,9 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 	if in == nil {
 		in = &DeleteTableInput{}
 	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	tns, name, err := tableRequest(ns, in.TableName)
 	if err != nil {
 		return nil, err
@@ -126,6 +132,9 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 
 	d := e.describe(t, now)
 	d.TableStatus = statusDeleting
+	// The service's DeleteTable description leaves out the schema and the
+	// creation time (DescribeTable has them).
+	d.KeySchema, d.AttributeDefinitions, d.CreationDateTime = nil, nil, 0
 
 	b := e.opts.Store.NewBatch()
 	if err := dropTableData(b, t.ID); err != nil {

@@ -34,6 +34,9 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	if in == nil {
 		in = &UpdateTableInput{}
 	}
+	if err := requiredTableName(in.TableName); err != nil {
+		return nil, err
+	}
 	if err := validateUpdateShape(in); err != nil {
 		return nil, err
 	}
@@ -605,11 +608,20 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 	keys := keyNames(g.KeySchema)
 	var added []attrDef
 	for _, k := range keys {
-		if _, ok := t.attrType(k); ok {
-			continue // an existing definition wins; the service ignores re-typing
+		typ, given := requested[k]
+		if live := u.liveSchemaOf(k); live != nil {
+			// A key of the table or of a live index fixes the attribute's
+			// type; the service refuses a new index that retypes it.
+			if given && typ != keyType(live, k) {
+				return invalidParam("Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: %s",
+					renderSchema(live), renderSchema(requestedSchema(g.KeySchema, requested, t)))
+			}
+			continue
 		}
-		typ, ok := requested[k]
-		if !ok {
+		if _, ok := t.attrType(k); ok && !given {
+			continue // defined by a dropped index: that type still serves
+		}
+		if !given {
 			return invalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
 				strings.Join(keys, ", "), strings.Join(defs, ", "))
 		}
@@ -658,7 +670,7 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 	if err := checkCreateWarm(g.WarmThroughput, u.billing, g.ProvisionedThroughput, "index "+name); err != nil {
 		return err
 	}
-	t.AttrDefs = append(t.AttrDefs, added...)
+	t.setAttrDefs(added)
 	saved := t.BillingMode
 	t.BillingMode = u.billing
 	ix := t.newGSI(g, true)
@@ -671,6 +683,68 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 	t.GSIs = append(t.GSIs, ix)
 	u.created = append(u.created, ix)
 	return nil
+}
+
+// liveSchemaOf returns the key schema of the table, or else of the first
+// live index, that has name as a key attribute; nil if none has.
+func (u *tableUpdate) liveSchemaOf(name string) []keyElem {
+	schemas := [][]keyElem{u.t.KeySchema}
+	for _, ix := range append(append([]*indexMeta(nil), u.t.LSIs...), u.t.liveGSIs(u.now)...) {
+		schemas = append(schemas, ix.KeySchema)
+	}
+	for _, s := range schemas {
+		if keyType(s, name) != "" {
+			return s
+		}
+	}
+	return nil
+}
+
+func keyType(schema []keyElem, name string) string {
+	for _, k := range schema {
+		if k.Name == name {
+			return k.Type
+		}
+	}
+	return ""
+}
+
+// requestedSchema is a new index's key schema typed as the request (or,
+// for keys it leaves out, the table) defines them.
+func requestedSchema(ks []KeySchemaElement, requested map[string]string, t *tableMeta) []keyElem {
+	out := t.keyElems(ks)
+	for i := range out {
+		if typ, ok := requested[out[i].Name]; ok {
+			out[i].Type = typ
+		}
+	}
+	return out
+}
+
+// renderSchema prints a key schema the way the service's redefinition
+// message does: Schema:[SchemaElement: key{xyz:S:HASH}, …].
+func renderSchema(schema []keyElem) string {
+	parts := make([]string, len(schema))
+	for i, k := range schema {
+		parts[i] = "SchemaElement: key{" + k.Name + ":" + k.Type + ":" + k.KeyType + "}"
+	}
+	return "Schema:[" + strings.Join(parts, ", ") + "]"
+}
+
+// setAttrDefs records definitions, replacing a dropped index's definition
+// of the same attribute.
+func (t *tableMeta) setAttrDefs(defs []attrDef) {
+	for _, d := range defs {
+		replaced := false
+		for i := range t.AttrDefs {
+			if t.AttrDefs[i].Name == d.Name {
+				t.AttrDefs[i].Type, replaced = d.Type, true
+			}
+		}
+		if !replaced {
+			t.AttrDefs = append(t.AttrDefs, d)
+		}
+	}
 }
 
 func (u *tableUpdate) updateGSI(g *UpdateGlobalSecondaryIndexAction) error {

@@ -59,7 +59,7 @@ func TestUpdateTableValidation(t *testing.T) {
 		msg  string
 	}{
 		{"no table name", &UpdateTableInput{DeletionProtectionEnabled: bl(true)}, CodeValidation,
-			"1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"},
+			"The parameter 'TableName' is required but was not present in the request"},
 		{"short table name", upd("ab", func(in *UpdateTableInput) { in.DeletionProtectionEnabled = bl(true) }), CodeValidation,
 			"1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"},
 		{"nothing to update", upd("prov", func(in *UpdateTableInput) {}), CodeValidation, atLeastOne},

@@ -210,7 +210,7 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 			v.add(quoteValue("["+joinNames(in.AttributesToGet)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
 		}
 	}
-	v.tableRef("tableName", in.TableName)
+	v.dataTableRef("tableName", in.TableName)
 	if in.Key == nil {
 		v.null("key")
 	}
@@ -294,7 +294,7 @@ func joinNames(names []string) string {
 // writeShape checks the members PutItem, UpdateItem and DeleteItem share.
 func writeShape(v *violations, table *string, itemPath string, item av.Item, condOp, retValues, retICM, retOnFail, retConsumed *string) {
 	v.enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
-	v.tableRef("tableName", table)
+	v.dataTableRef("tableName", table)
 	if item == nil {
 		v.null(itemPath)
 	}

@@ -42,9 +42,12 @@ func readShape(v *violations, table, index, sel, condOp, retConsumed *string, at
 	}
 	v.enum("select", sel, enumSelect...)
 	v.enum("conditionalOperator", condOp, enumCondOperator...)
-	v.tableRef("tableName", table)
+	v.dataTableRef("tableName", table)
 	v.name("indexName", index, false)
-	v.min("limit", limit, 1)
+	if limit != nil && *limit < 1 {
+		// The service names the member in its wire case and quotes no value.
+		v.addUnquoted("Limit", "Member must have value greater than or equal to 1")
+	}
 }
 
 // startKeyValues validates the attribute values of ExclusiveStartKey.

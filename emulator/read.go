@@ -34,7 +34,8 @@ const (
 	selCount     = "COUNT"
 )
 
-var enumSelect = []string{"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"}
+// enumSelect is in the order the service lists it in its enum violation.
+var enumSelect = []string{"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"}
 
 const msgBadStartKey = "The provided starting key is invalid"
 

@@ -51,7 +51,7 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 	}
 	switch {
 	case in.Segment != nil && in.TotalSegments == nil:
-		return nil, Validation("The TotalSegments parameter is required but was not present in the request when parameter Segment is present")
+		return nil, Validation("The TotalSegments parameter is required but was not present in the request when Segment parameter is present")
 	case in.Segment == nil && in.TotalSegments != nil:
 		return nil, Validation("The Segment parameter is required but was not present in the request when parameter TotalSegments is present")
 	case in.Segment != nil && *in.Segment >= *in.TotalSegments:

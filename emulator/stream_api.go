@@ -35,6 +35,26 @@ func ResourceNotFoundError(format string, args ...any) *Error {
 // streamARN is the ARN of table t's stream label.
 func streamARN(t *tableMeta, label string) string { return t.ARN() + "/stream/" + label }
 
+// invalidStreamARN is the service's answer to a stream ARN that does not
+// parse (one that parses but names no stream is ResourceNotFound).
+func invalidStreamARN() error { return Validation("Invalid StreamArn") }
+
+// wellFormedStreamARN reports whether arn has a stream ARN's shape,
+// arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL, in any
+// namespace.
+func wellFormedStreamARN(arn string) bool {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[2] != "dynamodb" || parts[3] == "" || parts[4] == "" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(parts[5], "table/")
+	if !ok {
+		return false
+	}
+	name, label, ok := strings.Cut(rest, "/stream/")
+	return ok && namePattern.MatchString(name) && label != "" && !strings.Contains(label, "/")
+}
+
 // parseStreamARN splits a stream ARN of ns into table name and label.
 func parseStreamARN(ns Namespace, arn string) (name, label string, ok bool) {
 	rest, ok := strings.CutPrefix(arn, ns.TableARN(""))
@@ -83,6 +103,9 @@ func (s *streamMeta) visible(now time.Time) bool {
 
 // resolveStream finds the stream of arn. The caller unlocks st.mu.
 func (e *Engine) resolveStream(ns Namespace, arn string, now time.Time) (*tableMeta, *streamTable, *streamMeta, error) {
+	if !wellFormedStreamARN(arn) {
+		return nil, nil, nil, invalidStreamARN()
+	}
 	name, label, ok := parseStreamARN(ns, arn)
 	if !ok {
 		return nil, nil, nil, streamNotFound(arn)
@@ -113,6 +136,7 @@ func (e *Engine) ListStreams(ctx context.Context, ns Namespace, in *ListStreamsI
 	}
 	var v violations
 	v.min("limit", in.Limit, 1)
+	v.max("limit", in.Limit, maxListStreams)
 	if in.TableName != nil {
 		v.length("tableName", *in.TableName, 3, 255)
 	}
@@ -121,6 +145,9 @@ func (e *Engine) ListStreams(ctx context.Context, ns Namespace, in *ListStreamsI
 	}
 	if err := v.err(); err != nil {
 		return nil, err
+	}
+	if in.ExclusiveStartStreamArn != nil && !wellFormedStreamARN(*in.ExclusiveStartStreamArn) {
+		return nil, invalidStreamARN()
 	}
 	now := e.now()
 	var tables []*tableMeta
@@ -211,6 +238,18 @@ func (e *Engine) DescribeStream(ctx context.Context, ns Namespace, in *DescribeS
 	if in.ExclusiveStartShardId != nil {
 		v.length("exclusiveStartShardId", *in.ExclusiveStartShardId, 28, 65)
 	}
+	if f := in.ShardFilter; f != nil {
+		// CHILD_SHARDS is the only filter and it needs the parent's ID.
+		if f.Type == nil {
+			v.null("shardFilter.type")
+		}
+		v.enum("shardFilter.type", f.Type, "CHILD_SHARDS")
+		if f.ShardId == nil {
+			v.null("shardFilter.shardId")
+		} else {
+			v.length("shardFilter.shardId", *f.ShardId, 28, 65)
+		}
+	}
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -233,17 +272,24 @@ func (e *Engine) DescribeStream(ctx context.Context, ns Namespace, in *DescribeS
 	}
 	var shards []StreamShard
 	for _, sh := range s.Shards {
-		if shardVisible(sh, now) {
-			shards = append(shards, StreamShard{ShardId: sh.ID, ParentShardId: sh.Parent, SequenceNumberRange: shardRange(sh)})
+		if !shardVisible(sh, now) {
+			continue
 		}
+		if in.ShardFilter != nil && sh.Parent != *in.ShardFilter.ShardId {
+			continue
+		}
+		shards = append(shards, StreamShard{ShardId: sh.ID, ParentShardId: sh.Parent, SequenceNumberRange: shardRange(sh)})
 	}
 	if in.ExclusiveStartShardId != nil {
+		// A start shard the stream does not have lists nothing after it.
+		start := len(shards)
 		for i, sh := range shards {
 			if sh.ShardId == *in.ExclusiveStartShardId {
-				shards = shards[i+1:]
+				start = i + 1
 				break
 			}
 		}
+		shards = shards[start:]
 	}
 	limit := maxDescribeShard
 	if in.Limit != nil && *in.Limit < int64(limit) {

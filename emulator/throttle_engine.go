@@ -4,7 +4,7 @@ package emulator
 //
 // Registration. Every table's buckets are (re)sized where its metadata is
 // cached (cacheTable): CreateTable, the load at start-up (so a restart
-// registers every table again with one second of its rate), UpdateTable
+// registers every table again with its starting balance), UpdateTable
 // (Register scales the balances to the new rates) and every other metadata
 // change, which re-registers the same throughput and so changes nothing.
 // The handle rides on the cached *tableMeta, so the data path finds it
@@ -49,6 +49,11 @@ type ThrottleOptions struct {
 	// BurstSeconds is how many seconds of unused capacity a bucket keeps.
 	// Default 300.
 	BurstSeconds float64
+	// InitialBurstSeconds is how many seconds of its rate a table's buckets
+	// hold when the table is new (or ExtendDB has just started), from 1 to
+	// BurstSeconds. Default 1. Tests that create a small provisioned table
+	// and at once write more than a second of its capacity raise it.
+	InitialBurstSeconds float64
 }
 
 // throttleState is the engine's throttle manager.
@@ -66,6 +71,7 @@ func (e *Engine) initThrottle() error {
 	m, err := throttle.New(throttle.Config{
 		Off:                 o.Off,
 		BurstSeconds:        o.BurstSeconds,
+		InitialSeconds:      o.InitialBurstSeconds,
 		PartitionReadUnits:  o.PartitionReadUnits,
 		PartitionWriteUnits: o.PartitionWriteUnits,
 		TableReadUnits:      float64(lim.TableMaxReadCapacityUnits),

@@ -70,6 +70,41 @@ func (v *violations) tableRef(path string, s *string) {
 	v.length(path, *s, 3, 1024)
 }
 
+// dataTableRef checks the TableName of a data-plane operation (GetItem,
+// PutItem, UpdateItem, DeleteItem, Query, Scan). The service answers an
+// empty name and a bare name over 255 characters with one length
+// violation each (no pattern violation for the empty name), where the
+// control plane's rule (tableRef) gives several.
+func (v *violations) dataTableRef(path string, s *string) {
+	if s == nil || strings.HasPrefix(*s, "arn:") || *s != "" && len([]rune(*s)) <= 255 {
+		v.tableRef(path, s)
+		return
+	}
+	if *s == "" {
+		v.add("''", path, "Member must have length greater than or equal to 1")
+		return
+	}
+	if !namePattern.MatchString(*s) {
+		v.add(quoteValue(*s), path, namePatternText)
+	}
+	v.add(quoteValue(*s), path, "Member must have length less than or equal to 255")
+}
+
+// requiredTableName is the control plane's answer to a request without a
+// TableName, given before any other validation.
+func requiredTableName(s *string) error {
+	if s == nil {
+		return Validation("The parameter 'TableName' is required but was not present in the request")
+	}
+	return nil
+}
+
+// addUnquoted records a violation the service reports without echoing
+// the value ("Value at 'Limit' failed to satisfy constraint: …").
+func (v *violations) addUnquoted(path, constraint string) {
+	v.msgs = append(v.msgs, fmt.Sprintf("Value at '%s' failed to satisfy constraint: %s", path, constraint))
+}
+
 // checkBareName applies the table-name length rule a bare (non-ARN) name
 // breaks only beyond the ARN-form maximum; the service answers it with its
 // own message after the shape checks.

@@ -14,6 +14,7 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/throttle"
 	"github.com/extenddb/extenddb/wire"
 )
 
@@ -31,6 +32,7 @@ type options struct {
 	region, accessKeyID string
 	dataDir             string
 	throttleOff         bool
+	initialBurst        *float64
 	transitionDelay     time.Duration
 	wire                wire.Options
 	loads               []string
@@ -66,6 +68,15 @@ func WithDataDir(dir string) Option { return func(o *options) { o.dataDir = dir 
 // WithoutThrottling computes and reports consumed capacity but never
 // refuses a request, as `serve --throttle off`.
 func WithoutThrottling() Option { return func(o *options) { o.throttleOff = true } }
+
+// WithThrottleInitialBurst makes a new table's buckets start with seconds
+// (from 1 to 300) of their rate instead of one, as `serve
+// --throttle-initial-burst` does: for tests that create a small
+// provisioned table and at once write or read more than a second of its
+// capacity. Out of range fails Start.
+func WithThrottleInitialBurst(seconds float64) Option {
+	return func(o *options) { o.initialBurst = &seconds }
+}
 
 // WithTransitionDelay keeps tables and indexes CREATING, UPDATING and
 // DELETING for d, so waiters in the code under test are exercised.
@@ -124,6 +135,15 @@ func Start(t testing.TB, opts ...Option) *Server {
 	}
 	o.wire.DefaultRegion = o.region
 
+	var initialBurst float64
+	if o.initialBurst != nil {
+		// Checked here: the engine would take 0 for its default.
+		if v := *o.initialBurst; !(v >= 1 && v <= throttle.DefaultBurstSeconds) {
+			t.Fatalf("extenddbtest: WithThrottleInitialBurst(%v): must be from 1 to %d seconds", v, throttle.DefaultBurstSeconds)
+		}
+		initialBurst = *o.initialBurst
+	}
+
 	store, err := pebblestore.Open(pebblestore.Options{Dir: o.dataDir, InMemory: o.dataDir == ""})
 	if err != nil {
 		t.Fatalf("extenddbtest: %v", err)
@@ -131,7 +151,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	eng, err := emulator.New(emulator.Options{
 		Store:           store,
 		TransitionDelay: o.transitionDelay,
-		Throttle:        emulator.ThrottleOptions{Off: o.throttleOff},
+		Throttle:        emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
 	})
 	if err != nil {
 		_ = store.Close()

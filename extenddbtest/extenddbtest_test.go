@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -121,5 +122,55 @@ func TestStartWithDataDir(t *testing.T) {
 	srv := extenddbtest.Start(t, extenddbtest.WithDataDir(dir))
 	if _, err := srv.DynamoDB().DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Kept")}); err != nil {
 		t.Fatalf("table from the first server: %v", err)
+	}
+}
+
+// TestStartWithThrottleInitialBurst: a fresh 5/5 provisioned table serves
+// 20 writes sent at once when its buckets start with 300 seconds (one
+// second, the default, refuses most of them).
+func TestStartWithThrottleInitialBurst(t *testing.T) {
+	srv := extenddbtest.Start(t, extenddbtest.WithThrottleInitialBurst(300))
+	db := dynamodb.NewFromConfig(srv.Config, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+	_, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{
+		TableName:             aws.String("Small"),
+		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for i := range 20 {
+		wg.Go(func() {
+			_, err := db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("Small"),
+				Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}}})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("a write of the burst was refused: %v", err)
+		}
+	}
+}
+
+func TestStartWithThrottleInitialBurstOutOfRange(t *testing.T) {
+	for _, v := range []float64{0, 0.5, 301} {
+		ft := &failingT{TB: t}
+		func() {
+			defer func() {
+				if p := recover(); p != nil && p != errFatal {
+					panic(p)
+				}
+			}()
+			extenddbtest.Start(ft, extenddbtest.WithThrottleInitialBurst(v))
+		}()
+		if !strings.Contains(ft.msg, "WithThrottleInitialBurst") || !strings.Contains(ft.msg, "from 1 to 300") {
+			t.Errorf("WithThrottleInitialBurst(%v): %q, want a range error", v, ft.msg)
+		}
 	}
 }

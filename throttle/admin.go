@@ -54,9 +54,9 @@ func (t *Table) State(now time.Time) TableState {
 	return s
 }
 
-// Reset puts the table's buckets back where a new table's start: one
-// second of their rate, and every partition key bucket forgotten (they
-// start anew from now too).
+// Reset puts the table's buckets back where a new table's start: the
+// starting balance (Config.InitialSeconds of their rate), and every
+// partition key bucket forgotten (they start anew from now too).
 func (t *Table) Reset(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -64,7 +64,7 @@ func (t *Table) Reset(now time.Time) {
 	t.born = n
 	for d := Read; d <= Write; d++ {
 		td := &t.dirs[d]
-		td.b = bucket{bal: td.rate, last: n}
+		td.b = bucket{bal: td.rate * t.cfg.InitialSeconds, last: n}
 		if td.parts != nil {
 			td.parts = map[string]*bucket{}
 		}

@@ -11,6 +11,7 @@ import (
 // figures are the per-partition maxima (burst-adaptive-capacity.html).
 const (
 	DefaultBurstSeconds        = 300
+	DefaultInitialSeconds      = 1
 	DefaultPartitionReadUnits  = 3000
 	DefaultPartitionWriteUnits = 1000
 	DefaultTableReadUnits      = 40000
@@ -29,6 +30,11 @@ type Config struct {
 	// BurstSeconds is how many seconds of unused capacity a bucket keeps.
 	// Default 300.
 	BurstSeconds float64
+	// InitialSeconds is how many seconds of its rate a new table's buckets
+	// (the table's and its partition key values') start with, from 1 to
+	// BurstSeconds. Default 1: the service's starting balance is not
+	// documented (docs/throttling.md).
+	InitialSeconds float64
 	// PartitionReadUnits and PartitionWriteUnits are the rate of each
 	// partition key value's bucket, in both billing modes. Defaults 3,000
 	// and 1,000.
@@ -55,6 +61,7 @@ func (c Config) withDefaults() (Config, error) {
 		def  float64
 	}{
 		{"BurstSeconds", &c.BurstSeconds, DefaultBurstSeconds},
+		{"InitialSeconds", &c.InitialSeconds, DefaultInitialSeconds},
 		{"PartitionReadUnits", &c.PartitionReadUnits, DefaultPartitionReadUnits},
 		{"PartitionWriteUnits", &c.PartitionWriteUnits, DefaultPartitionWriteUnits},
 		{"TableReadUnits", &c.TableReadUnits, DefaultTableReadUnits},
@@ -70,9 +77,13 @@ func (c Config) withDefaults() (Config, error) {
 			*f.v = f.def
 		}
 	}
-	// A bucket holds at least the one second it starts with.
+	// A bucket holds at least the one second an account's starts with.
 	if c.BurstSeconds < 1 {
 		return c, fmt.Errorf("%w: BurstSeconds = %v, must be at least 1", ErrInvalidConfig, c.BurstSeconds)
+	}
+	// A bucket never holds more than its ceiling, at its start either.
+	if c.InitialSeconds < 1 || c.InitialSeconds > c.BurstSeconds {
+		return c, fmt.Errorf("%w: InitialSeconds = %v, must be from 1 to BurstSeconds (%v)", ErrInvalidConfig, c.InitialSeconds, c.BurstSeconds)
 	}
 	return c, nil
 }

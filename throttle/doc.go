@@ -1,8 +1,9 @@
 // Package throttle owns DynamoDB's capacity model as token buckets and names
 // the cause of every refusal. It keeps buckets per table and direction, per
 // partition key value and direction, and per account aggregate in each Region
-// and direction. Every bucket starts with one second of its rate and keeps up
-// to BurstSeconds (300) seconds of unused capacity.
+// and direction. A table's buckets start with InitialSeconds (1) of their
+// rate, an account's with one second, and every bucket keeps up to
+// BurstSeconds (300) seconds of unused capacity.
 //
 // Admission is two-step so the engine can decide before it does the work and
 // charge what the work actually consumed afterwards: Admit refuses only when a

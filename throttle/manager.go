@@ -123,8 +123,8 @@ func (m *Manager) accountLocked(now time.Time, k nsKey) *Account {
 }
 
 // Register sizes the buckets of table name in account and region by tp and
-// returns its handle. A new table's buckets start at now with one second of
-// their rate. Registering a table again (UpdateTable changed its billing
+// returns its handle. A new table's buckets start at now with
+// Config.InitialSeconds of their rate. Registering a table again (UpdateTable changed its billing
 // mode, throughput or caps) refills its buckets to now at the old rates,
 // then moves them to the new rates, scaling each balance by new/old rate so
 // the table keeps the same seconds of capacity (or of debt).

@@ -49,7 +49,7 @@ func newTable(cfg *Config, acct *Account, n int64, tp Throughput, minSweep int) 
 	for d := Read; d <= Write; d++ {
 		td := &t.dirs[d]
 		td.rate, td.capped = tp.rate(cfg, d)
-		td.b = bucket{bal: td.rate, last: n}
+		td.b = bucket{bal: td.rate * cfg.InitialSeconds, last: n}
 		t.setPartitions(d)
 	}
 	return t
@@ -166,10 +166,10 @@ func (t *Table) Charge(now time.Time, d Direction, key string, units float64) {
 	pb.bal -= units
 }
 
-// fresh returns the bucket of a partition key value not held in the map: one
-// second of rate at born, refilled to now.
+// fresh returns the bucket of a partition key value not held in the map: the
+// starting balance (Config.InitialSeconds of rate) at born, refilled to now.
 func (t *Table) fresh(n int64, rate, ceil float64) bucket {
-	b := bucket{bal: rate, last: t.born}
+	b := bucket{bal: rate * t.cfg.InitialSeconds, last: t.born}
 	b.refill(n, rate, ceil)
 	if b.last < n {
 		b.last = n

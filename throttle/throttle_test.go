@@ -39,6 +39,7 @@ func TestConfigDefaults(t *testing.T) {
 	m := newManager(t, Config{})
 	want := Config{
 		BurstSeconds:        300,
+		InitialSeconds:      1,
 		PartitionReadUnits:  3000,
 		PartitionWriteUnits: 1000,
 		TableReadUnits:      40000,
@@ -66,11 +67,74 @@ func TestConfigInvalid(t *testing.T) {
 		{TableWriteUnits: -1},
 		{AccountReadUnits: -1},
 		{AccountWriteUnits: math.Inf(-1)},
+		{InitialSeconds: -1},
+		{InitialSeconds: 0.5},
+		{InitialSeconds: 301},
+		{InitialSeconds: 20, BurstSeconds: 10},
+		{InitialSeconds: math.NaN()},
 	} {
 		if _, err := New(cfg); !errors.Is(err, ErrInvalidConfig) {
 			t.Errorf("New(%+v) error = %v, want ErrInvalidConfig", cfg, err)
 		}
 	}
+}
+
+// TestInitialSeconds: a new table's buckets start with InitialSeconds of
+// their rate (one by default), refill from there, and Reset returns them
+// to it; partition key buckets of a new table start the same way.
+func TestInitialSeconds(t *testing.T) {
+	// A 5/5 provisioned table written 20 units at once: refused after the
+	// fifth by default, served with 4 seconds to start.
+	for _, c := range []struct {
+		initial float64
+		served  int
+	}{{0, 5}, {1, 5}, {4, 20}, {300, 20}} {
+		m := newManager(t, Config{InitialSeconds: c.initial})
+		tbl := register(t, m, fmt.Sprintf("t%v", c.initial), ProvisionedThroughput(5, 5))
+		served := 0
+		for range 20 {
+			if _, ok := tbl.Admit(t0, Write, "k"); ok {
+				tbl.Charge(t0, Write, "k", 1)
+				served++
+			}
+		}
+		if served != c.served {
+			t.Errorf("InitialSeconds %v: served %d of 20 at once, want %d", c.initial, served, c.served)
+		}
+		// Reset starts the buckets over at the same balance.
+		tbl.Reset(at(1))
+		if got := balance(tbl, Write); !near(got, 5*max(c.initial, 1)) {
+			t.Errorf("InitialSeconds %v: balance after Reset %v, want %v", c.initial, got, 5*max(c.initial, 1))
+		}
+	}
+	// The balance is capped by BurstSeconds, never above where it started.
+	m := newManager(t, Config{InitialSeconds: 10, BurstSeconds: 10})
+	tbl := register(t, m, "capped", ProvisionedThroughput(2, 2))
+	tbl.Admit(at(60), Read, "")
+	if got := balance(tbl, Read); !near(got, 20) {
+		t.Errorf("balance after a minute idle %v, want the 10-second ceiling 20", got)
+	}
+	// A hot key of an on-demand table: the partition bucket (1,000 WCU)
+	// starts with 3 seconds too.
+	m = newManager(t, Config{InitialSeconds: 3})
+	tbl = register(t, m, "od", OnDemandThroughput(0, 0))
+	served := 0
+	for range 40 {
+		if _, ok := tbl.Admit(t0, Write, "hot"); ok {
+			tbl.Charge(t0, Write, "hot", 100)
+			served++
+		}
+	}
+	if served != 30 {
+		t.Errorf("hot key served %d charges of 100 WCU at once, want 30 (3 s of 1,000 WCU)", served)
+	}
+}
+
+// balance is the table bucket's balance in d, as of its last refill.
+func balance(t *Table, d Direction) float64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dirs[d].b.bal
 }
 
 func TestRegisterInvalid(t *testing.T) {

@@ -2,6 +2,8 @@ package wire
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,5 +109,30 @@ func TestBenchmarkBodiesRoundTrip(t *testing.T) {
 	b2, _ := encodeOutput(&emulator.GetItemOutput{Item: again.Item})
 	if string(b) != string(b2) {
 		t.Errorf("round trip changed the item:\n%s\n%s", b, b2)
+	}
+}
+
+// BenchmarkHeaderBytes is the per-request cost of sizing the headers of a
+// typical SDK request for refuseOversized.
+func BenchmarkHeaderBytes(b *testing.B) {
+	r := httptest.NewRequest(http.MethodPost, "http://localhost:8000/", nil)
+	for k, v := range map[string]string{
+		"Content-Type":          contentTypeJSON10,
+		"X-Amz-Target":          "DynamoDB_20120810.PutItem",
+		"X-Amz-Date":            "20261203T074000Z",
+		"Authorization":         "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261203/us-east-1/dynamodb/aws4_request, SignedHeaders=accept-encoding;amz-sdk-invocation-id;amz-sdk-request;content-length;content-type;host;x-amz-date;x-amz-target, Signature=" + strings.Repeat("0", 64),
+		"Amz-Sdk-Invocation-Id": "9f86d081-884c-4d63-a6a1-123456789abc",
+		"Amz-Sdk-Request":       "attempt=1; max=3",
+		"User-Agent":            "aws-sdk-go-v2/1.41.0 ua/2.1 os/linux lang/go#1.26 md/GOOS#linux md/GOARCH#amd64 api/dynamodb#1.55.0",
+		"Accept-Encoding":       "identity",
+		"Content-Length":        "1234",
+	} {
+		r.Header.Set(k, v)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if headerBytes(r) > MaxHeaderBytes {
+			b.Fatal("typical headers over the limit")
+		}
 	}
 }

@@ -33,7 +33,9 @@ func serializationError(msg string) *emulator.Error {
 // member is truncated, and a JSON value of the wrong type is a
 // SerializationException with Coral's message.
 func decodeInput(body []byte, v any) *emulator.Error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	// A JSON null is no request either: the service refuses it as it
+	// refuses an empty body, where decoding would serve it as {}.
+	if t := bytes.TrimSpace(body); len(t) == 0 || string(t) == "null" {
 		return serializationError("")
 	}
 	if fastDecode(body, v) {

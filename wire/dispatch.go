@@ -37,6 +37,21 @@ func op[I, O any](f func(*emulator.Engine, context.Context, emulator.Namespace, 
 	}
 }
 
+// emptyBody is the output of an operation DynamoDB answers with an empty
+// body rather than "{}".
+type emptyBody struct{}
+
+// noBody makes f answer success with an empty body (TagResource and
+// UntagResource, as the service does).
+func noBody(f operation) operation {
+	return func(ctx context.Context, e *emulator.Engine, ns emulator.Namespace, body []byte) (any, error) {
+		if _, err := f(ctx, e, ns, body); err != nil {
+			return nil, err
+		}
+		return emptyBody{}, nil
+	}
+}
+
 // dynamoDBOperations is the dispatch table of DynamoDB_20120810.<Op>: every
 // engine method with the operation signature. TestDispatchCoversEngine keeps
 // it complete.
@@ -48,8 +63,8 @@ func dynamoDBOperations() map[string]operation {
 		"ListTables":                op((*emulator.Engine).ListTables),
 		"DeleteTable":               op((*emulator.Engine).DeleteTable),
 		"UpdateTable":               op((*emulator.Engine).UpdateTable),
-		"TagResource":               op((*emulator.Engine).TagResource),
-		"UntagResource":             op((*emulator.Engine).UntagResource),
+		"TagResource":               noBody(op((*emulator.Engine).TagResource)),
+		"UntagResource":             noBody(op((*emulator.Engine).UntagResource)),
 		"ListTagsOfResource":        op((*emulator.Engine).ListTagsOfResource),
 		"UpdateTimeToLive":          op((*emulator.Engine).UpdateTimeToLive),
 		"DescribeTimeToLive":        op((*emulator.Engine).DescribeTimeToLive),

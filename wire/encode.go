@@ -25,6 +25,8 @@ func encodeOutput(out any) ([]byte, error) {
 		return encodeWriteItem(o)
 	case *emulator.ReadManyOutput:
 		return encodeReadMany(o)
+	case emptyBody:
+		return []byte{}, nil
 	}
 	return encodeGeneric(out)
 }

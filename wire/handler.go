@@ -90,7 +90,7 @@ func (h *handler) routes() http.Handler {
 	r := mux.NewRouter()
 	// No path cleaning: "POST //" is served like "POST /", not redirected.
 	r.SkipClean(true)
-	r.Use(refuseBrowsers)
+	r.Use(serverHeader, refuseOversized, refuseBrowsers)
 	r.Methods(http.MethodGet).Path("/").HandlerFunc(h.health)
 	for _, m := range h.opts.Mounts {
 		r.PathPrefix(m.Prefix).Handler(m.Handler)
@@ -315,6 +315,50 @@ func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, 
 		}
 	}()
 	return fn(ctx, h.eng, ns, body)
+}
+
+// serverHeader names the server as DynamoDB does ("Server: Server").
+func serverHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Server", "Server")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Request-line and header limits of DynamoDB's front end; a request over
+// either is refused with 400 before it is read.
+const (
+	MaxHeaderBytes = 16 << 10
+	MaxURLBytes    = 16 << 10
+)
+
+// refuseOversized answers 400 with no body to a request whose URL or
+// headers are over DynamoDB's limits (net/http itself only refuses
+// headers over http.Server.MaxHeaderBytes, with 431).
+func refuseOversized(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.RequestURI) > MaxURLBytes || headerBytes(r) > MaxHeaderBytes {
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// headerBytes is the size of r's header block as sent ("Name: value\r\n"
+// per line; Host is a header on the wire though net/http moves it out).
+func headerBytes(r *http.Request) int {
+	n := 0
+	if r.Host != "" {
+		n += len("Host: \r\n") + len(r.Host)
+	}
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 // refuseBrowsers answers 403 to a request carrying an Origin header that

@@ -17,6 +17,8 @@ type throttleConfig struct {
 	tableRead, tableWrite     int64
 	// Per partition key value.
 	partitionRead, partitionWrite float64
+	// Seconds of rate a new table's buckets start with.
+	initialBurst float64
 }
 
 func newThrottleConfig() throttleConfig {
@@ -28,6 +30,7 @@ func newThrottleConfig() throttleConfig {
 		tableWrite:     throttle.DefaultTableWriteUnits,
 		partitionRead:  throttle.DefaultPartitionReadUnits,
 		partitionWrite: throttle.DefaultPartitionWriteUnits,
+		initialBurst:   throttle.DefaultInitialSeconds,
 	}
 }
 
@@ -39,6 +42,7 @@ func (c *throttleConfig) register(fs *flag.FlagSet) {
 	fs.Int64Var(&c.tableWrite, "table-write-units", c.tableWrite, "`UNITS` per second an on-demand table without a write cap may use (DescribeLimits TableMaxWriteCapacityUnits)")
 	fs.Float64Var(&c.partitionRead, "partition-read-units", c.partitionRead, "`UNITS` per second one partition key value may read")
 	fs.Float64Var(&c.partitionWrite, "partition-write-units", c.partitionWrite, "`UNITS` per second one partition key value may write")
+	fs.Float64Var(&c.initialBurst, "throttle-initial-burst", c.initialBurst, "`SECONDS` of its rate a new table's buckets start with, from 1 to 300 (raise it for tests that burst on a freshly created table)")
 }
 
 func (c *throttleConfig) validate() error {
@@ -61,6 +65,9 @@ func (c *throttleConfig) validate() error {
 			return fmt.Errorf("--%s %v: must be at least 1", f.name, f.v)
 		}
 	}
+	if !(c.initialBurst >= 1 && c.initialBurst <= throttle.DefaultBurstSeconds) {
+		return fmt.Errorf("--throttle-initial-burst %v: must be from 1 to %d seconds", c.initialBurst, throttle.DefaultBurstSeconds)
+	}
 	return nil
 }
 
@@ -70,6 +77,7 @@ func (c *throttleConfig) apply(o *emulator.Options) {
 		Off:                 c.mode == "off",
 		PartitionReadUnits:  c.partitionRead,
 		PartitionWriteUnits: c.partitionWrite,
+		InitialBurstSeconds: c.initialBurst,
 	}
 	o.Limits = emulator.DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits:  c.accountRead,

@@ -16,7 +16,7 @@ func TestThrottleFlags(t *testing.T) {
 	}{
 		{nil, "", func(t *testing.T, o emulator.Options) {
 			if o.Throttle.Off || o.Limits.AccountMaxReadCapacityUnits != 80000 || o.Limits.TableMaxWriteCapacityUnits != 40000 ||
-				o.Throttle.PartitionReadUnits != 3000 || o.Throttle.PartitionWriteUnits != 1000 {
+				o.Throttle.PartitionReadUnits != 3000 || o.Throttle.PartitionWriteUnits != 1000 || o.Throttle.InitialBurstSeconds != 1 {
 				t.Errorf("defaults: %+v %+v", o.Throttle, o.Limits)
 			}
 		}},
@@ -32,6 +32,20 @@ func TestThrottleFlags(t *testing.T) {
 				t.Errorf("got %+v %+v", o.Throttle, o.Limits)
 			}
 		}},
+		{[]string{"--throttle-initial-burst=30"}, "", func(t *testing.T, o emulator.Options) {
+			if o.Throttle.InitialBurstSeconds != 30 {
+				t.Errorf("--throttle-initial-burst=30: InitialBurstSeconds %v", o.Throttle.InitialBurstSeconds)
+			}
+		}},
+		{[]string{"--throttle-initial-burst=300"}, "", func(t *testing.T, o emulator.Options) {
+			if o.Throttle.InitialBurstSeconds != 300 {
+				t.Errorf("--throttle-initial-burst=300: InitialBurstSeconds %v", o.Throttle.InitialBurstSeconds)
+			}
+		}},
+		{[]string{"--throttle-initial-burst=0"}, "--throttle-initial-burst", nil},
+		{[]string{"--throttle-initial-burst=0.5"}, "--throttle-initial-burst", nil},
+		{[]string{"--throttle-initial-burst=301"}, "--throttle-initial-burst", nil},
+		{[]string{"--throttle-initial-burst=NaN"}, "--throttle-initial-burst", nil},
 		{[]string{"--throttle=maybe"}, "--throttle", nil},
 		{[]string{"--account-read-units=0"}, "--account-read-units", nil},
 		{[]string{"--partition-write-units=0.5"}, "--partition-write-units", nil},

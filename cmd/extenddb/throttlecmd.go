@@ -43,7 +43,7 @@ Show or steer a table's throttle buckets on a running server, for tests.
 ACTION is one of:
 
 	show    the read and write buckets: rate, balance, debt, ceiling
-	reset   back to a new table's buckets (one second of their rate)
+	reset   back to a new table's buckets (their starting balance: one second of their rate unless the server has --throttle-initial-burst)
 	drain   into one second of debt, so the next request is refused
 	pin     fix the rate at --rate units per second (UpdateTable keeps it)
 	unpin   back to the rate the table's throughput gives
