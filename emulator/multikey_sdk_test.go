@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -442,5 +443,32 @@ func TestMultiKeyBackfillAndCapacity(t *testing.T) {
 	}
 	if w := indexWrites(mkRow{"n2", "T3", "1", "1", "a", ""}); w != 0 {
 		t.Errorf("new item outside the index: %v index write units, want 0", w)
+	}
+}
+
+// TestMultiKeyPartiQL: a SELECT on a multi-attribute index reads the index
+// in its order with WHERE as a filter.
+func TestMultiKeyPartiQL(t *testing.T) {
+	_, c := mkServer(t)
+	mkPut(t, c, "games", mkRows...)
+	mkPut(t, c, "games", mkOthers...)
+	out, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
+		Statement: aws.String(`SELECT * FROM "games"."match" WHERE tour = 'T1' AND rgn = 1 AND round = 10`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(out.Items); got != "c,d,e,f" {
+		t.Errorf("SELECT on the index: got %s, want c,d,e,f", got)
+	}
+	// Not every HASH attribute named: a Scan, over every partition.
+	out, err = c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
+		Statement: aws.String(`SELECT * FROM "games"."match" WHERE tour = 'T1' AND seq = 5`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(ids(out.Items), ",")
+	sort.Strings(got)
+	if strings.Join(got, ",") != "d,x1" {
+		t.Errorf("SELECT naming one HASH attribute: got %v, want d and x1", got)
 	}
 }
