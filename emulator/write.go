@@ -145,14 +145,20 @@ func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk []av.Value) []byte {
 
 // indexKeyOf is the storage key of the entry of ix whose index and table
 // key attributes are in k (an item in the index, or a validated start key).
+// It runs for every index on every write, so it builds the key in one
+// buffer (what appendPartitionTuple does, without a slice of values).
 func indexKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
 	hash, rng := splitKeySchema(ix.KeySchema)
-	pk := make([]av.Value, len(hash))
-	for i, ke := range hash {
-		pk[i] = k[ke.Name]
-	}
 	b := make([]byte, 0, 80)
-	b = appendPartitionTuple(append(b, indexPrefix(t.ID, ix.ID)...), pk)
+	b = append(b, famIndex)
+	b = append(b, t.ID[:]...)
+	b = binary.BigEndian.AppendUint32(b, ix.ID)
+	n := len(b)
+	b = append(b, 0, 0, 0, 0)
+	for _, ke := range hash {
+		b = av.AppendKey(b, k[ke.Name])
+	}
+	binary.BigEndian.PutUint32(b[n:], fnv32(b[n+4:]))
 	for _, ke := range rng {
 		b = av.AppendKey(b, k[ke.Name])
 	}
