@@ -472,3 +472,41 @@ func TestMultiKeyPartiQL(t *testing.T) {
 		t.Errorf("SELECT naming one HASH attribute: got %v, want d and x1", got)
 	}
 }
+
+// TestMultiKeyUpdateTableValidation: a GSI created by UpdateTable gets the
+// multi-attribute key schema rules CreateTable applies.
+func TestMultiKeyUpdateTableValidation(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("games"), AttributeDefinitions: mkDefs("id", "S"),
+		KeySchema: mkKS("id", "HASH"), BillingMode: types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	defs := mkDefs("a", "S", "b", "S", "c", "S", "d", "S", "e", "S", "f", "S")
+	cases := []struct {
+		name string
+		ks   []types.KeySchemaElement
+		want string
+	}{
+		{"five HASH", mkKS("a", "HASH", "b", "HASH", "c", "HASH", "d", "HASH", "e", "HASH"),
+			"One or more parameter values were invalid: The KeySchema exceeds the maximum allowed number of HASH key attributes"},
+		{"five RANGE", mkKS("a", "HASH", "b", "RANGE", "c", "RANGE", "d", "RANGE", "e", "RANGE", "f", "RANGE"),
+			"One or more parameter values were invalid: The KeySchema exceeds the maximum allowed number of RANGE key attributes"},
+		{"HASH after RANGE", mkKS("a", "HASH", "b", "RANGE", "c", "HASH"),
+			"One or more parameter values were invalid: All HASH key attributes must precede RANGE key attributes in the KeySchema"},
+		{"RANGE first", mkKS("a", "RANGE", "b", "HASH"), "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"},
+		{"duplicate", mkKS("a", "HASH", "b", "HASH", "a", "RANGE"), "The KeySchema contains multiple key attributes with the same name"},
+	}
+	for _, tc := range cases {
+		_, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("games"), AttributeDefinitions: defs,
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+				IndexName: aws.String("gix"), KeySchema: tc.ks, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			}}}})
+		if err == nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		apiErr(t, err, "ValidationException", tc.want)
+	}
+}
