@@ -277,6 +277,30 @@ func TestMultiKeyPagination(t *testing.T) {
 		}
 	}
 
+	// A Scan of the index pages through every entry once.
+	scan := &dynamodb.ScanInput{TableName: aws.String("games"), IndexName: aws.String("match"), Limit: aws.Int32(2)}
+	seen := map[string]bool{}
+	for page := 0; ; page++ {
+		out, err := c.Scan(context.Background(), scan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			id := it["id"].(*types.AttributeValueMemberS).Value
+			if seen[id] {
+				t.Fatalf("scan returned %s twice", id)
+			}
+			seen[id] = true
+		}
+		if out.LastEvaluatedKey == nil || page > 10 {
+			break
+		}
+		scan.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if len(seen) != len(mkRows)+2 {
+		t.Errorf("scan pages gave %d entries, want %d", len(seen), len(mkRows)+2)
+	}
+
 	// A start key outside the partition or the RANGE prefix is refused.
 	esk := mkRows[3].item()
 	delete(esk, "note")
