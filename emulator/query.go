@@ -174,7 +174,7 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 		schema = ix.KeySchema
 	}
 	hashKeys, rangeKeys := splitKeySchema(schema)
-	if in.KeyConditions != nil && len(kc.Terms()) > 2 && len(schema) <= 2 {
+	if in.KeyConditions != nil && len(kc.Terms()) > 2 && len(hashKeys) == 1 && len(rangeKeys) <= 1 {
 		return nil, Validation(msgKeyConditionsLength)
 	}
 	q, err := kc.ResolveKeys(keyNamesOf(hashKeys), keyNamesOf(rangeKeys))
