@@ -431,6 +431,9 @@ func TestMultiKeyBackfillAndCapacity(t *testing.T) {
 			if !reflect.DeepEqual(g.KeySchema, mkIndexKeys) {
 				t.Fatalf("key schema %v", g.KeySchema)
 			}
+			if n := aws.ToInt64(g.ItemCount); n != int64(len(mkRows)+2) {
+				t.Errorf("index ItemCount %d, want %d (the items with every key attribute)", n, len(mkRows)+2)
+			}
 			break
 		}
 		if time.Now().After(deadline) {
