@@ -75,8 +75,12 @@ func (e *Engine) planSelect(ns Namespace, p *pqPrepared, consistent bool) (*pqSe
 		if s.filter, err = ep.Condition(text); err != nil {
 			return nil, exprError(err)
 		}
-		if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
-			return nil, err
+		// A multi-attribute index key is read with a Scan of the index and
+		// WHERE as its filter: Query sub-plans name one HASH attribute.
+		if hash, rng := splitKeySchema(keys); len(hash) == 1 && len(rng) <= 1 {
+			if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if len(st.OrderBy) > 0 {

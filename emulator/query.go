@@ -62,6 +62,20 @@ func startKeyValues(esk av.Item) error {
 	return nil
 }
 
+const (
+	msgKeyConditionsLength = "Conditions can be of length 1 or 2 only"
+	msgStartKeyPredicate   = "The provided starting key does not match the range key predicate"
+)
+
+// keyNamesOf returns the attribute names of key elements.
+func keyNamesOf(ks []keyElem) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.Name
+	}
+	return out
+}
+
 // Query reads the items of one partition (of the table or an index) in
 // sort-key order.
 func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
@@ -137,8 +151,11 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 		if kc, err = expr.FromKeyConditions(conv); err != nil {
 			return nil, exprError(err)
 		}
-		if n := len(kc.Terms()); n != 1 && n != 2 {
-			return nil, Validation("Conditions can be of length 1 or 2 only")
+		// Up to eight conditions fit a multi-attribute GSI key; whether
+		// more than two fit the index queried is known only with its
+		// schema (below).
+		if n := len(kc.Terms()); n < 1 || n > 2*maxGSIHashOrRangeKs {
+			return nil, Validation(msgKeyConditionsLength)
 		}
 	}
 	sel, err := selectRules(in.Select, in.IndexName != nil, in.ProjectionExpression != nil, in.AttributesToGet != nil)
@@ -159,11 +176,11 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 	if ix != nil {
 		schema = ix.KeySchema
 	}
-	rangeName := ""
-	if len(schema) > 1 {
-		rangeName = schema[1].Name
+	hashKeys, rangeKeys := splitKeySchema(schema)
+	if in.KeyConditions != nil && len(kc.Terms()) > 2 && len(hashKeys) == 1 && len(rangeKeys) <= 1 {
+		return nil, Validation(msgKeyConditionsLength)
 	}
-	q, err := kc.Resolve(schema[0].Name, rangeName)
+	q, err := kc.ResolveKeys(keyNamesOf(hashKeys), keyNamesOf(rangeKeys))
 	if err != nil {
 		return nil, exprError(err)
 	}
@@ -186,11 +203,18 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 		if err := checkStartKey(t, ix, in.ExclusiveStartKey); err != nil {
 			return nil, err
 		}
-		if !av.Equal(in.ExclusiveStartKey[schema[0].Name], q.PartitionValue) {
-			return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+		for i, hk := range hashKeys {
+			if !av.Equal(in.ExclusiveStartKey[hk.Name], q.PartitionValues[i]) {
+				return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
+			}
 		}
-		if q.Sort != nil && !q.Sort.Match(in.ExclusiveStartKey[rangeName]) {
-			return nil, Validation("The provided starting key does not match the range key predicate")
+		for i, v := range q.SortPrefix {
+			if !av.Equal(in.ExclusiveStartKey[rangeKeys[i].Name], v) {
+				return nil, Validation(msgStartKeyPredicate)
+			}
+		}
+		if q.Sort != nil && !q.Sort.Match(in.ExclusiveStartKey[rangeKeys[len(q.SortPrefix)].Name]) {
+			return nil, Validation(msgStartKeyPredicate)
 		}
 	}
 	tableKeys := []string{t.hashKey().Name}
@@ -239,9 +263,16 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 	if ix == nil {
 		plan.pk = itemPartitionPrefix(t, q.PartitionValue)
 	} else {
-		plan.pk = indexPartitionPrefix(t, ix, q.PartitionValue)
+		plan.pk = indexPartitionPrefix(t, ix, q.PartitionValues)
 	}
-	plan.lower, plan.upper = sortBounds(plan.pk, q.Sort)
+	// The equalities on leading RANGE attributes of a multi-attribute key
+	// extend the prefix: the last condition then narrows it as a sort-key
+	// condition does.
+	prefix := plan.pk
+	for _, v := range q.SortPrefix {
+		prefix = av.AppendKey(prefix[:len(prefix):len(prefix)], v)
+	}
+	plan.lower, plan.upper = sortBounds(prefix, q.Sort)
 	if in.ExclusiveStartKey != nil {
 		plan.applyStartKey(storageKeyOf(t, ix, in.ExclusiveStartKey))
 	}

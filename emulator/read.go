@@ -94,15 +94,7 @@ func storageKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
 	if ix == nil {
 		return itemKey(t, k)
 	}
-	b := indexPartitionPrefix(t, ix, k[ix.KeySchema[0].Name])
-	if len(ix.KeySchema) > 1 {
-		b = av.AppendKey(b, k[ix.KeySchema[1].Name])
-	}
-	b = av.AppendKey(b, k[t.hashKey().Name])
-	if rk, ok := t.rangeKey(); ok {
-		b = av.AppendKey(b, k[rk.Name])
-	}
-	return b
+	return indexKeyOf(t, ix, k)
 }
 
 // checkStartKey validates ExclusiveStartKey against the table (and index)

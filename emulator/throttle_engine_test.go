@@ -54,7 +54,7 @@ func TestPartitionOf(t *testing.T) {
 		}
 	}
 	ix, _ := r.index("gsi", te.now())
-	for name, k := range map[string][]byte{"nil (Scan)": nil, "index Query": indexPartitionPrefix(r, ix, thrS("a"))} {
+	for name, k := range map[string][]byte{"nil (Scan)": nil, "index Query": indexPartitionPrefix(r, ix, []av.Value{thrS("a")})} {
 		if got := partitionOf(r, k); got != "" {
 			t.Errorf("%s: bucket %q, want none", name, got)
 		}

@@ -22,6 +22,15 @@ package emulator
 // equal index keys distinct. Items absent from an index (a key attribute
 // missing) have no entry: indexes are sparse.
 //
+// A GSI with a multi-attribute key (up to four HASH and four RANGE
+// attributes) stores enc(ipk) as the concatenation enc(h1)|…|enc(hn), hashed
+// together, and enc(isk) as enc(r1)|…|enc(rm). enc is prefix-free and
+// order-preserving per type, so the concatenation sorts as the tuple of
+// RANGE values, each by its own type, and every equality prefix of the RANGE
+// attributes is a key prefix: Query keeps the same prefix scan. With one
+// HASH and at most one RANGE attribute this is exactly the layout above, so
+// stores written before multi-attribute keys read unchanged.
+//
 // Atomicity. Every write of an item holds the item's lock stripe
 // (lock.go) from reading the old item to committing the batch, so a
 // conditional write sees no interleaving. A multi-item writer (transactions)
@@ -84,6 +93,30 @@ func appendPartition(dst []byte, v av.Value) []byte {
 	return dst
 }
 
+// appendPartitionTuple appends h(enc(v1)|…|enc(vn)) | enc(v1)|…|enc(vn):
+// the partition of a multi-attribute index key, hashed as one value. With
+// one value it is appendPartition.
+func appendPartitionTuple(dst []byte, vs []av.Value) []byte {
+	n := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	for _, v := range vs {
+		dst = av.AppendKey(dst, v)
+	}
+	binary.BigEndian.PutUint32(dst[n:], fnv32(dst[n+4:]))
+	return dst
+}
+
+// splitKeySchema returns the HASH and the RANGE attributes of a key schema
+// (every HASH entry precedes every RANGE one: CreateTable and UpdateTable
+// enforce it).
+func splitKeySchema(ks []keyElem) (hash, rng []keyElem) {
+	n := 0
+	for n < len(ks) && ks[n].KeyType == keyHash {
+		n++
+	}
+	return ks[:n], ks[n:]
+}
+
 // itemKey is the storage key of the item whose primary key attributes are
 // in key (an item or a Key parameter, already validated).
 func itemKey(t *tableMeta, key av.Item) []byte {
@@ -104,9 +137,36 @@ func itemPartitionPrefix(t *tableMeta, pk av.Value) []byte {
 }
 
 // indexPartitionPrefix is the prefix shared by every entry of index ix
-// whose index partition key value is pk (Query on an index).
-func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk av.Value) []byte {
-	return appendPartition(indexPrefix(t.ID, ix.ID), pk)
+// whose index partition key values (one per HASH attribute, in key schema
+// order) are pk (Query on an index).
+func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk []av.Value) []byte {
+	return appendPartitionTuple(indexPrefix(t.ID, ix.ID), pk)
+}
+
+// indexKeyOf is the storage key of the entry of ix whose index and table
+// key attributes are in k (an item in the index, or a validated start key).
+// It runs for every index on every write, so it builds the key in one
+// buffer (what appendPartitionTuple does, without a slice of values).
+func indexKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
+	hash, rng := splitKeySchema(ix.KeySchema)
+	b := make([]byte, 0, 80)
+	b = append(b, famIndex)
+	b = append(b, t.ID[:]...)
+	b = binary.BigEndian.AppendUint32(b, ix.ID)
+	n := len(b)
+	b = append(b, 0, 0, 0, 0)
+	for _, ke := range hash {
+		b = av.AppendKey(b, k[ke.Name])
+	}
+	binary.BigEndian.PutUint32(b[n:], fnv32(b[n+4:]))
+	for _, ke := range rng {
+		b = av.AppendKey(b, k[ke.Name])
+	}
+	b = av.AppendKey(b, k[t.hashKey().Name])
+	if rk, ok := t.rangeKey(); ok {
+		b = av.AppendKey(b, k[rk.Name])
+	}
+	return b
 }
 
 // activeIndexes returns the indexes writes maintain: every LSI and every
@@ -135,17 +195,7 @@ func indexEntry(t *tableMeta, ix *indexMeta, item av.Item) (av.Item, []byte) {
 			return nil, nil
 		}
 	}
-	k := make([]byte, 0, 80)
-	k = append(k, indexPrefix(t.ID, ix.ID)...)
-	k = appendPartition(k, item[ix.KeySchema[0].Name])
-	if len(ix.KeySchema) > 1 {
-		k = av.AppendKey(k, item[ix.KeySchema[1].Name])
-	}
-	k = av.AppendKey(k, item[t.hashKey().Name])
-	if rk, ok := t.rangeKey(); ok {
-		k = av.AppendKey(k, item[rk.Name])
-	}
-	return projectEntry(t, ix, item), k
+	return projectEntry(t, ix, item), indexKeyOf(t, ix, item)
 }
 
 // projectEntry keeps the attributes ix projects: everything for ALL, else

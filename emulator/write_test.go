@@ -207,7 +207,7 @@ func TestItemKeyLayout(t *testing.T) {
 	// The index partition prefix is a prefix of the entry key.
 	ix := &indexMeta{ID: 4, ProjectionType: "KEYS_ONLY", KeySchema: []keyElem{{Name: "g", KeyType: keyHash, Type: "S"}}}
 	_, ek := indexEntry(tm, ix, av.Item{"pk": avS("a"), "sk": avN("1"), "g": avS("x")})
-	if !bytes.HasPrefix(ek, indexPartitionPrefix(tm, ix, avS("x"))) {
+	if !bytes.HasPrefix(ek, indexPartitionPrefix(tm, ix, []av.Value{avS("x")})) {
 		t.Fatal("index entry key lacks its partition prefix")
 	}
 }

@@ -24,6 +24,7 @@ var fuzzSeeds = []string{
 	"SET a.b[5] = :n, n = n + :n REMOVE b[0], b[1] ADD a.c :ss DELETE a.c :ss",
 	"SET #a = list_append(if_not_exists(#a, :l), :l)", "a, b[1].x, #a.c", "SET", "a = ", "", "#", ":",
 	"attribute_type(a, :s)", "a[99999999999999999999]",
+	"b = :n AND a = :s AND c = :s AND d BETWEEN :n AND :n", "a = :s AND b = :n AND c > :s AND e = :n",
 }
 
 func checkErr(t *testing.T, err error) {
@@ -54,6 +55,11 @@ func FuzzCondition(f *testing.F) {
 		if err == nil {
 			_, err := k.Resolve("a", "b")
 			checkErr(t, err)
+			q, err := k.ResolveKeys([]string{"a", "b"}, []string{"c", "d", "e"})
+			checkErr(t, err)
+			if err == nil && (len(q.PartitionValues) != 2 || len(q.SortPrefix) > 2 || q.Sort == nil && len(q.SortPrefix) > 0) {
+				t.Fatalf("ResolveKeys(%q) = %+v", text, q)
+			}
 		}
 	})
 }

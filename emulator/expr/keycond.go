@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -28,7 +29,13 @@ type KeyTerm struct {
 type KeyQuery struct {
 	PartitionName  string
 	PartitionValue av.Value
-	Sort           *KeyTerm
+	// PartitionValues holds the value of every HASH attribute in key
+	// schema order (ResolveKeys; one value for a single-attribute key).
+	PartitionValues []av.Value
+	// SortPrefix holds the equality values of the RANGE attributes before
+	// Sort's, in key schema order (multi-attribute keys only).
+	SortPrefix []av.Value
+	Sort       *KeyTerm
 }
 
 // Terms returns the conditions as written (one per attribute).
@@ -79,6 +86,86 @@ func (k *KeyCondition) Resolve(hashKey, rangeKey string) (KeyQuery, error) {
 		return q, errorf("Query key condition not supported")
 	}
 	q.PartitionName, q.PartitionValue = hash.Name, hash.Values[0]
+	q.PartitionValues = []av.Value{q.PartitionValue}
+	return q, nil
+}
+
+// Messages of a key condition that does not fit a multi-attribute key.
+// The service's exact texts are unconfirmed (docs/differences.md); what is
+// known is that they name HASH or RANGE, equality and the attribute.
+const (
+	msgMultiHash  = "Query key condition not supported: every HASH key attribute must have an equality condition; HASH key attribute: "
+	msgMultiSkip  = "Query condition missed key schema element: %s. RANGE key attributes must have conditions from left to right, an equality condition on each but the last"
+	msgMultiRange = "Query key condition not supported: RANGE key attributes must have conditions from left to right, an equality condition on each but the last; RANGE key attribute: "
+)
+
+// ResolveKeys checks the condition against a key schema of one or more
+// HASH and zero or more RANGE attributes (a GSI's multi-attribute key):
+// every HASH attribute with an equality, and the RANGE attributes named
+// form a left-to-right prefix whose last one alone may have an inequality,
+// BETWEEN or begins_with. The textual order of the conditions does not
+// matter. With one HASH and at most one RANGE attribute it is Resolve.
+func (k *KeyCondition) ResolveKeys(hash, rng []string) (KeyQuery, error) {
+	if len(hash) == 1 && len(rng) <= 1 {
+		rangeKey := ""
+		if len(rng) == 1 {
+			rangeKey = rng[0]
+		}
+		return k.Resolve(hash[0], rangeKey)
+	}
+	var q KeyQuery
+	if err := k.Check(); err != nil {
+		return q, err
+	}
+	if len(k.conds) > len(hash)+len(rng) {
+		return q, errorf("Query key condition not supported")
+	}
+	byName := make(map[string]*KeyTerm, len(k.conds))
+	for i := range k.conds {
+		byName[k.conds[i].Name] = &k.conds[i]
+	}
+	used := 0
+	for _, h := range hash {
+		t, ok := byName[h]
+		if !ok || t.Op != "EQ" {
+			return q, errorf(msgMultiHash, h)
+		}
+		q.PartitionValues = append(q.PartitionValues, t.Values[0])
+		used++
+	}
+	terms := make([]*KeyTerm, len(rng))
+	named := 0
+	for i, r := range rng {
+		if t, ok := byName[r]; ok {
+			terms[i] = t
+			named++
+		}
+	}
+	if used+named < len(k.conds) {
+		// A condition on an attribute outside the key: the service names
+		// the first RANGE attribute without one, as for single keys.
+		for i, t := range terms {
+			if t == nil {
+				return q, errorf("Query condition missed key schema element: ", rng[i])
+			}
+		}
+		return q, errorf("Query key condition not supported")
+	}
+	for i := 0; i < named; i++ {
+		if terms[i] == nil {
+			return q, errorf(fmt.Sprintf(msgMultiSkip, rng[i]))
+		}
+		if i < named-1 && terms[i].Op != "EQ" {
+			return q, errorf(msgMultiRange, rng[i])
+		}
+	}
+	for i := 0; i < named-1; i++ {
+		q.SortPrefix = append(q.SortPrefix, terms[i].Values[0])
+	}
+	if named > 0 {
+		q.Sort = terms[named-1]
+	}
+	q.PartitionName, q.PartitionValue = hash[0], q.PartitionValues[0]
 	return q, nil
 }
 

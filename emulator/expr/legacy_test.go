@@ -210,6 +210,67 @@ func TestKeyConditions(t *testing.T) {
 	}
 }
 
+// TestResolveKeys: a multi-attribute key takes every HASH attribute by
+// equality and its RANGE attributes as a left-to-right prefix whose last
+// alone may be a range condition; one HASH and one RANGE is Resolve.
+func TestResolveKeys(t *testing.T) {
+	vals := map[string]av.Value{":a": S("a"), ":b": N("2"), ":x": S("x"), ":y": N("3"), ":z": S("z")}
+	hash, rng := []string{"h1", "h2"}, []string{"r1", "r2", "r3"}
+	hashMsg := "Query key condition not supported: every HASH key attribute must have an equality condition; HASH key attribute: "
+	skipMsg := func(n string) string {
+		return "Query condition missed key schema element: " + n + ". RANGE key attributes must have conditions from left to right, an equality condition on each but the last"
+	}
+	rngMsg := "Query key condition not supported: RANGE key attributes must have conditions from left to right, an equality condition on each but the last; RANGE key attribute: "
+	cases := []struct {
+		text   string
+		want   string
+		prefix int    // len(SortPrefix)
+		sortOp string // "" when no RANGE condition
+	}{
+		{"h1 = :a AND h2 = :b", "", 0, ""},
+		{"h2 = :b AND h1 = :a", "", 0, ""},
+		{"h1 = :a AND h2 = :b AND r1 > :x", "", 0, "GT"},
+		{"h1 = :a AND h2 = :b AND r1 = :x AND r2 = :y", "", 1, "EQ"},
+		{"r2 BETWEEN :y AND :y AND h1 = :a AND r1 = :x AND h2 = :b", "", 1, "BETWEEN"},
+		{"h1 = :a AND h2 = :b AND r1 = :x AND r2 = :y AND begins_with(r3, :z)", "", 2, "BEGINS_WITH"},
+		{"h1 = :a", hashMsg + "h2", 0, ""},
+		{"h2 = :b AND r1 = :x", hashMsg + "h1", 0, ""},
+		{"h1 = :a AND h2 < :b", hashMsg + "h2", 0, ""},
+		{"begins_with(h1, :a) AND h2 = :b", hashMsg + "h1", 0, ""},
+		{"h1 = :a AND h2 = :b AND r2 = :y", skipMsg("r1"), 0, ""},
+		{"h1 = :a AND h2 = :b AND r1 = :x AND r3 = :z", skipMsg("r2"), 0, ""},
+		{"h1 = :a AND h2 = :b AND r1 > :x AND r2 = :y", rngMsg + "r1", 0, ""},
+		{"h1 = :a AND h2 = :b AND r1 = :x AND r2 > :y AND r3 < :z", rngMsg + "r2", 0, ""},
+		{"h1 = :a AND h2 = :b AND foo = :x", "Query condition missed key schema element: r1", 0, ""},
+		{"h1 = :a AND h2 = :b AND r1 = :x AND r2 = :y AND r3 = :z AND foo = :a", "Query key condition not supported", 0, ""},
+	}
+	for _, c := range cases {
+		k, err := NewParams(nil, vals, nil).KeyCondition(c.text)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		q, err := k.ResolveKeys(hash, rng)
+		if got := errMsg(t, err); got != c.want {
+			t.Errorf("%q: %q, want %q", c.text, got, c.want)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if len(q.PartitionValues) != 2 || !av.Equal(q.PartitionValues[0], S("a")) || !av.Equal(q.PartitionValues[1], N("2")) {
+			t.Errorf("%q: partition %v", c.text, q.PartitionValues)
+		}
+		if len(q.SortPrefix) != c.prefix || (q.Sort == nil) != (c.sortOp == "") || q.Sort != nil && q.Sort.Op != c.sortOp {
+			t.Errorf("%q: prefix %v sort %+v, want %d values and %q", c.text, q.SortPrefix, q.Sort, c.prefix, c.sortOp)
+		}
+	}
+	// A single-attribute key keeps Resolve's rules and messages.
+	k, _ := NewParams(nil, vals, nil).KeyCondition("h1 = :a AND foo = :x")
+	if _, err := k.ResolveKeys([]string{"h1"}, []string{"r1"}); errMsg(t, err) != "Query condition missed key schema element: r1" {
+		t.Errorf("single key: %v", err)
+	}
+}
+
 func TestKeyTermMatch(t *testing.T) {
 	cases := []struct {
 		op   string
