@@ -52,8 +52,8 @@ func TestObserver(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The bucket started with one second of 1 WCU and was charged the
-	// table's and the index's unit (balance -1); the clock stands still, so
-	// the next write is refused.
+	// table's unit (balance 0; the index's unit is the index's); the clock
+	// stands still, so the next write is refused.
 	if err := put(); err == nil {
 		t.Fatal("second write in the same instant was not throttled")
 	}
@@ -63,10 +63,10 @@ func TestObserver(t *testing.T) {
 		t.Fatalf("consumed events %+v, want table and index", rec.consumed)
 	}
 	tc, ic := rec.consumed[0], rec.consumed[1]
-	if tc.Table != "obs" || tc.Index != "" || tc.Read || tc.Units != 1 || tc.Capacity != 1 || tc.Balance != -1 || tc.Namespace != nsA {
+	if tc.Table != "obs" || tc.Index != "" || tc.Read || tc.Units != 1 || tc.Capacity != 1 || tc.Balance != 0 || tc.Namespace != nsA {
 		t.Errorf("table event %+v", tc)
 	}
-	if ic.Index != "gsi" || ic.Units != 1 {
+	if ic.Index != "gsi" || ic.Units != 1 || ic.Capacity != 5 || ic.Balance != 4 {
 		t.Errorf("index event %+v", ic)
 	}
 	if len(rec.keys) != 1 || rec.keys[0] != "hot" {
@@ -84,7 +84,7 @@ func TestObserver(t *testing.T) {
 		t.Errorf("throttle key %v %v", v, ok)
 	}
 	st, err := te.TableThrottleStatus(nsA, "obs")
-	if err != nil || st.WriteCapacity != 1 || st.ReadCapacity != 5 || st.WriteBalance != -1 {
+	if err != nil || st.WriteCapacity != 1 || st.ReadCapacity != 5 || st.WriteBalance != 0 {
 		t.Errorf("status %+v %v", st, err)
 	}
 	if _, err := te.TableThrottleStatus(nsA, "nope"); err == nil {
