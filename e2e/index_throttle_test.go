@@ -313,3 +313,38 @@ func TestIndexThrottleLSISharesTable(t *testing.T) {
 	e.mustServe("write", e.put("Lsi", it))
 	e.wantThrottle(e.put("Lsi", thrItem("b", 1)), thrTypePTEE, thrMsgPTEE, "ThrottlingReasons", "TableWriteProvisionedThroughputExceeded", thrARN("Lsi"))
 }
+
+// A GSI added by UpdateTable is not metered for its backfill: once ACTIVE,
+// its one second of WCU is intact although it copied more items than that.
+func TestIndexThrottleBackfillNotMetered(t *testing.T) {
+	e := newThrEnv(t, func(*emulator.Options) {})
+	e.table("Fill", false, provisioned(100, 100))
+	for i := range 5 {
+		e.mustServe("put", e.put("Fill", gItem("f"+strconv.Itoa(i), "x")))
+	}
+	_, err := e.c.UpdateTable(e.ctx, &dynamodb.UpdateTableInput{
+		TableName:            aws.String("Fill"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName:             aws.String("ByG"),
+			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			ProvisionedThroughput: gsiTP(100, 1),
+		}}},
+	})
+	e.mustServe("UpdateTable", err)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := e.c.DescribeTable(e.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Fill")})
+		e.mustServe("DescribeTable", err)
+		if g := out.Table.GlobalSecondaryIndexes; len(g) == 1 && g[0].IndexStatus == types.IndexStatusActive {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index not ACTIVE after 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	e.mustServe("indexed write after backfill", e.put("Fill", gItem("n", "x")))
+	e.wantThrottle(e.put("Fill", gItem("m", "x")), thrTypePTEE, thrMsgGSIProv, "ThrottlingReasons", "IndexWriteProvisionedThroughputExceeded", thrIndexARN("Fill", "ByG"))
+}
