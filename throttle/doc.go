@@ -1,7 +1,8 @@
 // Package throttle owns DynamoDB's capacity model as token buckets and names
 // the cause of every refusal. It keeps buckets per table and direction, per
-// partition key value and direction, and per account aggregate in each Region
-// and direction. Every bucket starts with one second of its rate and keeps up
+// partition key value and direction, per global secondary index (Index) and
+// index partition key value, and per account aggregate in each Region and
+// direction. Every bucket starts with one second of its rate and keeps up
 // to BurstSeconds (300) seconds of unused capacity.
 //
 // Admission is two-step so the engine can decide before it does the work and
