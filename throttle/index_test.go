@@ -1,7 +1,9 @@
 package throttle
 
 import (
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -254,5 +256,46 @@ func TestIndexAccountAndOff(t *testing.T) {
 	}
 	if got := ix.Balance(t0, Write); got != -49 {
 		t.Fatalf("Off balance %v, want -49 (still charged)", got)
+	}
+}
+
+// TestIndexConcurrent admits and charges a table and its index from many
+// goroutines while one re-registers both (run with -race).
+func TestIndexConcurrent(t *testing.T) {
+	m := newManager(t, Config{})
+	tbl := register(t, m, "T", OnDemandThroughput(0, 0))
+	ix := registerIndex(t, tbl, "G", OnDemandThroughput(0, 0))
+	const workers, per = 8, 500
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range per {
+				key := fmt.Sprint(i % 7)
+				if _, ok := tbl.Admit(t0, Write, key); !ok {
+					t.Error("table refused")
+					return
+				}
+				if _, ok := ix.Admit(t0, Write, key); !ok {
+					t.Error("index refused")
+					return
+				}
+				tbl.Charge(t0, Write, key, 1)
+				ix.Charge(t0, Write, key, 1)
+				if w == 0 && i%100 == 0 {
+					if _, err := tbl.RegisterIndex(t0, "G", OnDemandThroughput(0, 0)); err != nil {
+						t.Error(err)
+					}
+					_ = tbl.Indexes()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// The table's bucket is the per-table quota: it carries both.
+	if b := tbl.Balance(t0, Write); b != 40000-2*workers*per {
+		t.Fatalf("table balance %v, want %v", b, 40000-2*workers*per)
+	}
+	if b := ix.Balance(t0, Write); b != 40000-workers*per {
+		t.Fatalf("index balance %v, want %v", b, 40000-workers*per)
 	}
 }
