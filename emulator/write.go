@@ -306,6 +306,9 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	pw.use.table = WriteUnits(max(pw.oldSize, pw.newSize))
 	pw.indexes = activeIndexes(s.t)
 	pw.entries = make([]indexPair, len(pw.indexes))
+	if n := len(s.t.GSIs); n > 0 {
+		pw.use.shares = make([]gsiShare, 0, 2*n) // a delete and a put each, at most
+	}
 	for i, ix := range pw.indexes {
 		p := &pw.entries[i]
 		p.oldEntry, p.oldKey = indexEntry(s.t, ix, old)
