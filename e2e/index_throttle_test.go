@@ -348,3 +348,44 @@ func TestIndexThrottleBackfillNotMetered(t *testing.T) {
 	e.mustServe("indexed write after backfill", e.put("Fill", gItem("n", "x")))
 	e.wantThrottle(e.put("Fill", gItem("m", "x")), thrTypePTEE, thrMsgGSIProv, "ThrottlingReasons", "IndexWriteProvisionedThroughputExceeded", thrIndexARN("Fill", "ByG"))
 }
+
+// A GSI deleted and created again under its name starts afresh.
+func TestIndexThrottleDeleteAndRecreate(t *testing.T) {
+	e := newThrEnv(t, func(*emulator.Options) {})
+	e.table("Recr", false, both(provisioned(100, 100), withGSI(gsiTP(1, 1), nil)))
+	e.mustServe("first indexed write", e.put("Recr", gItem("a", "x")))
+	e.wantThrottle(e.put("Recr", gItem("b", "x")), thrTypePTEE, thrMsgGSIProv, "ThrottlingReasons", "IndexWriteProvisionedThroughputExceeded", thrIndexARN("Recr", "ByG"))
+	update := func(u types.GlobalSecondaryIndexUpdate) {
+		t.Helper()
+		in := &dynamodb.UpdateTableInput{TableName: aws.String("Recr"), GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{u}}
+		if u.Create != nil {
+			in.AttributeDefinitions = []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}}
+		}
+		_, err := e.c.UpdateTable(e.ctx, in)
+		e.mustServe("UpdateTable", err)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			out, err := e.c.DescribeTable(e.ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Recr")})
+			e.mustServe("DescribeTable", err)
+			g := out.Table.GlobalSecondaryIndexes
+			if (u.Delete != nil && len(g) == 0) || (u.Create != nil && len(g) == 1 && g[0].IndexStatus == types.IndexStatusActive) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("index not settled after 10s: %+v", g)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	update(types.GlobalSecondaryIndexUpdate{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("ByG")}})
+	// Control: with no index, nothing holds the write back.
+	e.mustServe("write without the index", e.put("Recr", gItem("b", "x")))
+	update(types.GlobalSecondaryIndexUpdate{Create: &types.CreateGlobalSecondaryIndexAction{
+		IndexName:             aws.String("ByG"),
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+		Projection:            &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		ProvisionedThroughput: gsiTP(1, 1),
+	}})
+	e.mustServe("write to the new index", e.put("Recr", gItem("c", "x")))
+	e.wantThrottle(e.put("Recr", gItem("d", "x")), thrTypePTEE, thrMsgGSIProv, "ThrottlingReasons", "IndexWriteProvisionedThroughputExceeded", thrIndexARN("Recr", "ByG"))
+}
