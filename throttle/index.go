@@ -170,3 +170,13 @@ func (t *Table) quotaCharge(n int64, d Direction, units float64) {
 	td.b.refill(n, td.rate, td.rate*t.cfg.BurstSeconds)
 	td.b.bal -= units
 }
+
+// Reset puts the index's buckets back where a new index's start, as
+// Table.Reset does (its table's are not touched).
+func (ix *Index) Reset(now time.Time) { ix.own.Reset(now) }
+
+// Pin sets the index's rate in direction d, as Table.Pin does.
+func (ix *Index) Pin(now time.Time, d Direction, rate float64) error { return ix.own.Pin(now, d, rate) }
+
+// Unpin returns direction d to the rate the index's throughput gives.
+func (ix *Index) Unpin(now time.Time, d Direction) { ix.own.Unpin(now, d) }

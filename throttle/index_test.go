@@ -299,3 +299,39 @@ func TestIndexConcurrent(t *testing.T) {
 		t.Fatalf("index balance %v, want %v", b, 40000-workers*per)
 	}
 }
+
+// The admin controls act on the index alone.
+func TestIndexAdmin(t *testing.T) {
+	m := newManager(t, Config{})
+	tbl := register(t, m, "T", ProvisionedThroughput(10, 10))
+	ix := registerIndex(t, tbl, "G", ProvisionedThroughput(4, 4))
+	ix.Drain(t0, Write)
+	if c, ok := ix.Admit(t0, Write, ""); ok || c != indexCause(BucketTable, Write, Provisioned, false, "G") {
+		t.Fatalf("after Drain: %v, %v", c, ok)
+	}
+	if c, ok := tbl.Admit(t0, Write, ""); !ok {
+		t.Fatalf("table refused by %v after draining its index", c)
+	}
+	if err := ix.Pin(t0, Read, 100); err != nil {
+		t.Fatal(err)
+	}
+	if s := ix.State(t0); s.Read.Rate != 100 || !s.Read.Pinned || s.Write.Debt != 4 {
+		t.Fatalf("State() = %+v", s)
+	}
+	// Re-registration keeps the pin, as for a table.
+	registerIndex(t, tbl, "G", ProvisionedThroughput(8, 8))
+	if r, _ := ix.Limit(Read); r != 100 {
+		t.Fatalf("pinned rate after re-registration %v", r)
+	}
+	ix.Unpin(t0, Read)
+	if r, _ := ix.Limit(Read); r != 8 {
+		t.Fatalf("rate after Unpin %v, want 8", r)
+	}
+	ix.Reset(t0)
+	if got := ix.Balance(t0, Write); got != 8 {
+		t.Fatalf("balance after Reset %v, want 8", got)
+	}
+	if err := ix.Pin(t0, Read, -1); err == nil {
+		t.Fatal("negative pin accepted")
+	}
+}
