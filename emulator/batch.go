@@ -319,17 +319,22 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 	wrote := false
 	for _, w := range writes {
 		name := w.name
-		if thr.refused(e.throttleAdmit(w.spec.t, throttle.Write, w.spec.key)) {
+		w.spec.deferSync = deferSync
+		var pw *pendingWrite
+		err := e.throttleAdmit(w.spec.t, throttle.Write, w.spec.key)
+		if err == nil {
+			wrote = true
+			pw, err = e.writeOne(ctx, w.spec)
+			if err != nil && !isThrottle(err) {
+				// Validation passed, so this is the store or the context
+				// failing; what was written stays written, as in DynamoDB.
+				return nil, err
+			}
+		}
+		// Refused by the table or by a GSI the item touches.
+		if thr.refused(err) {
 			out.UnprocessedItems[name] = append(out.UnprocessedItems[name], w.req)
 			continue
-		}
-		w.spec.deferSync = deferSync
-		wrote = true
-		pw, err := e.writeOne(ctx, w.spec)
-		if err != nil {
-			// Validation passed, so this is the store or the context failing;
-			// what was written stays written, as in DynamoDB.
-			return nil, err
 		}
 		e.chargeThroughput(ctx, w.spec.t, pw.change.Key, &pw.use)
 		u := uses[name]

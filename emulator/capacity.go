@@ -41,19 +41,27 @@ func WriteUnits(itemBytes int) float64 {
 // write of its size, a key change is a delete plus a put, a changed
 // projection is one write, and no visible change costs nothing.
 func indexWriteUnits(oldEntry, newEntry av.Item, oldKey, newKey []byte) float64 {
+	del, put := indexWrites(oldEntry, newEntry, oldKey, newKey)
+	return del + put
+}
+
+// indexWrites is indexWriteUnits split by where the writes land: del on
+// the old entry's key (a removal, or the delete half of a key change), put
+// on the new entry's key.
+func indexWrites(oldEntry, newEntry av.Item, oldKey, newKey []byte) (del, put float64) {
 	switch {
 	case oldEntry == nil && newEntry == nil:
-		return 0
+		return 0, 0
 	case oldEntry == nil:
-		return WriteUnits(av.ItemSize(newEntry))
+		return 0, WriteUnits(av.ItemSize(newEntry))
 	case newEntry == nil:
-		return WriteUnits(av.ItemSize(oldEntry))
+		return WriteUnits(av.ItemSize(oldEntry)), 0
 	case !bytes.Equal(oldKey, newKey):
-		return WriteUnits(av.ItemSize(oldEntry)) + WriteUnits(av.ItemSize(newEntry))
+		return WriteUnits(av.ItemSize(oldEntry)), WriteUnits(av.ItemSize(newEntry))
 	case av.EqualItems(oldEntry, newEntry):
-		return 0
+		return 0, 0
 	}
-	return WriteUnits(av.ItemSize(newEntry))
+	return 0, WriteUnits(av.ItemSize(newEntry))
 }
 
 // capacityUse is what one request consumed on one table and its indexes.
@@ -62,6 +70,29 @@ type capacityUse struct {
 	table float64
 	gsi   map[string]float64
 	lsi   map[string]float64
+	// shares are the GSI units of gsi again, by index partition, for the
+	// throttle: each GSI with buckets of its own is admitted and charged
+	// there (throttle_engine.go). The rest stays on the table's buckets.
+	shares []gsiShare
+}
+
+// gsiShare is what a request consumed on one partition of a GSI.
+type gsiShare struct {
+	ix *indexMeta
+	// part is the index partition's bucket key (indexPartitionOf); "" for
+	// a request that spans partitions (Scan).
+	part  string
+	units float64
+}
+
+// addShare records units on GSI ix's partition part for the throttle; ix
+// without a throttle handle (an LSI, or a GSI that could not be
+// registered) records nothing and so stays pooled with the table.
+func (c *capacityUse) addShare(ix *indexMeta, part string, units float64) {
+	if units == 0 || ix.thr == nil {
+		return
+	}
+	c.shares = append(c.shares, gsiShare{ix: ix, part: part, units: units})
 }
 
 func (c *capacityUse) addIndex(ix *indexMeta, units float64) {

@@ -37,10 +37,11 @@ type Consumption struct {
 	Index string
 	Read  bool
 	Units float64
-	// Capacity and Balance are, for the table entry (Index ""), the
-	// table's rate in the request's direction (units/s: provisioned
-	// capacity, the on-demand cap or the default ceiling) and its bucket's
-	// balance after the charge. Zero for index entries.
+	// Capacity and Balance are the rate in the request's direction
+	// (units/s: provisioned capacity, the on-demand cap or the default
+	// ceiling) and the bucket's balance after the charge, of the table for
+	// the table entry (Index "") and of the index for a GSI with buckets of
+	// its own. Zero for LSIs, whose units are the table's.
 	Capacity float64
 	Balance  float64
 
@@ -63,6 +64,9 @@ type ThrottleEvent struct {
 	// Table is the table the request named ("" when an account refusal
 	// came before a valid name was known).
 	Table string
+	// Index is the global secondary index refused ("" for the table): a
+	// read of it, or a base-table write it held back.
+	Index string
 	Read  bool
 	// Bucket is the bucket that refused: "table", "partition" or "account".
 	Bucket string
@@ -130,20 +134,29 @@ func (m multiObserver) Throttled(t ThrottleEvent) {
 func (e *Engine) observeCharge(o Observer, t *tableMeta, key []byte, c *capacityUse) {
 	ev := Consumption{Namespace: t.ns(), Table: t.Name, Read: c.read, Units: c.table,
 		part: partitionBytes(t, key), keyType: avType(t.hashKey().Type)}
+	d := throttle.Write
+	if c.read {
+		d = throttle.Read
+	}
+	now := e.now()
 	if t.thr != nil {
-		d := throttle.Write
-		if c.read {
-			d = throttle.Read
-		}
 		ev.Capacity, _ = t.thr.Limit(d)
-		ev.Balance = t.thr.Balance(e.now(), d)
+		ev.Balance = t.thr.Balance(now, d)
 	}
 	o.Consumed(ev)
 	ev = Consumption{Namespace: ev.Namespace, Table: t.Name, Read: c.read}
 	for name, u := range c.gsi {
 		ev.Index, ev.Units = name, u
+		ev.Capacity, ev.Balance = 0, 0
+		if t.thr != nil {
+			if h := t.thr.Index(name); h != nil {
+				ev.Capacity, _ = h.Limit(d)
+				ev.Balance = h.Balance(now, d)
+			}
+		}
 		o.Consumed(ev)
 	}
+	ev.Capacity, ev.Balance = 0, 0
 	for name, u := range c.lsi {
 		ev.Index, ev.Units = name, u
 		o.Consumed(ev)
@@ -153,7 +166,7 @@ func (e *Engine) observeCharge(o Observer, t *tableMeta, key []byte, c *capacity
 // observeRefusal tells the observer of a refusal of cause c on table t (nil
 // for an account refusal before the table was resolved, then named name).
 func (e *Engine) observeRefusal(o Observer, ns Namespace, t *tableMeta, name string, key []byte, c throttle.Cause) {
-	ev := ThrottleEvent{Namespace: ns, Table: name, Read: c.Direction == throttle.Read, Bucket: c.Bucket.String()}
+	ev := ThrottleEvent{Namespace: ns, Table: name, Index: c.Index, Read: c.Direction == throttle.Read, Bucket: c.Bucket.String()}
 	if t != nil {
 		ev.part, ev.keyType = partitionBytes(t, key), avType(t.hashKey().Type)
 	}

@@ -3,6 +3,7 @@ package emulator
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
 )
@@ -52,8 +53,8 @@ func TestObserver(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The bucket started with one second of 1 WCU and was charged the
-	// table's and the index's unit (balance -1); the clock stands still, so
-	// the next write is refused.
+	// table's unit (balance 0; the index's unit is the index's); the clock
+	// stands still, so the next write is refused.
 	if err := put(); err == nil {
 		t.Fatal("second write in the same instant was not throttled")
 	}
@@ -63,10 +64,10 @@ func TestObserver(t *testing.T) {
 		t.Fatalf("consumed events %+v, want table and index", rec.consumed)
 	}
 	tc, ic := rec.consumed[0], rec.consumed[1]
-	if tc.Table != "obs" || tc.Index != "" || tc.Read || tc.Units != 1 || tc.Capacity != 1 || tc.Balance != -1 || tc.Namespace != nsA {
+	if tc.Table != "obs" || tc.Index != "" || tc.Read || tc.Units != 1 || tc.Capacity != 1 || tc.Balance != 0 || tc.Namespace != nsA {
 		t.Errorf("table event %+v", tc)
 	}
-	if ic.Index != "gsi" || ic.Units != 1 {
+	if ic.Index != "gsi" || ic.Units != 1 || ic.Capacity != 5 || ic.Balance != 4 {
 		t.Errorf("index event %+v", ic)
 	}
 	if len(rec.keys) != 1 || rec.keys[0] != "hot" {
@@ -84,7 +85,7 @@ func TestObserver(t *testing.T) {
 		t.Errorf("throttle key %v %v", v, ok)
 	}
 	st, err := te.TableThrottleStatus(nsA, "obs")
-	if err != nil || st.WriteCapacity != 1 || st.ReadCapacity != 5 || st.WriteBalance != -1 {
+	if err != nil || st.WriteCapacity != 1 || st.ReadCapacity != 5 || st.WriteBalance != 0 {
 		t.Errorf("status %+v %v", st, err)
 	}
 	if _, err := te.TableThrottleStatus(nsA, "nope"); err == nil {
@@ -120,3 +121,42 @@ type noopObserver struct{}
 
 func (noopObserver) Consumed(Consumption)    {}
 func (noopObserver) Throttled(ThrottleEvent) {}
+
+// BenchmarkPutItemGSIs: PutItem of an item every one of three GSIs holds,
+// with the throttle off and on, so the difference is what the table's and
+// the indexes' Admit and Charge add to a whole write.
+func BenchmarkPutItemGSIs(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		off  bool
+	}{{"throttle-off", true}, {"throttle-on", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			te := newTestEngine(b, func(o *Options) { o.Throttle.Off = c.off })
+			in := &CreateTableInput{
+				TableName: sp("bench"), AttributeDefinitions: attrs("pk", "S", "a", "S", "b", "S", "c", "S"),
+				KeySchema: keys("pk", "HASH"), BillingMode: sp("PAY_PER_REQUEST"),
+			}
+			for _, g := range []string{"a", "b", "c"} {
+				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{IndexName: sp("by" + g),
+					KeySchema: keys(g, "HASH"), Projection: &Projection{ProjectionType: sp("KEYS_ONLY")}})
+			}
+			te.mustCreate(nsA, in)
+			put := &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k"), "a": thrS("1"), "b": thrS("2"), "c": thrS("3")}}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				// A new index key each time: every GSI entry moves (a delete
+				// and a put on each index).
+				v := thrS(string(rune('a' + i%26)))
+				put.Item["a"], put.Item["b"], put.Item["c"] = v, v, v
+				// 1 ms a write keeps every bucket ahead of its refill, so
+				// nothing is refused and every write pays for both steps.
+				te.clock.Add(time.Millisecond)
+				if _, err := te.PutItem(b.Context(), nsA, put); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

@@ -199,7 +199,14 @@ func (p *readPlan) selection(sel string) error {
 
 // run reads one page.
 func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
-	if err := e.throttleAdmit(p.t, throttle.Read, p.pk); err != nil {
+	// A GSI's reads are its own capacity's; an LSI's are its table's.
+	var err error
+	if p.gsiMetered() {
+		err = e.throttleIndexAdmit(p.t, p.ix, p.pk)
+	} else {
+		err = e.throttleAdmit(p.t, throttle.Read, p.pk)
+	}
+	if err != nil {
 		return nil, err
 	}
 	res := &readResult{use: capacityUse{read: true}}
@@ -293,9 +300,15 @@ func (e *Engine) finishRead(ctx context.Context, p *readPlan, res *readResult, r
 	} else {
 		res.use.addIndex(p.ix, units)
 		res.use.table = tableUnits
+		if p.gsiMetered() {
+			res.use.addShare(p.ix, indexPartitionOf(p.ix, p.pk), units)
+		}
 	}
 	e.chargeThroughput(ctx, p.t, p.pk, &res.use)
 }
+
+// gsiMetered reports whether the plan reads a GSI with buckets of its own.
+func (p *readPlan) gsiMetered() bool { return p.ix != nil && !p.ix.Local && p.ix.thr != nil }
 
 func lekOf(t *tableMeta, ix *indexMeta, item av.Item) av.Item {
 	out := av.Item{}

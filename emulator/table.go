@@ -99,6 +99,11 @@ type indexMeta struct {
 	// until DeletingUntil and is then dropped.
 	Deleted       bool      `json:"deleted,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
+
+	// thr is a GSI's throttle handle, set with its table's (see
+	// throttle_engine.go); nil for an LSI, which shares its table's
+	// capacity. Not stored.
+	thr *throttle.Index
 }
 
 // status derives the index status at now.

@@ -27,6 +27,7 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -96,6 +97,15 @@ func throughputOf(t *tableMeta) throttle.Throughput {
 	return throttle.ProvisionedThroughput(t.Throughput.Read, t.Throughput.Write)
 }
 
+// indexThroughputOf is what GSI ix of table t is registered with: the
+// table's billing mode, with the index's own caps or RCU and WCU.
+func indexThroughputOf(t *tableMeta, ix *indexMeta) throttle.Throughput {
+	if t.BillingMode == billingPayPerRequest {
+		return throttle.OnDemandThroughput(ix.OnDemand.Read, ix.OnDemand.Write)
+	}
+	return throttle.ProvisionedThroughput(ix.Throughput.Read, ix.Throughput.Write)
+}
+
 // throttleCached registers t as it is being cached and hangs the handle on
 // it. The caller holds e.mu for writing (or is New), which serialises
 // registrations of one table.
@@ -115,6 +125,26 @@ func (e *Engine) throttleCached(t *tableMeta) {
 		return
 	}
 	t.thr = h
+	// Every GSI writes maintain has buckets of its own (re-sized here when
+	// UpdateTable changed them); a deleted one's are forgotten.
+	active := map[string]bool{}
+	for _, ix := range t.GSIs {
+		if ix.Deleted {
+			continue
+		}
+		ih, err := h.RegisterIndex(e.now(), ix.Name, indexThroughputOf(t, ix))
+		if err != nil {
+			e.log.Warn().Err(err).Str("table", t.Name).Str("index", ix.Name).Msg("throttle: index not registered")
+			continue
+		}
+		ix.thr = ih
+		active[ix.Name] = true
+	}
+	for _, name := range h.Indexes() {
+		if !active[name] {
+			h.UnregisterIndex(name)
+		}
+	}
 }
 
 // throttleUncached forgets the buckets of table name in ns.
@@ -194,9 +224,39 @@ func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (
 	return c, ok
 }
 
+// throttleIndexAdmit admits a read of GSI ix of table t: key is the Query's
+// index partition prefix, nil for a Scan. It returns the throttle error the
+// service sends, naming the index's ARN, or nil.
+func (e *Engine) throttleIndexAdmit(t *tableMeta, ix *indexMeta, key []byte) error {
+	sh := [1]gsiShare{{ix: ix, part: indexPartitionOf(ix, key)}}
+	if c, _, ok := e.throttleShares(t, sh[:], throttle.Read); !ok {
+		return ThrottleError(c, t.ns().IndexARN(t.Name, ix.Name))
+	}
+	return nil
+}
+
+// throttleShares admits each GSI share of a request on table t in
+// direction d, in order; the first refused names its cause and index.
+func (e *Engine) throttleShares(t *tableMeta, shares []gsiShare, d throttle.Direction) (throttle.Cause, *indexMeta, bool) {
+	if len(shares) == 0 {
+		return throttle.Cause{}, nil, true
+	}
+	now := e.now()
+	for _, sh := range shares {
+		if c, ok := sh.ix.thr.Admit(now, d, sh.part); !ok {
+			if o := e.opts.Observer; o != nil {
+				e.observeRefusal(o, t.ns(), t, t.Name, nil, c)
+			}
+			return c, sh.ix, false
+		}
+	}
+	return throttle.Cause{}, nil, true
+}
+
 // chargeThroughput debits what a request consumed on table t (c, the number
 // ReturnConsumedCapacity reports) from the buckets throttleAdmit checked for
-// key. Index capacity is part of the table's: there are no per-index buckets.
+// key, and each GSI share from its index's buckets; an LSI's units are the
+// table's, as its capacity is.
 func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte, c *capacityUse) {
 	recordUsage(ctx, t.Name, c)
 	if t.thr != nil {
@@ -204,7 +264,13 @@ func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte,
 		if c.read {
 			d = throttle.Read
 		}
-		t.thr.Charge(e.now(), d, partitionOf(t, key), c.total())
+		now := e.now()
+		units := c.total()
+		for _, sh := range c.shares {
+			sh.ix.thr.Charge(now, d, sh.part, sh.units)
+			units -= sh.units
+		}
+		t.thr.Charge(now, d, partitionOf(t, key), units)
 	}
 	if o := e.opts.Observer; o != nil {
 		e.observeCharge(o, t, key, c)
@@ -214,9 +280,25 @@ func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte,
 // partitionOf returns the partition bucket key of a storage key: the hashed
 // and encoded partition key value of an item key or a Query's partition
 // prefix on the table. An index key (a Query on an index) and nil give ""
-// (no partition bucket): index partitions are not modelled.
+// (no partition bucket of the table's: see indexPartitionOf).
 func partitionOf(t *tableMeta, key []byte) string {
 	return string(partitionBytes(t, key))
+}
+
+// indexPartitionOf returns the partition bucket key of an index storage
+// key of GSI ix: the hashed and encoded index partition key value of an
+// entry key or a Query's index partition prefix. nil gives "".
+func indexPartitionOf(ix *indexMeta, key []byte) string {
+	const head = 1 + len(tableID{}) + 4 // family byte, table ID, index ID
+	if len(key) <= head+4 || key[0] != famIndex {
+		return ""
+	}
+	p := key[head:]
+	_, rest, err := av.DecodeKey(p[4:], avType(ix.KeySchema[0].Type))
+	if err != nil {
+		return string(p)
+	}
+	return string(p[:len(p)-len(rest)])
 }
 
 // partitionBytes is partitionOf without the copy (nil for "").
@@ -256,6 +338,19 @@ func (b *batchThrottle) refused(err error) bool {
 		b.first = err
 	}
 	return true
+}
+
+// isThrottle reports whether err is one of the three throttle errors.
+func isThrottle(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code {
+	case CodeProvisionedThroughputExceeded, CodeThrottling, CodeRequestLimitExceeded:
+		return true
+	}
+	return false
 }
 
 // err returns the first refusal's error when nothing was admitted.

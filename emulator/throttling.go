@@ -21,10 +21,21 @@ const (
 	MsgMaxOnDemandThroughputExceeded = "Throughput exceeds the maximum OnDemandThroughput configured on table or index"
 	// MsgAccountThroughputExceeded is the account's aggregate in a Region.
 	MsgAccountThroughputExceeded = "Throughput exceeds the current throughput limit for your account. To request a limit increase, contact AWS Support at https://aws.amazon.com/support."
+	// MsgIndexProvisionedThroughputExceeded is a base-table write refused
+	// because a provisioned GSI it touches is out of capacity (the text the
+	// service sent before the 2025 launch, and the TransactionCanceledException
+	// documentation's; the final period follows the table text's post-launch
+	// form and the documentation, unverified on the wire).
+	MsgIndexProvisionedThroughputExceeded = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API."
+	// MsgIndexOnDemandThroughputExceeded is a base-table write refused
+	// because an on-demand GSI it touches is at its default ceiling or has a
+	// hot key (the TransactionCanceledException documentation's text).
+	MsgIndexOnDemandThroughputExceeded = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
 )
 
-// Throttling reasons (ResourceType + OperationType + LimitType) for a
-// table. The Index forms are not produced: there is no per-index capacity.
+// Throttling reasons (ResourceType + OperationType + LimitType): the Table
+// forms name a table's capacity, the Index forms a global secondary
+// index's (a read of it, or its share of a base-table write).
 const (
 	ReasonTableReadProvisionedThroughputExceeded  = "TableReadProvisionedThroughputExceeded"
 	ReasonTableWriteProvisionedThroughputExceeded = "TableWriteProvisionedThroughputExceeded"
@@ -34,6 +45,14 @@ const (
 	ReasonTableWriteMaxOnDemandThroughputExceeded = "TableWriteMaxOnDemandThroughputExceeded"
 	ReasonTableReadAccountLimitExceeded           = "TableReadAccountLimitExceeded"
 	ReasonTableWriteAccountLimitExceeded          = "TableWriteAccountLimitExceeded"
+	ReasonIndexReadProvisionedThroughputExceeded  = "IndexReadProvisionedThroughputExceeded"
+	ReasonIndexWriteProvisionedThroughputExceeded = "IndexWriteProvisionedThroughputExceeded"
+	ReasonIndexReadKeyRangeThroughputExceeded     = "IndexReadKeyRangeThroughputExceeded"
+	ReasonIndexWriteKeyRangeThroughputExceeded    = "IndexWriteKeyRangeThroughputExceeded"
+	ReasonIndexReadMaxOnDemandThroughputExceeded  = "IndexReadMaxOnDemandThroughputExceeded"
+	ReasonIndexWriteMaxOnDemandThroughputExceeded = "IndexWriteMaxOnDemandThroughputExceeded"
+	ReasonIndexReadAccountLimitExceeded           = "IndexReadAccountLimitExceeded"
+	ReasonIndexWriteAccountLimitExceeded          = "IndexWriteAccountLimitExceeded"
 )
 
 // Cancellation reason codes of a throttled transaction action.
@@ -65,8 +84,12 @@ func byDirection(d throttle.Direction, read, write string) string {
 // holds exactly one {reason, resource} entry, or none when there is no
 // reason or resource is "" (a name no table can have, see
 // ThrottleResource). A cause naming no bucket, which the manager never
-// returns, gets the on-demand class and message with no reasons.
+// returns, gets the on-demand class and message with no reasons. A cause
+// naming a global secondary index is indexThrottleError's.
 func ThrottleError(c throttle.Cause, resource string) *Error {
+	if c.Index != "" {
+		return indexThrottleError(c, resource)
+	}
 	var code, msg, reason string
 	d := c.Direction
 	switch {
@@ -91,6 +114,56 @@ func ThrottleError(c throttle.Cause, resource string) *Error {
 		reason = byDirection(d, "", ReasonTableWriteKeyRangeThroughputExceeded)
 	default:
 		code, msg = CodeThrottling, MsgOnDemandThroughputExceeded
+	}
+	e := &Error{Code: code, Message: msg}
+	if reason != "" && resource != "" {
+		e.ThrottlingReasons = []ThrottlingReason{{Reason: reason, Resource: resource}}
+	}
+	return e
+}
+
+// indexThrottleError is ThrottleError for a refusal on behalf of global
+// secondary index c.Index; resource is the index's ARN
+// (…:table/T/index/I). The class follows the limit as for a table, with
+// the Index form of the same reason. The message is the table's for a read
+// of the index (what the service sent for index reads in the seed's
+// measurements) and the GSI text for a base-table write the index held
+// back (gsi-throttling.html's back-pressure):
+//
+//	bucket           billing             class                                   reason
+//	index            provisioned         ProvisionedThroughputExceededException  Index{R|W}ProvisionedThroughputExceeded
+//	index partition  provisioned         ProvisionedThroughputExceededException  Index{R|W}KeyRangeThroughputExceeded
+//	index partition  on-demand, write    ThrottlingException                     IndexWriteKeyRangeThroughputExceeded
+//	index partition  on-demand, read     ThrottlingException                     none, as for a table
+//	index at caps    on-demand           ThrottlingException                     Index{R|W}MaxOnDemandThroughputExceeded
+//	index or quota   on-demand, default  ThrottlingException                     Index{R|W}AccountLimitExceeded
+//	account          any                 RequestLimitExceeded                    Index{R|W}AccountLimitExceeded
+func indexThrottleError(c throttle.Cause, resource string) *Error {
+	var code, msg, reason string
+	d := c.Direction
+	ptMsg := byDirection(d, MsgProvisionedThroughputExceeded, MsgIndexProvisionedThroughputExceeded)
+	odMsg := byDirection(d, MsgOnDemandThroughputExceeded, MsgIndexOnDemandThroughputExceeded)
+	switch {
+	case c.Bucket == throttle.BucketAccount:
+		code, msg = CodeRequestLimitExceeded, MsgAccountThroughputExceeded
+		reason = byDirection(d, ReasonIndexReadAccountLimitExceeded, ReasonIndexWriteAccountLimitExceeded)
+	case c.Bucket == throttle.BucketTable && c.Billing == throttle.Provisioned:
+		code, msg = CodeProvisionedThroughputExceeded, ptMsg
+		reason = byDirection(d, ReasonIndexReadProvisionedThroughputExceeded, ReasonIndexWriteProvisionedThroughputExceeded)
+	case c.Bucket == throttle.BucketTable && c.Billing == throttle.OnDemand && c.Capped:
+		code, msg = CodeThrottling, MsgMaxOnDemandThroughputExceeded
+		reason = byDirection(d, ReasonIndexReadMaxOnDemandThroughputExceeded, ReasonIndexWriteMaxOnDemandThroughputExceeded)
+	case c.Bucket == throttle.BucketTable && c.Billing == throttle.OnDemand:
+		code, msg = CodeThrottling, odMsg
+		reason = byDirection(d, ReasonIndexReadAccountLimitExceeded, ReasonIndexWriteAccountLimitExceeded)
+	case c.Bucket == throttle.BucketPartition && c.Billing == throttle.Provisioned:
+		code, msg = CodeProvisionedThroughputExceeded, ptMsg
+		reason = byDirection(d, ReasonIndexReadKeyRangeThroughputExceeded, ReasonIndexWriteKeyRangeThroughputExceeded)
+	case c.Bucket == throttle.BucketPartition && c.Billing == throttle.OnDemand:
+		code, msg = CodeThrottling, odMsg
+		reason = byDirection(d, "", ReasonIndexWriteKeyRangeThroughputExceeded)
+	default:
+		code, msg = CodeThrottling, odMsg
 	}
 	e := &Error{Code: code, Message: msg}
 	if reason != "" && resource != "" {

@@ -205,3 +205,70 @@ func TestThrottleThroughput(t *testing.T) {
 		}
 	}
 }
+
+const indexARN = tableARN + "/index/ByStatus"
+
+const (
+	wantGSIProv     = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API."
+	wantGSIOnDemand = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
+)
+
+// TestIndexThrottleError covers every row of indexThrottleError's table in
+// both directions: the Index reasons, the table's message for a read of the
+// index and the GSI text for a write it held back.
+func TestIndexThrottleError(t *testing.T) {
+	R, W := throttle.Read, throttle.Write
+	P, O := throttle.Provisioned, throttle.OnDemand
+	table, part, acct := throttle.BucketTable, throttle.BucketPartition, throttle.BucketAccount
+	ix := func(b throttle.Bucket, d throttle.Direction, bm throttle.Billing, capped bool) throttle.Cause {
+		return throttle.Cause{Bucket: b, Direction: d, Billing: bm, Capped: capped, Index: "ByStatus"}
+	}
+	cases := []struct {
+		row    string
+		cause  throttle.Cause
+		code   string
+		msg    string
+		reason string
+	}{
+		{"index provisioned read", ix(table, R, P, false), ptee, wantPTEE, "IndexReadProvisionedThroughputExceeded"},
+		{"index provisioned write", ix(table, W, P, false), ptee, wantGSIProv, "IndexWriteProvisionedThroughputExceeded"},
+		{"index partition provisioned read", ix(part, R, P, false), ptee, wantPTEE, "IndexReadKeyRangeThroughputExceeded"},
+		{"index partition provisioned write", ix(part, W, P, false), ptee, wantGSIProv, "IndexWriteKeyRangeThroughputExceeded"},
+		{"index partition on-demand read", ix(part, R, O, false), throttlingEx, wantHotKey, ""},
+		{"index partition on-demand write", ix(part, W, O, false), throttlingEx, wantGSIOnDemand, "IndexWriteKeyRangeThroughputExceeded"},
+		{"index at its caps read", ix(table, R, O, true), throttlingEx, wantCaps, "IndexReadMaxOnDemandThroughputExceeded"},
+		{"index at its caps write", ix(table, W, O, true), throttlingEx, wantCaps, "IndexWriteMaxOnDemandThroughputExceeded"},
+		{"index at the default ceiling read", ix(table, R, O, false), throttlingEx, wantHotKey, "IndexReadAccountLimitExceeded"},
+		{"index at the default ceiling write", ix(table, W, O, false), throttlingEx, wantGSIOnDemand, "IndexWriteAccountLimitExceeded"},
+		{"account read", ix(acct, R, P, false), rle, wantAccount, "IndexReadAccountLimitExceeded"},
+		{"account write", ix(acct, W, O, false), rle, wantAccount, "IndexWriteAccountLimitExceeded"},
+	}
+	for _, c := range cases {
+		for _, resource := range []string{indexARN, ""} {
+			e := emulator.ThrottleError(c.cause, resource)
+			if e.Code != c.code || e.Message != c.msg {
+				t.Errorf("%s (resource %q): %s %q; want %s %q", c.row, resource, e.Code, e.Message, c.code, c.msg)
+			}
+			var want []emulator.ThrottlingReason
+			if c.reason != "" && resource != "" {
+				want = []emulator.ThrottlingReason{{Reason: c.reason, Resource: resource}}
+			}
+			if !reflect.DeepEqual(e.ThrottlingReasons, want) {
+				t.Errorf("%s (resource %q): reasons %+v, want %+v", c.row, resource, e.ThrottlingReasons, want)
+			}
+		}
+	}
+	// A transaction action an index held back.
+	for _, c := range []struct {
+		cause throttle.Cause
+		want  emulator.CancellationReason
+	}{
+		{ix(table, W, P, false), emulator.CancellationReason{Code: "ProvisionedThroughputExceeded", Message: wantGSIProv}},
+		{ix(part, W, O, false), emulator.CancellationReason{Code: "ThrottlingError", Message: wantGSIOnDemand}},
+		{ix(table, W, O, true), emulator.CancellationReason{Code: "ThrottlingError", Message: wantCaps}},
+	} {
+		if got := emulator.ThrottleCancellationReason(c.cause); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v: %+v, want %+v", c.cause, got, c.want)
+		}
+	}
+}

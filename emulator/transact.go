@@ -455,7 +455,7 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 // txPrepareCommit prepares every action and, if all pass, commits them in
 // one batch. The caller holds every action's stripe.
 func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationReason) error {
-	failed := false
+	failed, throttled := false, false
 	total := 0
 	for i, a := range actions {
 		t, err := e.current(a.t)
@@ -474,6 +474,19 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationRea
 			continue
 		}
 		total += max(pw.oldSize, pw.newSize)
+		// A GSI the action touches that has no capacity cancels the
+		// transaction, as the table's own capacity would have.
+		if c, _, ok := e.throttleShares(t, pw.use.shares, throttle.Write); !ok {
+			r := ThrottleCancellationReason(c)
+			reasons[i], failed, throttled = &r, true, true
+		}
+	}
+	if throttled {
+		// Refused for capacity, as when the table refuses before this
+		// stage: nothing is charged.
+		for _, a := range actions {
+			a.pw = nil
+		}
 	}
 	if failed {
 		return cancelled(reasons)
@@ -543,6 +556,13 @@ func (c capacityUse) doubled() capacityUse {
 		out.lsi = make(map[string]float64, len(c.lsi))
 		for k, u := range c.lsi {
 			out.lsi[k] = 2 * u
+		}
+	}
+	if c.shares != nil {
+		out.shares = make([]gsiShare, len(c.shares))
+		for i, sh := range c.shares {
+			sh.units *= 2
+			out.shares[i] = sh
 		}
 	}
 	return out

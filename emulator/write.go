@@ -60,6 +60,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
 	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/throttle"
 )
 
 // itemState is the engine's data-plane state. Its zero value is ready.
@@ -355,6 +356,9 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	pw.use.table = WriteUnits(max(pw.oldSize, pw.newSize))
 	pw.indexes = activeIndexes(s.t)
 	pw.entries = make([]indexPair, len(pw.indexes))
+	if n := len(s.t.GSIs); n > 0 {
+		pw.use.shares = make([]gsiShare, 0, 2*n) // a delete and a put each, at most
+	}
 	for i, ix := range pw.indexes {
 		p := &pw.entries[i]
 		p.oldEntry, p.oldKey = indexEntry(s.t, ix, old)
@@ -370,7 +374,12 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 			}
 		}
 		p.newEntry, p.newKey = indexEntry(s.t, ix, nw)
-		pw.use.addIndex(ix, indexWriteUnits(p.oldEntry, p.newEntry, p.oldKey, p.newKey))
+		del, put := indexWrites(p.oldEntry, p.newEntry, p.oldKey, p.newKey)
+		pw.use.addIndex(ix, del+put)
+		if !ix.Local {
+			pw.use.addShare(ix, indexPartitionOf(ix, p.oldKey), del)
+			pw.use.addShare(ix, indexPartitionOf(ix, p.newKey), put)
+		}
 	}
 	return pw, nil
 }
@@ -501,6 +510,11 @@ func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, err
 	pw, err := e.prepare(e.opts.Store, s)
 	if err != nil {
 		return pw, err
+	}
+	// Only now are the GSIs the write touches known: one without capacity
+	// refuses the whole write (back-pressure), which then costs nothing.
+	if c, ix, ok := e.throttleShares(t, pw.use.shares, throttle.Write); !ok {
+		return nil, ThrottleError(c, t.ns().IndexARN(t.Name, ix.Name))
 	}
 	wb := e.newWriteBatch()
 	wb.noSync = s.deferSync

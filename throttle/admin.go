@@ -54,9 +54,10 @@ func (t *Table) State(now time.Time) TableState {
 	return s
 }
 
-// Reset puts the table's buckets back where a new table's start: the
-// starting balance (Config.InitialSeconds of their rate), and every
-// partition key bucket forgotten (they start anew from now too).
+// Reset puts the table's buckets, and its indexes', back where a new
+// table's start: the starting balance (Config.InitialSeconds of their
+// rate), and every partition key bucket forgotten (they start anew from
+// now too).
 func (t *Table) Reset(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -68,6 +69,10 @@ func (t *Table) Reset(now time.Time) {
 		if td.parts != nil {
 			td.parts = map[string]*bucket{}
 		}
+	}
+	// The table's indexes start anew with it.
+	for _, ix := range t.indexes {
+		ix.own.Reset(now)
 	}
 }
 

@@ -70,3 +70,50 @@ func BenchmarkAdmitChargeParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkWriteWithGSIs is the throttle's share of one base-table write
+// that touches n global secondary indexes: the table's Admit and Charge,
+// then each index's Admit and Charge on its own partition key value.
+func BenchmarkWriteWithGSIs(b *testing.B) {
+	keys := make([]string, 4096)
+	for i := range keys {
+		keys[i] = "pk#" + strconv.Itoa(i)
+	}
+	for _, bc := range []struct {
+		name string
+		tp   Throughput
+		n    int
+	}{
+		{"on-demand/0-gsi", OnDemandThroughput(0, 0), 0},
+		{"on-demand/3-gsi", OnDemandThroughput(0, 0), 3},
+		{"provisioned/3-gsi", ProvisionedThroughput(40000, 40000), 3},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			m := newManager(b, Config{})
+			tbl := register(b, m, "T", bc.tp)
+			ixs := make([]*Index, bc.n)
+			for i := range ixs {
+				ixs[i] = registerIndex(b, tbl, "G"+strconv.Itoa(i), bc.tp)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				now := t0.Add(time.Duration(i) * time.Millisecond)
+				key := keys[i%len(keys)]
+				if c, ok := tbl.Admit(now, Write, key); !ok {
+					b.Fatalf("refused by %v", c)
+				}
+				for j, ix := range ixs {
+					if c, ok := ix.Admit(now, Write, keys[(i+j+1)%len(keys)]); !ok {
+						b.Fatalf("refused by %v", c)
+					}
+				}
+				tbl.Charge(now, Write, key, 1)
+				for j, ix := range ixs {
+					ix.Charge(now, Write, keys[(i+j+1)%len(keys)], 1)
+				}
+				i++
+			}
+		})
+	}
+}

@@ -69,21 +69,33 @@ func (b Bucket) String() string {
 // Cause says why a request was refused: which bucket, in which direction,
 // for a table of which billing mode, and for an on-demand table's own bucket
 // whether its limit was the OnDemandThroughput cap or the default ceiling.
+// A refusal on behalf of a global secondary index (a read of the index, or
+// the index's share of a base-table write) names the index; its buckets are
+// then the index's own, except that BucketTable uncapped on an OnDemand
+// table may also be the table's per-table quota, which the table and its
+// indexes share.
 type Cause struct {
 	Bucket    Bucket
 	Direction Direction
 	// Billing is the table's mode; BillingUnknown when the account bucket
 	// refused before the table was resolved.
 	Billing Billing
-	// Capped is set only for BucketTable on an OnDemand table whose limit in
-	// Direction is its OnDemandThroughput cap (not the default ceiling).
+	// Capped is set only for BucketTable on an OnDemand table or index whose
+	// limit in Direction is its OnDemandThroughput cap (not the default
+	// ceiling).
 	Capped bool
+	// Index is the name of the global secondary index refused, "" for the
+	// table itself.
+	Index string
 }
 
 func (c Cause) String() string {
 	s := c.Bucket.String() + " " + c.Direction.String() + " " + c.Billing.String()
 	if c.Capped {
 		s += " capped"
+	}
+	if c.Index != "" {
+		s += " index " + c.Index
 	}
 	return s
 }

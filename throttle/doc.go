@@ -1,7 +1,8 @@
 // Package throttle owns DynamoDB's capacity model as token buckets and names
 // the cause of every refusal. It keeps buckets per table and direction, per
-// partition key value and direction, and per account aggregate in each Region
-// and direction. A table's buckets start with InitialSeconds (1) of their
+// partition key value and direction, per global secondary index (Index) and
+// index partition key value, and per account aggregate in each Region and
+// direction. Table and index buckets start with InitialSeconds (1) of their
 // rate, an account's with one second, and every bucket keeps up to
 // BurstSeconds (300) seconds of unused capacity.
 //

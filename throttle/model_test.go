@@ -27,7 +27,15 @@ type refTable struct {
 	cap   [2]bool
 	table [2]refBucket
 	parts [2]map[string]*refBucket
+	// index is the name of a global secondary index of parent; "" for a
+	// table.
+	index  string
+	parent *refTable
 }
+
+// quota reports whether t's bucket in direction d is the per-table quota
+// its indexes share: an on-demand table's uncapped direction.
+func (t *refTable) quota(d Direction) bool { return t.tp.Billing == OnDemand && !t.cap[d] }
 
 type refModel struct {
 	cfg    Config
@@ -49,17 +57,23 @@ func (m *refModel) admit(now float64, ti int, d Direction, key string) (Cause, b
 	burst := m.cfg.BurstSeconds
 	m.acct[d].refill(now, m.cfg.accountRate(d), burst)
 	if m.acct[d].bal <= 0 {
-		return Cause{Bucket: BucketAccount, Direction: d, Billing: t.tp.Billing}, false
+		return Cause{Bucket: BucketAccount, Direction: d, Billing: t.tp.Billing, Index: t.index}, false
+	}
+	if p := t.parent; p != nil && p.quota(d) {
+		p.table[d].refill(now, p.rate[d], burst)
+		if p.table[d].bal <= 0 {
+			return Cause{Bucket: BucketTable, Direction: d, Billing: OnDemand, Index: t.index}, false
+		}
 	}
 	t.table[d].refill(now, t.rate[d], burst)
 	if t.table[d].bal <= 0 {
-		return Cause{Bucket: BucketTable, Direction: d, Billing: t.tp.Billing, Capped: t.cap[d]}, false
+		return Cause{Bucket: BucketTable, Direction: d, Billing: t.tp.Billing, Capped: t.cap[d], Index: t.index}, false
 	}
 	if key != "" {
 		p := m.part(t, d, key)
 		p.refill(now, m.cfg.partitionRate(d), burst)
 		if p.bal <= 0 {
-			return Cause{Bucket: BucketPartition, Direction: d, Billing: t.tp.Billing}, false
+			return Cause{Bucket: BucketPartition, Direction: d, Billing: t.tp.Billing, Index: t.index}, false
 		}
 	}
 	return Cause{}, true
@@ -70,6 +84,10 @@ func (m *refModel) charge(now float64, ti int, d Direction, key string, units fl
 	burst := m.cfg.BurstSeconds
 	m.acct[d].refill(now, m.cfg.accountRate(d), burst)
 	m.acct[d].bal -= units
+	if p := t.parent; p != nil && p.quota(d) {
+		p.table[d].refill(now, p.rate[d], burst)
+		p.table[d].bal -= units
+	}
 	t.table[d].refill(now, t.rate[d], burst)
 	t.table[d].bal -= units
 	if key != "" {
@@ -83,7 +101,9 @@ func (m *refModel) charge(now float64, ti int, d Direction, key string, units fl
 // plain reference model and requires the same decision at every Admit and
 // the same balances. It checks the two shortcuts the Manager takes: no
 // partition buckets for a table no faster than a partition, and eviction
-// of full buckets (with the sweep threshold lowered to 2).
+// of full buckets (with the sweep threshold lowered to 2). The third handle
+// is a global secondary index of the first table, with its own throughput
+// in the table's billing mode.
 //
 // Times are multiples of 0.25 s and units of 0.5, so both compute exactly.
 func FuzzAgainstModel(f *testing.F) {
@@ -144,11 +164,33 @@ func fuzzBody(t *testing.T, setup, ops []byte) {
 			}
 			ref.tables = append(ref.tables, rt)
 		}
+		var tp Throughput
+		if tables[0].Throughput().Billing == Provisioned {
+			tp = ProvisionedThroughput(int64(1+byteAt(setup, 8)%12), int64(1+byteAt(setup, 9)%12))
+		} else {
+			tp = OnDemandThroughput(int64(byteAt(setup, 8)%13-1), int64(byteAt(setup, 9)%13-1))
+		}
+		ix, err := tables[0].RegisterIndex(t0, "I", tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		handles := []interface {
+			Admit(time.Time, Direction, string) (Cause, bool)
+			Charge(time.Time, Direction, string, float64)
+			Balance(time.Time, Direction) float64
+		}{tables[0], tables[1], ix}
+		ri := &refTable{tp: tp, index: "I", parent: ref.tables[0]}
+		for d := Read; d <= Write; d++ {
+			ri.rate[d], ri.cap[d] = tp.rate(&cfg, d)
+			ri.table[d] = refBucket{bal: ri.rate[d]}
+			ri.parts[d] = map[string]*refBucket{}
+		}
+		ref.tables = append(ref.tables, ri)
 		acct := m.Account(t0, "a", "r")
 		now := 0.0
 		for i := 0; i+3 < len(ops) && i < 4*100; i += 4 {
 			op, sel, k, u := ops[i], ops[i+1], ops[i+2], ops[i+3]
-			ti, d := int(sel%2), Direction(sel/2%2)
+			ti, d := int(sel%3), Direction(sel/3%2)
 			key := ""
 			if k%8 != 0 {
 				key = fmt.Sprint("k", k%8)
@@ -158,26 +200,26 @@ func fuzzBody(t *testing.T, setup, ops []byte) {
 			case 0:
 				now += float64(u%16) * 0.25
 			case 1:
-				gc, gok := tables[ti].Admit(at, d, key)
+				gc, gok := handles[ti].Admit(at, d, key)
 				wc, wok := ref.admit(now, ti, d, key)
 				if gc != wc || gok != wok {
 					t.Fatalf("op %d at %vs: Admit(T%d, %v, %q) = %v, %v; model %v, %v", i/4, now, ti, d, key, gc, gok, wc, wok)
 				}
 			case 2:
 				units := float64(u%32) * 0.5
-				tables[ti].Charge(at, d, key, units)
+				handles[ti].Charge(at, d, key, units)
 				if units > 0 {
 					ref.charge(now, ti, d, key, units)
 				}
 			case 3:
-				gc, gok := tables[ti].Admit(at, d, key)
+				gc, gok := handles[ti].Admit(at, d, key)
 				wc, wok := ref.admit(now, ti, d, key)
 				if gc != wc || gok != wok {
 					t.Fatalf("op %d at %vs: Admit(T%d, %v, %q) = %v, %v; model %v, %v", i/4, now, ti, d, key, gc, gok, wc, wok)
 				}
 				if gok {
 					units := float64(1+u%32) * 0.5
-					tables[ti].Charge(at, d, key, units)
+					handles[ti].Charge(at, d, key, units)
 					ref.charge(now, ti, d, key, units)
 				}
 			}
@@ -187,7 +229,7 @@ func fuzzBody(t *testing.T, setup, ops []byte) {
 				if got := acct.Balance(at, d); got != ref.acct[d].bal {
 					t.Fatalf("op %d: account %v balance %v, model %v", i/4, d, got, ref.acct[d].bal)
 				}
-				for ti, tbl := range tables {
+				for ti, tbl := range []*Table{tables[0], tables[1], ix.own} {
 					rt := ref.tables[ti]
 					rt.table[d].refill(now, rt.rate[d], cfg.BurstSeconds)
 					if got := tbl.Balance(at, d); got != rt.table[d].bal {

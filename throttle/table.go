@@ -29,6 +29,8 @@ type Table struct {
 	dirs [2]tableDir
 	// pin is a direction's rate set by Pin (admin.go); 0 is none.
 	pin [2]float64
+	// indexes are the table's global secondary indexes (index.go), by name.
+	indexes map[string]*Index
 }
 
 type tableDir struct {
@@ -109,12 +111,18 @@ func (t *Table) Admit(now time.Time, d Direction, key string) (Cause, bool) {
 		return Cause{}, true
 	}
 	n := now.UnixNano()
-	acctOK := t.acct.admit(n, d)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if !acctOK {
+	if !t.acct.admit(n, d) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
 		return Cause{Bucket: BucketAccount, Direction: d, Billing: t.tp.Billing}, false
 	}
+	return t.admitOwn(n, d, key)
+}
+
+// admitOwn is Admit without the account: the table's bucket, then key's.
+func (t *Table) admitOwn(n int64, d Direction, key string) (Cause, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	td := &t.dirs[d]
 	td.b.refill(n, td.rate, td.rate*t.cfg.BurstSeconds)
 	if td.b.bal <= 0 {
@@ -143,6 +151,11 @@ func (t *Table) Charge(now time.Time, d Direction, key string, units float64) {
 	}
 	n := now.UnixNano()
 	t.acct.charge(n, d, units)
+	t.chargeOwn(n, d, key, units)
+}
+
+// chargeOwn is Charge without the account.
+func (t *Table) chargeOwn(n int64, d Direction, key string, units float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	td := &t.dirs[d]

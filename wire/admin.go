@@ -21,7 +21,8 @@ import (
 //	POST /_extenddb/throttle/pin?table=T&rate=N[&direction=…]     rate fixed at N units/s
 //	POST /_extenddb/throttle/unpin?table=T[&direction=…]          rate from the throughput
 //
-// account and region default to the server's defaults.
+// account and region default to the server's defaults; index=I (on any of
+// them) steers the buckets of the table's global secondary index I instead.
 const ThrottleAdminPath = "/_extenddb/throttle"
 
 // throttleAdminAnswer is the JSON body of every throttle control answer.
@@ -29,6 +30,7 @@ type throttleAdminAnswer struct {
 	Account string               `json:"account"`
 	Region  string               `json:"region"`
 	Table   string               `json:"table"`
+	Index   string               `json:"index,omitempty"`
 	Buckets *throttle.TableState `json:"buckets,omitempty"`
 	Error   string               `json:"error,omitempty"`
 }
@@ -40,7 +42,7 @@ func (h *handler) adminRoutes(r *mux.Router) {
 
 func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	ans := throttleAdminAnswer{Account: q.Get("account"), Region: q.Get("region"), Table: q.Get("table")}
+	ans := throttleAdminAnswer{Account: q.Get("account"), Region: q.Get("region"), Table: q.Get("table"), Index: q.Get("index")}
 	if ans.Account == "" {
 		ans.Account = h.opts.DefaultAccount
 	}
@@ -60,7 +62,7 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "the table query parameter is required")
 		return
 	}
-	act := emulator.ThrottleAction{Kind: mux.Vars(r)["action"]}
+	act := emulator.ThrottleAction{Kind: mux.Vars(r)["action"], Index: ans.Index}
 	switch dir := q.Get("direction"); dir {
 	case "", "both":
 	case "read":
@@ -81,7 +83,7 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	var err error
 	if act.Kind == "" {
-		ans.Buckets, err = h.eng.ThrottleState(r.Context(), ns, ans.Table)
+		ans.Buckets, err = h.eng.ThrottleState(r.Context(), ns, ans.Table, ans.Index)
 	} else {
 		ans.Buckets, err = h.eng.ThrottleControl(r.Context(), ns, ans.Table, act)
 	}
@@ -98,7 +100,7 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if act.Kind != "" {
-		h.log.Info().Str("table", ans.Table).Str("account", ans.Account).Str("region", ans.Region).
+		h.log.Info().Str("table", ans.Table).Str("index", ans.Index).Str("account", ans.Account).Str("region", ans.Region).
 			Str("action", strings.TrimSpace(act.Kind+" "+q.Get("direction"))).Msg("throttle control")
 	}
 	reply(http.StatusOK)

@@ -59,11 +59,37 @@ func TestThrottleAdmin(t *testing.T) {
 		t.Fatalf("unpin read: %d %+v", code, ans)
 	}
 
+	// index=I steers a GSI's buckets: drained, a write the index holds is
+	// refused for the index (back-pressure) and one it does not hold is not.
+	if r := call("CreateTable", `{"TableName":"SteeredIdx","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"g","AttributeType":"S"}],
+		"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5},
+		"GlobalSecondaryIndexes":[{"IndexName":"ByG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"},
+		"ProvisionedThroughput":{"ReadCapacityUnits":3,"WriteCapacityUnits":3}}]}`); r.status != 200 {
+		t.Fatal(r.body)
+	}
+	if code, ans = admin(http.MethodGet, ThrottleAdminPath+"?table=SteeredIdx&index=ByG"); code != 200 || ans.Index != "ByG" || ans.Buckets.Write.Rate != 3 {
+		t.Fatalf("index state: %d %+v", code, ans)
+	}
+	if code, ans = admin(http.MethodPost, ThrottleAdminPath+"/drain?table=SteeredIdx&index=ByG&direction=write"); code != 200 || ans.Buckets.Write.Debt < 2.9 || ans.Buckets.Read.Debt != 0 {
+		t.Fatalf("index drain: %d %+v", code, ans)
+	}
+	if r := call("PutItem", `{"TableName":"SteeredIdx","Item":{"pk":{"S":"a"},"g":{"S":"x"}}}`); r.status != 400 ||
+		!strings.Contains(r.body, `"reason":"IndexWriteProvisionedThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:000000000000:table/SteeredIdx/index/ByG"`) {
+		t.Fatalf("indexed write after draining the index: %d %s", r.status, r.body)
+	}
+	if r := call("PutItem", `{"TableName":"SteeredIdx","Item":{"pk":{"S":"b"}}}`); r.status != 200 {
+		t.Fatalf("unindexed write after draining the index: %d %s", r.status, r.body)
+	}
+	if code, ans = admin(http.MethodGet, ThrottleAdminPath+"?table=SteeredIdx"); code != 200 || ans.Buckets.Write.Debt != 0 {
+		t.Fatalf("the table's buckets after draining its index: %d %+v", code, ans)
+	}
+
 	for _, c := range []struct {
 		method, path string
 		code         int
 		msg          string
 	}{
+		{http.MethodGet, ThrottleAdminPath + "?table=Steered&index=Nope", 404, "Index: Nope is not a global secondary index of table Steered"},
 		{http.MethodGet, ThrottleAdminPath + "?table=Nope", 404, "Table: Nope not found in account 000000000000, Region us-east-1"},
 		{http.MethodGet, ThrottleAdminPath + "?table=Steered&region=eu-west-1", 404, "Region eu-west-1"},
 		{http.MethodGet, ThrottleAdminPath + "?table=Steered&account=111122223333", 404, "account 111122223333"},

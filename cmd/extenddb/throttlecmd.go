@@ -19,8 +19,8 @@ import (
 
 // throttleCmdConfig is what `extenddb throttle` is told.
 type throttleCmdConfig struct {
-	endpoint, table, account, region, direction string
-	rate                                        float64
+	endpoint, table, index, account, region, direction string
+	rate                                               float64
 }
 
 func newThrottleCmdFlags() (*flag.FlagSet, *throttleCmdConfig) {
@@ -28,6 +28,7 @@ func newThrottleCmdFlags() (*flag.FlagSet, *throttleCmdConfig) {
 	fs := flag.NewFlagSet("throttle", flag.ContinueOnError)
 	fs.StringVar(&c.endpoint, "endpoint", c.endpoint, "`URL` of the running server")
 	fs.StringVar(&c.table, "table", c.table, "`TABLE` whose buckets to show or change (required)")
+	fs.StringVar(&c.index, "index", c.index, "`INDEX`: a global secondary index of the table, whose buckets to show or change instead")
 	fs.StringVar(&c.account, "account", c.account, "`ACCOUNT` of the table (default: the server's --default-account)")
 	fs.StringVar(&c.region, "region", c.region, "`REGION` of the table (default: the server's --default-region)")
 	fs.StringVar(&c.direction, "direction", c.direction, "`DIRECTION` drain, pin and unpin act on: read, write or both (default both)")
@@ -86,7 +87,7 @@ func runThrottleCmd(ctx context.Context, c *cli, args []string) int {
 		u.Path += "/" + action
 	}
 	q := url.Values{"table": {cfg.table}}
-	for k, v := range map[string]string{"account": cfg.account, "region": cfg.region, "direction": cfg.direction} {
+	for k, v := range map[string]string{"index": cfg.index, "account": cfg.account, "region": cfg.region, "direction": cfg.direction} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -108,9 +109,9 @@ func runThrottleCmd(ctx context.Context, c *cli, args []string) int {
 
 // throttleAnswer mirrors the endpoint's JSON answer.
 type throttleAnswer struct {
-	Account, Region, Table string
-	Buckets                *throttle.TableState
-	Error                  string
+	Account, Region, Table, Index string
+	Buckets                       *throttle.TableState
+	Error                         string
 }
 
 func callThrottleAdmin(ctx context.Context, method, u string) (*throttleAnswer, error) {
@@ -134,7 +135,11 @@ func callThrottleAdmin(ctx context.Context, method, u string) (*throttleAnswer, 
 }
 
 func printBuckets(w io.Writer, a *throttleAnswer) {
-	fmt.Fprintf(w, "table %s in account %s, Region %s\n", a.Table, a.Account, a.Region)
+	what := "table " + a.Table
+	if a.Index != "" {
+		what = "index " + a.Index + " of " + what
+	}
+	fmt.Fprintf(w, "%s in account %s, Region %s\n", what, a.Account, a.Region)
 	for _, d := range []struct {
 		name string
 		s    throttle.DirState

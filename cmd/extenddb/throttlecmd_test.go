@@ -62,6 +62,7 @@ func TestThrottleCommand(t *testing.T) {
 	}{
 		{[]string{"show", "--table", "Nope"}, 1, "404 Not Found: Requested resource not found: Table: Nope not found in account 000000000000, Region us-east-1"},
 		{[]string{"show", "--table", "Steered", "--region", "eu-west-1"}, 1, "not found in account 000000000000, Region eu-west-1"},
+		{[]string{"show", "--table", "Steered", "--index", "ByX"}, 1, "404 Not Found: Requested resource not found: Index: ByX is not a global secondary index of table Steered"},
 		{[]string{"show"}, 2, "--table is required"},
 		{[]string{"boost", "--table", "Steered"}, 2, "give an ACTION"},
 		{[]string{"pin", "--table", "Steered"}, 2, "pin needs --rate"},

@@ -31,7 +31,18 @@ func TestExample(t *testing.T) {
 			t.Errorf("output %q lacks %q", got, want)
 		}
 	}
-	// Running it again reuses the table.
+	// GSI back-pressure: the index's ARN, and the sparse write served.
+	for _, want := range []string{
+		"GSI back-pressure on Demo-gsi",
+		"throttled: ProvisionedThroughputExceededException\nreason: IndexWriteProvisionedThroughputExceeded\n" +
+			"resource: arn:aws:dynamodb:us-east-1:" + wire.DefaultAccount + ":table/Demo-gsi/index/ByCustomer\n",
+		"without the index attribute: served",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output %q lacks %q", got, want)
+		}
+	}
+	// Running it again reuses the tables.
 	out.Reset()
 	if err := run(context.Background(), []string{"--endpoint", s.URL, "--table", "Demo"}, &out); err != nil {
 		t.Fatal(err)
@@ -45,5 +56,12 @@ func TestExampleThrottleOff(t *testing.T) {
 	err := run(context.Background(), []string{"--endpoint", s.URL, "--max-writes", "50"}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "none throttled") {
 		t.Fatalf("got %v", err)
+	}
+	err = run(context.Background(), []string{"--endpoint", s.URL, "--max-writes", "50", "--scenario", "gsi"}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "none throttled") {
+		t.Fatalf("gsi scenario: got %v", err)
+	}
+	if err := run(context.Background(), []string{"--scenario", "nope"}, &bytes.Buffer{}); err == nil {
+		t.Fatal("--scenario nope accepted")
 	}
 }
