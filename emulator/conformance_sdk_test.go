@@ -1,0 +1,226 @@
+package emulator_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/internal/testserver"
+)
+
+// Conformance with DynamoDB's observed behaviour (issue 11: read paths,
+// item writes, transactions), through the SDK or, where the SDK hides the
+// difference, raw HTTP.
+
+func cfS(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func cfN(s string) types.AttributeValue { return &types.AttributeValueMemberN{Value: s} }
+
+// cfServer starts a server with table "hto" (hash key pk S) and table "hrt"
+// (pk S, sk N).
+func cfServer(t *testing.T) (*testserver.Server, *dynamodb.Client) {
+	t.Helper()
+	s := testserver.New(t)
+	c := s.Client
+	for _, tc := range []struct {
+		name string
+		keys []types.KeySchemaElement
+		defs []types.AttributeDefinition
+	}{
+		{"hto", []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+			[]types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}}},
+		{"hrt", []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}},
+			[]types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}, {AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeN}}},
+	} {
+		if _, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+			TableName: aws.String(tc.name), KeySchema: tc.keys, AttributeDefinitions: tc.defs,
+			BillingMode: types.BillingModePayPerRequest,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, c
+}
+
+func cfPut(t *testing.T, c *dynamodb.Client, table string, item map[string]types.AttributeValue) {
+	t.Helper()
+	if _, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rawCall posts body to op and returns the HTTP status and the decoded
+// response members.
+func rawCall(t *testing.T, s *testserver.Server, op, body string) (int, map[string]json.RawMessage) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.URL, bytes.NewReader([]byte(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%s: %v: %s", op, err, b)
+	}
+	return resp.StatusCode, out
+}
+
+// member returns the raw JSON of a response member, "<absent>" when the
+// response has none.
+func member(t *testing.T, s *testserver.Server, op, body, name string) string {
+	t.Helper()
+	code, out := rawCall(t, s, op, body)
+	if code != http.StatusOK {
+		t.Fatalf("%s %s: HTTP %d %v", op, body, code, out)
+	}
+	m, ok := out[name]
+	if !ok {
+		return "<absent>"
+	}
+	return string(m)
+}
+
+// TestEmptyPageCarriesItems: a Query or Scan page without items has
+// "Items": [], also the empty last page after a page that ended at Limit;
+// with Select=COUNT the member stays absent.
+func TestEmptyPageCarriesItems(t *testing.T) {
+	s, c := cfServer(t)
+	cfPut(t, c, "hrt", map[string]types.AttributeValue{"pk": cfS("a"), "sk": cfN("1")})
+	cfPut(t, c, "hrt", map[string]types.AttributeValue{"pk": cfS("a"), "sk": cfN("2")})
+	for _, tc := range []struct{ op, body, want string }{
+		{"Query", `{"TableName":"hrt","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"none"}}}`, "[]"},
+		{"Scan", `{"TableName":"hto"}`, "[]"},
+		{"Scan", `{"TableName":"hrt","FilterExpression":"attribute_exists(nope)"}`, "[]"},
+		// The page after one that ended exactly at Limit.
+		{"Query", `{"TableName":"hrt","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":2,"ExclusiveStartKey":{"pk":{"S":"a"},"sk":{"N":"2"}}}`, "[]"},
+		{"Scan", `{"TableName":"hrt","Limit":2,"ExclusiveStartKey":{"pk":{"S":"a"},"sk":{"N":"2"}}}`, "[]"},
+		{"Query", `{"TableName":"hrt","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"none"}},"Select":"COUNT"}`, "<absent>"},
+		{"Scan", `{"TableName":"hto","Select":"COUNT"}`, "<absent>"},
+	} {
+		if got := member(t, s, tc.op, tc.body, "Items"); got != tc.want {
+			t.Errorf("%s %s: Items = %s, want %s", tc.op, tc.body, got, tc.want)
+		}
+	}
+	// The paginated case end to end: Limit 2 over two items, then the empty page.
+	out, err := c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("hrt"), KeyConditionExpression: aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": cfS("a")}, Limit: aws.Int32(2)})
+	if err != nil || len(out.Items) != 2 || out.LastEvaluatedKey == nil {
+		t.Fatalf("first page: %v %v", out, err)
+	}
+}
+
+// TestGetItemEmptyProjection: a projection that matches nothing of an
+// existing item answers "Item": {}; a missing item has no Item member.
+func TestGetItemEmptyProjection(t *testing.T) {
+	s, c := cfServer(t)
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a"), "l": &types.AttributeValueMemberL{Value: []types.AttributeValue{cfN("1")}}})
+	for _, tc := range []struct{ body, want string }{
+		{`{"TableName":"hto","Key":{"pk":{"S":"a"}},"ProjectionExpression":"nope"}`, "{}"},
+		{`{"TableName":"hto","Key":{"pk":{"S":"a"}},"ProjectionExpression":"l[5]"}`, "{}"},
+		{`{"TableName":"hto","Key":{"pk":{"S":"a"}},"AttributesToGet":["x","y"]}`, "{}"},
+		{`{"TableName":"hto","Key":{"pk":{"S":"zz"}},"ProjectionExpression":"nope"}`, "<absent>"},
+		{`{"TableName":"hto","Key":{"pk":{"S":"zz"}}}`, "<absent>"},
+	} {
+		if got := member(t, s, "GetItem", tc.body, "Item"); got != tc.want {
+			t.Errorf("%s: Item = %s, want %s", tc.body, got, tc.want)
+		}
+	}
+}
+
+// TestQueryLegacyKeyConditionsWithExpressions: KeyConditions may be
+// combined with FilterExpression and ProjectionExpression; the other
+// legacy/expression mixes stay refused.
+func TestQueryLegacyKeyConditionsWithExpressions(t *testing.T) {
+	_, c := cfServer(t)
+	cfPut(t, c, "hrt", map[string]types.AttributeValue{"pk": cfS("a"), "sk": cfN("1"), "x": cfS("keep"), "y": cfS("y1")})
+	cfPut(t, c, "hrt", map[string]types.AttributeValue{"pk": cfS("a"), "sk": cfN("2"), "x": cfS("drop"), "y": cfS("y2")})
+	kc := map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{cfS("a")}}}
+	out, err := c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("hrt"), KeyConditions: kc,
+		FilterExpression: aws.String("x = :k"), ProjectionExpression: aws.String("#y"),
+		ExpressionAttributeNames:  map[string]string{"#y": "y"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":k": cfS("keep")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Items) != 1 || len(out.Items[0]) != 1 || out.Items[0]["y"].(*types.AttributeValueMemberS).Value != "y1" {
+		t.Fatalf("items %v", out.Items)
+	}
+	_, err = c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("hrt"), KeyConditions: kc,
+		KeyConditionExpression: aws.String("pk = :k"), ExpressionAttributeValues: map[string]types.AttributeValue{":k": cfS("a")}})
+	apiErr(t, err, "ValidationException", "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {KeyConditions} Expression parameters: {KeyConditionExpression}")
+	_, err = c.Query(context.Background(), &dynamodb.QueryInput{TableName: aws.String("hrt"), KeyConditions: kc, AttributesToGet: []string{"y"},
+		FilterExpression: aws.String("x = :k"), ExpressionAttributeValues: map[string]types.AttributeValue{":k": cfS("a")}})
+	apiErr(t, err, "ValidationException", "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet, KeyConditions} Expression parameters: {FilterExpression}")
+}
+
+// TestStartKeyValidation: a hash-only table's Query refuses a start key,
+// and a start key that does not fit the schema gets the message of its
+// operation (Scan of the table adds the key-schema detail).
+func TestStartKeyValidation(t *testing.T) {
+	_, c := cfServer(t)
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a")})
+	ctx := context.Background()
+	_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("hto"), KeyConditionExpression: aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": cfS("a")}, ExclusiveStartKey: map[string]types.AttributeValue{"pk": cfS("a")}})
+	apiErr(t, err, "ValidationException", "The provided starting key is invalid")
+	q := func(esk map[string]types.AttributeValue) error {
+		_, err := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("hrt"), KeyConditionExpression: aws.String("pk = :p"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":p": cfS("a")}, ExclusiveStartKey: esk})
+		return err
+	}
+	sc := func(esk map[string]types.AttributeValue) error {
+		_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hrt"), ExclusiveStartKey: esk})
+		return err
+	}
+	const long = "The provided starting key is invalid: The provided key element does not match the schema"
+	for _, esk := range []map[string]types.AttributeValue{
+		{"pk": cfS("a"), "sk": cfS("1")},
+		{"pk": cfS("a")},
+		{"pk": cfS("a"), "sk": cfN("1"), "x": cfN("1")},
+	} {
+		apiErr(t, q(esk), "ValidationException", "The provided starting key is invalid")
+		apiErr(t, sc(esk), "ValidationException", long)
+	}
+}
+
+// TestPartiQLPagingHashOnly: a SELECT over several keys of a hash-only
+// table pages with Limit 1 (its token resumes without a start key).
+func TestPartiQLPagingHashOnly(t *testing.T) {
+	_, c := cfServer(t)
+	for _, k := range []string{"a", "b", "c"} {
+		cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS(k)})
+	}
+	var got []string
+	var token *string
+	for range 10 {
+		out, err := c.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
+			Statement: aws.String(`SELECT * FROM "hto" WHERE pk IN ['a', 'b', 'c']`), Limit: aws.Int32(1), NextToken: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range out.Items {
+			got = append(got, it["pk"].(*types.AttributeValueMemberS).Value)
+		}
+		if token = out.NextToken; token == nil {
+			break
+		}
+	}
+	if len(got) != 3 {
+		t.Fatalf("got %v", got)
+	}
+}
