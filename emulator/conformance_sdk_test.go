@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	sttypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
@@ -222,5 +224,71 @@ func TestPartiQLPagingHashOnly(t *testing.T) {
 	}
 	if len(got) != 3 {
 		t.Fatalf("got %v", got)
+	}
+}
+
+// TestRemoveOnlyUpdateOfMissingItem: an update whose only actions remove
+// attributes creates no item, returns no Attributes and writes no stream
+// record (UpdateItem with REMOVE or AttributeUpdates DELETE without a
+// value, and a transaction's Update); adding a SET still creates it.
+func TestRemoveOnlyUpdateOfMissingItem(t *testing.T) {
+	s, c := cfServer(t)
+	ctx := context.Background()
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("hto"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}}); err != nil {
+		t.Fatal(err)
+	}
+	key := func(k string) map[string]types.AttributeValue { return map[string]types.AttributeValue{"pk": cfS(k)} }
+	for _, rv := range []types.ReturnValue{types.ReturnValueAllNew, types.ReturnValueUpdatedNew, types.ReturnValueAllOld} {
+		out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key("r"), UpdateExpression: aws.String("REMOVE a, b"), ReturnValues: rv})
+		if err != nil || out.Attributes != nil {
+			t.Fatalf("REMOVE %s: %v %v", rv, out, err)
+		}
+	}
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key("d"), ReturnValues: types.ReturnValueAllNew,
+		AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {Action: types.AttributeActionDelete}}})
+	if err != nil || out.Attributes != nil {
+		t.Fatalf("DELETE: %v %v", out, err)
+	}
+	if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Update: &types.Update{TableName: aws.String("hto"), Key: key("x"), UpdateExpression: aws.String("REMOVE a")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"r", "d", "x"} {
+		g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key(k), ConsistentRead: aws.Bool(true)})
+		if err != nil || g.Item != nil {
+			t.Fatalf("%s created: %v %v", k, g.Item, err)
+		}
+	}
+	// A SET beside the REMOVE creates the item: the stream's only record.
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key("s"), UpdateExpression: aws.String("SET v = :v REMOVE a"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS("1")}}); err != nil {
+		t.Fatal(err)
+	}
+	st := dynamodbstreams.NewFromConfig(s.AWSConfig(testserver.DefaultRegion, testserver.DefaultAccessKeyID))
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("hto")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := st.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: d.Table.LatestStreamArn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for _, sh := range ds.StreamDescription.Shards {
+		it, err := st.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: d.Table.LatestStreamArn, ShardId: sh.ShardId, ShardIteratorType: sttypes.ShardIteratorTypeTrimHorizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := st.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs.Records {
+			events = append(events, string(r.EventName)+" "+r.Dynamodb.Keys["pk"].(*sttypes.AttributeValueMemberS).Value)
+		}
+	}
+	if len(events) != 1 || events[0] != "INSERT s" {
+		t.Fatalf("stream records %v", events)
 	}
 }

@@ -590,6 +590,10 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 			if err != nil {
 				return nil, exprError(err)
 			}
+			if old == nil && upd.OnlyRemoves() {
+				applied = expr.Applied{}
+				return nil, nil // nothing to remove: DynamoDB creates no item
+			}
 			for _, v := range a.Item {
 				if av.Depth(v) > av.MaxDepth {
 					return nil, Validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")

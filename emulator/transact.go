@@ -294,6 +294,9 @@ func (a *txAction) writeSpec(t *tableMeta) *writeSpec {
 			if err != nil {
 				return nil, exprError(err)
 			}
+			if old == nil && upd.OnlyRemoves() {
+				return nil, nil // as UpdateItem: nothing to remove, no item
+			}
 			for _, v := range applied.Item {
 				if av.Depth(v) > av.MaxDepth {
 					return nil, Validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")

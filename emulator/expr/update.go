@@ -22,6 +22,18 @@ type Applied struct {
 	Paths []Path
 }
 
+// OnlyRemoves reports whether every action of u removes an attribute
+// (REMOVE, or AttributeUpdates DELETE without a value): such an update of
+// a missing item creates nothing.
+func (u *Update) OnlyRemoves() bool {
+	for _, a := range u.actions {
+		if a.kind != uRemove {
+			return false
+		}
+	}
+	return len(u.actions) > 0
+}
+
 // CheckKeys returns DynamoDB's error when an action targets one of the
 // table's key attributes. Call it with the key attribute names before
 // reading the item.
