@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -290,5 +291,75 @@ func TestRemoveOnlyUpdateOfMissingItem(t *testing.T) {
 	}
 	if len(events) != 1 || events[0] != "INSERT s" {
 		t.Fatalf("stream records %v", events)
+	}
+}
+
+// TestIndexKeySizeLimits: index key values over 2,048 bytes (partition)
+// or 1,024 bytes (sort) are refused on write, and a backfill leaves such
+// items out of the new index.
+func TestIndexKeySizeLimits(t *testing.T) {
+	s := testserver.New(t)
+	c, ctx := s.Client, context.Background()
+	str := func(n int) types.AttributeValue { return cfS(string(bytes.Repeat([]byte("x"), n))) }
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	ks := func(h, r string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{{AttributeName: aws.String(h), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(r), KeyType: types.KeyTypeRange}}
+	}
+	all := &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("ixk"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions:   []types.AttributeDefinition{def("pk"), def("sk"), def("gp"), def("gs"), def("ls")},
+		KeySchema:              ks("pk", "sk"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gix"), KeySchema: ks("gp", "gs"), Projection: all}},
+		LocalSecondaryIndexes:  []types.LocalSecondaryIndex{{IndexName: aws.String("lix"), KeySchema: ks("pk", "ls"), Projection: all}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	put := func(extra map[string]types.AttributeValue) error {
+		item := map[string]types.AttributeValue{"pk": cfS("p"), "sk": cfS("s")}
+		for k, v := range extra {
+			item[k] = v
+		}
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("ixk"), Item: item})
+		return err
+	}
+	const pre = "One or more parameter values were invalid: Size limit exceeded for Index Key "
+	apiErr(t, put(map[string]types.AttributeValue{"gp": str(2049), "gs": cfS("a")}), "ValidationException", pre+"gp Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: gix")
+	apiErr(t, put(map[string]types.AttributeValue{"gp": cfS("a"), "gs": str(1025)}), "ValidationException", pre+"gs Actual Size: 1025 bytes Max Size: 1024 bytes IndexName: gix")
+	apiErr(t, put(map[string]types.AttributeValue{"ls": str(1025)}), "ValidationException", pre+"ls Actual Size: 1025 bytes Max Size: 1024 bytes IndexName: lix")
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("ixk"), Key: map[string]types.AttributeValue{"pk": cfS("p"), "sk": cfS("s")},
+		UpdateExpression: aws.String("SET gp = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": str(2049)}})
+	apiErr(t, err, "ValidationException", pre+"gp Actual Size: 2049 bytes Max Size: 2048 bytes IndexName: gix")
+	if err := put(map[string]types.AttributeValue{"gp": str(2048), "gs": str(1024), "ls": str(1024), "late": str(2049)}); err != nil {
+		t.Fatalf("at the limits: %v", err)
+	}
+	// A GSI added later on "late" leaves the oversized item out.
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("ixk"), AttributeDefinitions: []types.AttributeDefinition{def("late")},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("late"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("late"), KeyType: types.KeyTypeHash}}, Projection: all}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("ixk")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive && d.Table.GlobalSecondaryIndexes[1].IndexStatus == types.IndexStatusActive {
+			break
+		}
+		if i > 500 {
+			t.Fatal("backfill did not finish")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("ixk"), IndexName: aws.String("late")})
+	if err != nil || out.Count != 0 {
+		t.Fatalf("late index: %v %v", out, err)
+	}
+	out, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("ixk"), IndexName: aws.String("gix")})
+	if err != nil || out.Count != 1 {
+		t.Fatalf("g index: %v %v", out, err)
 	}
 }
