@@ -363,3 +363,48 @@ func TestIndexKeySizeLimits(t *testing.T) {
 		t.Fatalf("g index: %v %v", out, err)
 	}
 }
+
+// TestAttributeNameLimits: item attribute names of 0 or more than 65,535
+// characters and projected NonKeyAttributes over 255 are refused.
+func TestAttributeNameLimits(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const mapKeys = "Map keys must satisfy constraint: [Member must have length less than or equal to 65535, Member must have length greater than or equal to 1]"
+	long := string(bytes.Repeat([]byte("n"), 65536))
+	ok := string(bytes.Repeat([]byte("n"), 65535))
+	for _, name := range []string{"", long} {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), name: cfS("v")}})
+		apiErr(t, err, "ValidationException", "1 validation error detected: Value '{2 attributes}' at 'item' failed to satisfy constraint: "+mapKeys)
+		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("a")},
+			AttributeUpdates: map[string]types.AttributeValueUpdate{name: {Value: cfS("v")}}})
+		apiErr(t, err, "ValidationException", "1 validation error detected: Value '{1 attributes}' at 'attributeUpdates' failed to satisfy constraint: "+mapKeys)
+		_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), name: cfS("v")}}}}})
+		apiErr(t, err, "ValidationException", "1 validation error detected: Value '{2 attributes}' at 'transactItems.1.member.put.item' failed to satisfy constraint: "+mapKeys)
+	}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), ok: cfS("v")}}); err != nil {
+		t.Fatalf("65,535-character name: %v", err)
+	}
+	long256 := string(bytes.Repeat([]byte("p"), 256))
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	gsi := func(nk string) types.GlobalSecondaryIndex {
+		return types.GlobalSecondaryIndex{IndexName: aws.String("gix"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"x", nk}}}
+	}
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("nka"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("pk"), def("g")}, KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{gsi(long256)}})
+	const nkMsg = "failed to satisfy constraint: Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]"
+	apiErr(t, err, "ValidationException", "1 validation error detected: Value '[x, "+long256+"]' at 'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' "+nkMsg)
+	g := gsi(long256)
+	_, err = c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("hto"), AttributeDefinitions: []types.AttributeDefinition{def("g")},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection}}}})
+	apiErr(t, err, "ValidationException", "1 validation error detected: Value '[x, "+long256+"]' at 'globalSecondaryIndexUpdates.1.member.create.projection.nonKeyAttributes' "+nkMsg)
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("nka"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{def("pk"), def("g")}, KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{gsi(long256[:255])}}); err != nil {
+		t.Fatalf("255-character projected name: %v", err)
+	}
+}

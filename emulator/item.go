@@ -214,6 +214,7 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 	if in.Key == nil {
 		v.null("key")
 	}
+	checkAttrNames(&v, "key", in.Key)
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -298,6 +299,7 @@ func writeShape(v *violations, table *string, itemPath string, item av.Item, con
 	if item == nil {
 		v.null(itemPath)
 	}
+	checkAttrNames(v, itemPath, item)
 	v.enum("conditionalOperator", condOp, enumCondOperator...)
 	v.enum("returnValues", retValues, enumReturnValues...)
 	v.enum("returnItemCollectionMetrics", retICM, enumReturnICM...)
@@ -496,6 +498,7 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 	}
 	var v violations
 	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	checkAttrNames(&v, "attributeUpdates", in.AttributeUpdates)
 	if err := v.err(); err != nil {
 		return nil, err
 	}

@@ -130,6 +130,7 @@ func (w *TransactWriteItem) shape(v *violations, i int) {
 		if p.key == nil {
 			v.null(base + "." + p.keyMember)
 		}
+		checkAttrNames(v, base+"."+p.keyMember, p.key)
 		v.tableRef(base+".tableName", p.table)
 		if p.needCond && p.condExpr == nil {
 			v.null(base + ".conditionExpression")
