@@ -408,3 +408,25 @@ func TestAttributeNameLimits(t *testing.T) {
 		t.Fatalf("255-character projected name: %v", err)
 	}
 }
+
+// TestConditionalOperatorNeedsExpected: ConditionalOperator without
+// Expected, or with an empty one, is refused.
+func TestConditionalOperatorNeedsExpected(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	item := map[string]types.AttributeValue{"pk": cfS("a")}
+	for _, tc := range []struct {
+		expected map[string]types.ExpectedAttributeValue
+		msg      string
+	}{
+		{nil, "ConditionalOperator cannot be used without Filter or Expected"},
+		{map[string]types.ExpectedAttributeValue{}, "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+	} {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: item, ConditionalOperator: types.ConditionalOperatorAnd, Expected: tc.expected})
+		apiErr(t, err, "ValidationException", tc.msg)
+		_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("hto"), Key: item, ConditionalOperator: types.ConditionalOperatorOr, Expected: tc.expected})
+		apiErr(t, err, "ValidationException", tc.msg)
+		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: item, ConditionalOperator: types.ConditionalOperatorAnd, Expected: tc.expected})
+		apiErr(t, err, "ValidationException", tc.msg)
+	}
+}

@@ -126,6 +126,14 @@ func sortedNames[V any](m map[string]V) []string {
 
 // legacyCondition validates and converts Expected + ConditionalOperator.
 func legacyCondition(expected map[string]ExpectedAttributeValue, op *string) (*expr.Condition, error) {
+	// ConditionalOperator needs conditions to join (the texts are those of
+	// AWS's DAX client, which mirrors DynamoDB's request validation).
+	if op != nil && expected == nil {
+		return nil, Validation("ConditionalOperator cannot be used without Filter or Expected")
+	}
+	if op != nil && len(expected) == 0 {
+		return nil, Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+	}
 	if expected == nil {
 		return nil, nil
 	}
