@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -429,4 +430,35 @@ func TestConditionalOperatorNeedsExpected(t *testing.T) {
 		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: item, ConditionalOperator: types.ConditionalOperatorAnd, Expected: tc.expected})
 		apiErr(t, err, "ValidationException", tc.msg)
 	}
+}
+
+// TestExpressionOperatorLimit: an expression of more than 300 operators is
+// refused (the count reported is the first past the limit); 300 pass.
+func TestExpressionOperatorLimit(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	cond := func(n int) string { // n comparisons joined by n-1 ORs
+		s := "a < b"
+		for i := 1; i < n; i++ {
+			s += " or a < b"
+		}
+		return s
+	}
+	item := map[string]types.AttributeValue{"pk": cfS("a"), "a": cfN("1"), "b": cfN("2")}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: item, ConditionExpression: aws.String("attribute_not_exists(pk) and (" + cond(150) + ")")}); err == nil {
+		t.Fatal("condition on a missing item passed")
+	} else {
+		apiErr(t, err, "ConditionalCheckFailedException", "The conditional request failed")
+	}
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: item, ConditionExpression: aws.String(cond(151))})
+	apiErr(t, err, "ValidationException", "Invalid ConditionExpression: The expression contains too many operators; operator count: 301")
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), FilterExpression: aws.String("not " + cond(200))})
+	apiErr(t, err, "ValidationException", "Invalid FilterExpression: The expression contains too many operators; operator count: 301")
+	upd := "SET x=:v"
+	for i := 0; i < 301; i++ {
+		upd += fmt.Sprintf(",y%d=:v+:v", i)
+	}
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("a")},
+		UpdateExpression: aws.String(upd), ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("1")}})
+	apiErr(t, err, "ValidationException", "Invalid UpdateExpression: The expression contains too many operators; operator count: 301")
 }
