@@ -462,3 +462,20 @@ func TestExpressionOperatorLimit(t *testing.T) {
 		UpdateExpression: aws.String(upd), ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("1")}})
 	apiErr(t, err, "ValidationException", "Invalid UpdateExpression: The expression contains too many operators; operator count: 301")
 }
+
+// TestAttributeTypeOfValue: attribute_type takes a value placeholder as its
+// first operand and compares that value's type.
+func TestAttributeTypeOfValue(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	put := func(typ string) error {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a")},
+			ConditionExpression:       aws.String("attribute_type(:v, :t)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS("x"), ":t": cfS(typ)}})
+		return err
+	}
+	if err := put("S"); err != nil {
+		t.Fatal(err)
+	}
+	apiErr(t, put("N"), "ConditionalCheckFailedException", "The conditional request failed")
+}
