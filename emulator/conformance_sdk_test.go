@@ -479,3 +479,25 @@ func TestAttributeTypeOfValue(t *testing.T) {
 	}
 	apiErr(t, put("N"), "ConditionalCheckFailedException", "The conditional request failed")
 }
+
+// TestUpdatedNewListAppend: UPDATED_NEW reads the written path back from
+// the new item, so a SET past the end of a list (the value lands at the
+// end, not at that index) returns nothing for it.
+func TestUpdatedNewListAppend(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	key := map[string]types.AttributeValue{"pk": cfS("a")}
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a"), "l": &types.AttributeValueMemberL{Value: []types.AttributeValue{cfN("1")}}})
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key, ReturnValues: types.ReturnValueUpdatedNew,
+		UpdateExpression: aws.String("SET l[10] = :v, x = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("7")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Attributes) != 1 || out.Attributes["x"] == nil {
+		t.Fatalf("UPDATED_NEW %v", out.Attributes)
+	}
+	g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil || len(g.Item["l"].(*types.AttributeValueMemberL).Value) != 2 {
+		t.Fatalf("item %v %v", g.Item, err)
+	}
+}

@@ -16,9 +16,9 @@ type Update struct {
 type Applied struct {
 	// Item is the updated item: a new map, the input is not modified.
 	Item av.Item
-	// Paths are the document paths the update wrote or removed, in the
-	// form they took effect (a SET past the end of a list names the index
-	// the value landed at).
+	// Paths are the document paths the update wrote or removed, as
+	// written (a SET past the end of a list names the index it asked for,
+	// not the one the value landed at, as DynamoDB's ReturnValues do).
 	Paths []Path
 }
 
@@ -362,6 +362,7 @@ func applyListOp(item av.Item, op *listOp) []Path {
 	removed := map[int]bool{}
 	type appendix struct {
 		index int
+		path  Path
 		val   av.Value
 	}
 	var appends []appendix
@@ -378,7 +379,7 @@ func applyListOp(item av.Item, op *listOp) []Path {
 			old[idx] = w.val
 			paths = append(paths, w.path)
 		default:
-			appends = append(appends, appendix{idx, w.val})
+			appends = append(appends, appendix{idx, w.path, w.val})
 		}
 	}
 	sort.SliceStable(appends, func(i, j int) bool { return appends[i].index < appends[j].index })
@@ -389,8 +390,9 @@ func applyListOp(item av.Item, op *listOp) []Path {
 		}
 	}
 	for _, a := range appends {
-		p := append(Path(nil), op.parent...)
-		paths = append(paths, append(p, PathElem{Index: len(l), IsIndex: true}))
+		// DynamoDB reports the path as written (ReturnValues reads it
+		// back from the items), not the index the value landed at.
+		paths = append(paths, a.path)
 		l = append(l, a.val)
 	}
 	storeAt(item, op.parent, av.Value{Type: av.TypeL, L: l})
