@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -499,5 +500,120 @@ func TestUpdatedNewListAppend(t *testing.T) {
 	g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, ConsistentRead: aws.Bool(true)})
 	if err != nil || len(g.Item["l"].(*types.AttributeValueMemberL).Value) != 2 {
 		t.Fatalf("item %v %v", g.Item, err)
+	}
+}
+
+// TestAttributeUpdatesMessages: the legacy AttributeUpdates answer with
+// DynamoDB's own texts for an unsupported action type, a set or number of
+// the wrong type and an arithmetic result out of range.
+func TestAttributeUpdatesMessages(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	key := map[string]types.AttributeValue{"pk": cfS("a")}
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a"), "ss": &types.AttributeValueMemberSS{Value: []string{"1"}},
+		"ns": &types.AttributeValueMemberNS{Value: []string{"1"}}, "n": cfN("9.9999999999999999999999999999999999999E+125"), "tiny": cfN("1E-130")})
+	upd := func(name string, action types.AttributeAction, v types.AttributeValue) error {
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key,
+			AttributeUpdates: map[string]types.AttributeValueUpdate{name: {Action: action, Value: v}}})
+		return err
+	}
+	const inv = "One or more parameter values were invalid: "
+	apiErr(t, upd("x", types.AttributeActionDelete, cfS("s")), "ValidationException", inv+"Action DELETE is not supported for the type S")
+	apiErr(t, upd("x", types.AttributeActionAdd, cfS("s")), "ValidationException", inv+"Action ADD is not supported for the type S")
+	apiErr(t, upd("x", types.AttributeActionAdd, &types.AttributeValueMemberB{Value: []byte("b")}), "ValidationException", inv+"Action ADD is not supported for the type B")
+	apiErr(t, upd("ss", types.AttributeActionDelete, &types.AttributeValueMemberNS{Value: []string{"1"}}), "ValidationException", "Type mismatch for attribute to update")
+	apiErr(t, upd("ss", types.AttributeActionAdd, &types.AttributeValueMemberNS{Value: []string{"2"}}), "ValidationException", "Type mismatch for attribute to update")
+	apiErr(t, upd("ns", types.AttributeActionAdd, cfN("2")), "ValidationException", "Type mismatch for attribute to update")
+	apiErr(t, upd("n", types.AttributeActionAdd, cfN("9.9999999999999999999999999999999999999E+125")), "ValidationException",
+		"Number overflow. Attempting to store a number with magnitude larger than supported range")
+	apiErr(t, upd("tiny", types.AttributeActionAdd, cfN("-9E-131")), "ValidationException",
+		"Number underflow. Attempting to store a number with magnitude smaller than supported range")
+}
+
+// txReasons returns the cancellation reason codes of err.
+func txReasons(t *testing.T, err error) []string {
+	t.Helper()
+	var tc *types.TransactionCanceledException
+	if !errors.As(err, &tc) {
+		t.Fatalf("want TransactionCanceledException, got %v", err)
+	}
+	var out []string
+	for _, r := range tc.CancellationReasons {
+		out = append(out, aws.ToString(r.Code))
+	}
+	return out
+}
+
+// TestTransactGetDuplicateItem: TransactGetItems refuses the same item
+// twice, as TransactWriteItems does.
+func TestTransactGetDuplicateItem(t *testing.T) {
+	_, c := cfServer(t)
+	get := types.TransactGetItem{Get: &types.Get{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("a")}}}
+	_, err := c.TransactGetItems(context.Background(), &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{get, get}})
+	apiErr(t, err, "ValidationException", "Transaction request cannot include multiple operations on one item")
+}
+
+// TestTransactSizeLimitOnRequest: the 4 MB limit is on what the request
+// carries: deleting 50 items of 100 KB passes, 11 puts of 390 KB do not.
+func TestTransactSizeLimitOnRequest(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	big := func(n int) types.AttributeValue { return cfS(string(bytes.Repeat([]byte("b"), n))) }
+	var dels, puts []types.TransactWriteItem
+	for i := range 50 {
+		k := fmt.Sprint("d", i)
+		cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS(k), "v": big(100 << 10)})
+		dels = append(dels, types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS(k)}}})
+	}
+	if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: dels}); err != nil {
+		t.Fatalf("deleting 5 MB of items: %v", err)
+	}
+	for i := range 11 {
+		puts = append(puts, types.TransactWriteItem{Put: &types.Put{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS(fmt.Sprint("p", i)), "v": big(390 << 10)}}})
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts})
+	apiErr(t, err, "ValidationException", "Transaction request size has exceeded the maximum allowed size of 4 MB")
+	// An Update that grows its item past 400 KB cancels the transaction.
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("g"), "v": big(300 << 10)})
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{
+		TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("g")}, UpdateExpression: aws.String("SET w = :w"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":w": big(200 << 10)}}}}})
+	if got := txReasons(t, err); len(got) != 1 || got[0] != "ValidationError" {
+		t.Fatalf("reasons %v", got)
+	}
+}
+
+// TestTransactReasonsAfterValidationError: after the first action with a
+// validation error, the remaining actions report None.
+func TestTransactReasonsAfterValidationError(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("s"), "n": cfS("text")})
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("x")})
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("y")})
+	failPut := func(k string) types.TransactWriteItem {
+		return types.TransactWriteItem{Put: &types.Put{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS(k)}, ConditionExpression: aws.String("attribute_not_exists(pk)")}}
+	}
+	badUpdate := types.TransactWriteItem{Update: &types.Update{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("s")},
+		UpdateExpression: aws.String("SET n = n + :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": cfN("1")}}}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{failPut("x"), badUpdate, failPut("x2"), failPut("y")}})
+	// x2 does not exist, so its put would pass; the put of y would fail
+	// its condition, but DynamoDB stops at the validation error.
+	if got := fmt.Sprint(txReasons(t, err)); got != "[ConditionalCheckFailed ValidationError None None]" {
+		t.Fatalf("reasons %s", got)
+	}
+	// Key problems found while resolving the tables stop the same way.
+	badKey := func(k string) types.TransactWriteItem {
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfN(k)}}}
+	}
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{badKey("1"), badKey("2")}})
+	if got := fmt.Sprint(txReasons(t, err)); got != "[ValidationError None]" {
+		t.Fatalf("reasons %s", got)
+	}
+	_, err = c.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+		{Get: &types.Get{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfN("1")}}},
+		{Get: &types.Get{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfN("2")}}}}})
+	if got := fmt.Sprint(txReasons(t, err)); got != "[ValidationError None]" {
+		t.Fatalf("get reasons %s", got)
 	}
 }

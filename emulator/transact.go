@@ -38,7 +38,9 @@ import (
 const (
 	// maxTransactItems is the most actions one transaction may have.
 	maxTransactItems = 100
-	// maxTransactBytes is the aggregate item size a transaction may write.
+	// maxTransactBytes is the 4 MB limit of a transaction, measured on what
+	// the request carries (items, keys and expression values), not on the
+	// items it changes: deleting many large items is one small request.
 	maxTransactBytes = 4 << 20
 	// txLockWait bounds how long a transaction waits for one item's stripe
 	// before it gives up with a TransactionConflict reason.
@@ -225,7 +227,9 @@ func reasonOf(err error) (*CancellationReason, error) {
 	switch {
 	case de.Code == CodeConditionalCheckFailed:
 		return &CancellationReason{Code: ReasonConditionalCheckFailed, Message: de.Message, Item: de.Item}, nil
-	case de.Code == CodeValidation && !isEmptyKeyError(de) && de.Message != msgItemTooLarge && de.Message != msgUpdateTooLarge:
+	// An Update that grows an item past 400 KB is found only while the
+	// transaction runs, so it cancels it; a Put is refused up front.
+	case de.Code == CodeValidation && !isEmptyKeyError(de) && de.Message != msgItemTooLarge:
 		return &CancellationReason{Code: ReasonValidationError, Message: de.Message}, nil
 	}
 	return nil, err
@@ -309,6 +313,34 @@ func (a *txAction) writeSpec(t *tableMeta) *writeSpec {
 	return s
 }
 
+// txPayloadSize is the size of what a transaction's actions carry: each
+// Item or Key and each expression attribute value, by DynamoDB's item-size
+// rules.
+func txPayloadSize(items []TransactWriteItem) int {
+	n := 0
+	for i := range items {
+		_, _, p := items[i].params()
+		n += av.ItemSize(p.key)
+		for k, v := range p.values {
+			n += len(k) + av.Size(v)
+		}
+	}
+	return n
+}
+
+// afterFirstValidationError clears the reasons after the first
+// ValidationError: DynamoDB stops validating the actions there and reports
+// None for the rest.
+func afterFirstValidationError(reasons []*CancellationReason) []*CancellationReason {
+	for i, r := range reasons {
+		if r != nil && r.Code == ReasonValidationError {
+			clear(reasons[i+1:])
+			break
+		}
+	}
+	return reasons
+}
+
 // cancelled builds TransactionCanceledException from one reason per action
 // (nil for an action that did not fail).
 func cancelled(reasons []*CancellationReason) *Error {
@@ -365,6 +397,9 @@ func (e *Engine) TransactWriteItems(ctx context.Context, ns Namespace, in *Trans
 		}
 		actions[i] = a
 	}
+	if txPayloadSize(in.TransactItems) > maxTransactBytes {
+		return nil, Validation(msgTxTooLarge)
+	}
 
 	if in.ClientRequestToken != nil {
 		return e.txIdempotent(ctx, ns, in, actions)
@@ -405,7 +440,7 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 		seen[k] = struct{}{}
 	}
 	if failed {
-		return nil, cancelled(reasons)
+		return nil, cancelled(afterFirstValidationError(reasons))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -460,7 +495,6 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 // one batch. The caller holds every action's stripe.
 func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationReason) error {
 	failed := false
-	total := 0
 	for i, a := range actions {
 		t, err := e.current(a.t)
 		if err != nil {
@@ -475,15 +509,14 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationRea
 				return rerr
 			}
 			reasons[i], failed = r, true
+			if r.Code == ReasonValidationError {
+				break // DynamoDB stops there: the rest are None
+			}
 			continue
 		}
-		total += max(pw.oldSize, pw.newSize)
 	}
 	if failed {
 		return cancelled(reasons)
-	}
-	if total > maxTransactBytes {
-		return Validation(msgTxTooLarge)
 	}
 	wb := e.newWriteBatch()
 	for _, a := range actions {

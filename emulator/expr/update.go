@@ -10,6 +10,9 @@ import (
 // immutable and safe for concurrent use.
 type Update struct {
 	actions []action
+	// legacy marks AttributeUpdates, whose type errors DynamoDB words
+	// differently from an UpdateExpression's.
+	legacy bool
 }
 
 // Applied is the outcome of applying an update to an item.
@@ -107,6 +110,9 @@ func (u *Update) ApplyPaths(item av.Item) (Applied, error) {
 			}
 			v := a.val.val
 			if !operandFits(a.kind, cur, v) {
+				if u.legacy {
+					return Applied{}, errorf(MsgTypeMismatchForUpdate)
+				}
 				return Applied{}, errorf(MsgIncorrectOperandType)
 			}
 			if a.kind == uAdd && v.Type == av.TypeN {
