@@ -617,3 +617,24 @@ func TestTransactReasonsAfterValidationError(t *testing.T) {
 		t.Fatalf("get reasons %s", got)
 	}
 }
+
+// TestScanCapacityTinyItem pins the documented rule for a Scan of one tiny
+// item: its size rounded up to 4 KB, one unit strongly consistent, half a
+// unit eventually consistent.
+func TestScanCapacityTinyItem(t *testing.T) {
+	_, c := cfServer(t)
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a")})
+	for _, tc := range []struct {
+		consistent bool
+		want       float64
+	}{{true, 1}, {false, 0.5}} {
+		out, err := c.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("hto"), ConsistentRead: aws.Bool(tc.consistent),
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := aws.ToFloat64(out.ConsumedCapacity.CapacityUnits); got != tc.want {
+			t.Errorf("consistent=%v: %v units, want %v", tc.consistent, got, tc.want)
+		}
+	}
+}
