@@ -524,7 +524,7 @@ func TestItemsValidation(t *testing.T) {
 		{"legacy AttributeUpdates DELETE of a scalar", func() error {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hash"), Key: hk, AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {Action: types.AttributeActionDelete, Value: itS("x")}}})
 			return err
-		}, val, "One or more parameter values were invalid: DELETE action with value is not supported for the type S"},
+		}, val, "One or more parameter values were invalid: Action DELETE is not supported for the type S"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { itErr(t, tc.call(), tc.code, tc.msg) })

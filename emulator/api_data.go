@@ -62,7 +62,10 @@ type GetItemInput struct {
 
 // GetItemOutput is GetItem's response.
 type GetItemOutput struct {
-	Item             av.Item           `json:"Item,omitempty"`
+	// Item is nil when the item does not exist (the member is absent) and
+	// empty when a projection matched nothing of it (DynamoDB sends
+	// "Item": {}).
+	Item             av.Item           `json:"Item,omitzero"`
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
 }
 
@@ -144,7 +147,9 @@ type QueryInput struct {
 // ReadManyOutput is the response of Query and Scan. Count and ScannedCount
 // are always present.
 type ReadManyOutput struct {
-	Items            []av.Item         `json:"Items,omitempty"`
+	// Items is nil only with Select=COUNT (the member is absent); a page
+	// without items sends "Items": [], as DynamoDB does.
+	Items            []av.Item         `json:"Items,omitzero"`
 	Count            int64             `json:"Count"`
 	ScannedCount     int64             `json:"ScannedCount"`
 	LastEvaluatedKey av.Item           `json:"LastEvaluatedKey,omitempty"`

@@ -126,6 +126,14 @@ func sortedNames[V any](m map[string]V) []string {
 
 // legacyCondition validates and converts Expected + ConditionalOperator.
 func legacyCondition(expected map[string]ExpectedAttributeValue, op *string) (*expr.Condition, error) {
+	// ConditionalOperator needs conditions to join (the texts are those of
+	// AWS's DAX client, which mirrors DynamoDB's request validation).
+	if op != nil && expected == nil {
+		return nil, Validation("ConditionalOperator cannot be used without Filter or Expected")
+	}
+	if op != nil && len(expected) == 0 {
+		return nil, Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+	}
 	if expected == nil {
 		return nil, nil
 	}
@@ -214,6 +222,7 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 	if in.Key == nil {
 		v.null("key")
 	}
+	checkAttrNames(&v, "key", in.Key)
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -298,6 +307,7 @@ func writeShape(v *violations, table *string, itemPath string, item av.Item, con
 	if item == nil {
 		v.null(itemPath)
 	}
+	checkAttrNames(v, itemPath, item)
 	v.enum("conditionalOperator", condOp, enumCondOperator...)
 	v.enum("returnValues", retValues, enumReturnValues...)
 	v.enum("returnItemCollectionMetrics", retICM, enumReturnICM...)
@@ -496,6 +506,7 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 	}
 	var v violations
 	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	checkAttrNames(&v, "attributeUpdates", in.AttributeUpdates)
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -589,6 +600,10 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 			a, err := upd.ApplyPaths(base)
 			if err != nil {
 				return nil, exprError(err)
+			}
+			if old == nil && upd.OnlyRemoves() {
+				applied = expr.Applied{}
+				return nil, nil // nothing to remove: DynamoDB creates no item
 			}
 			for _, v := range a.Item {
 				if av.Depth(v) > av.MaxDepth {

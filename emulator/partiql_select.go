@@ -316,7 +316,16 @@ func (e *Engine) runSelect(ctx context.Context, ns Namespace, s *pqSelect, in *E
 		}
 	} else {
 		esk := tok.Key
-		for i := tok.Sub; i < len(s.subs); i++ {
+		i := tok.Sub
+		if esk != nil && s.ix == nil {
+			if _, ok := s.t.rangeKey(); !ok {
+				// A hash-only table's partition is one item: the sub the
+				// token names is done, and Query refuses a start key there.
+				esk = nil
+				i++
+			}
+		}
+		for ; i < len(s.subs); i++ {
 			q, err := s.query(s.subs[i])
 			if err != nil {
 				return nil, err

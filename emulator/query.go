@@ -104,7 +104,10 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 	if in.ConditionalOperator != nil {
 		legacy = append(legacy, "ConditionalOperator")
 	}
-	if in.KeyConditions != nil {
+	// DynamoDB accepts legacy KeyConditions beside FilterExpression and
+	// ProjectionExpression (not beside KeyConditionExpression, nor with
+	// another legacy member).
+	if in.KeyConditions != nil && (len(legacy) > 0 || in.KeyConditionExpression != nil) {
 		legacy = append(legacy, "KeyConditions")
 	}
 	if err := expr.CheckParameterMix(exprs, legacy, []string{"FilterExpression", "KeyConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
@@ -200,8 +203,13 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 		}
 	}
 	if in.ExclusiveStartKey != nil {
-		if err := checkStartKey(t, ix, in.ExclusiveStartKey); err != nil {
+		if err := checkStartKey(t, ix, in.ExclusiveStartKey, true); err != nil {
 			return nil, err
+		}
+		if len(rangeKeys) == 0 && ix == nil {
+			// A hash-only table's partition holds one item, so there is
+			// no position inside it to resume from.
+			return nil, Validation(msgBadStartKey)
 		}
 		for i, hk := range hashKeys {
 			if !av.Equal(in.ExclusiveStartKey[hk.Name], q.PartitionValues[i]) {

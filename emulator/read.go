@@ -98,19 +98,22 @@ func storageKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
 }
 
 // checkStartKey validates ExclusiveStartKey against the table (and index)
-// schema: exactly the key attributes, each of its type.
-func checkStartKey(t *tableMeta, ix *indexMeta, esk av.Item) error {
+// schema: exactly the key attributes, each of its type. DynamoDB words a
+// mismatch two ways: a Scan of the table itself adds the key-schema
+// detail, a Query or a Scan of an index does not.
+func checkStartKey(t *tableMeta, ix *indexMeta, esk av.Item, query bool) error {
+	bad := Validation(msgBadStartKey)
+	if !query && ix == nil {
+		bad = Validation("%s: %s", msgBadStartKey, msgKeyMismatch)
+	}
 	names := startKeyElems(t, ix)
 	if len(esk) != len(names) {
-		return Validation(msgBadStartKey)
+		return bad
 	}
 	for _, ke := range names {
 		v, ok := esk[ke.Name]
-		if !ok {
-			return Validation(msgBadStartKey)
-		}
-		if v.Type != avType(ke.Type) {
-			return Validation("%s: %s", msgBadStartKey, msgKeyMismatch)
+		if !ok || v.Type != avType(ke.Type) {
+			return bad
 		}
 		if v.Type != av.TypeN && v.S == "" {
 			return Validation("%s: One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", msgBadStartKey, strings.ToLower(typeWord(v.Type)), ke.Name)

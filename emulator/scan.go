@@ -89,7 +89,7 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 		return nil, err
 	}
 	if in.ExclusiveStartKey != nil {
-		if err := checkStartKey(t, ix, in.ExclusiveStartKey); err != nil {
+		if err := checkStartKey(t, ix, in.ExclusiveStartKey, false); err != nil {
 			return nil, err
 		}
 	}

@@ -38,7 +38,9 @@ import (
 const (
 	// maxTransactItems is the most actions one transaction may have.
 	maxTransactItems = 100
-	// maxTransactBytes is the aggregate item size a transaction may write.
+	// maxTransactBytes is the 4 MB limit of a transaction, measured on what
+	// the request carries (items, keys and expression values), not on the
+	// items it changes: deleting many large items is one small request.
 	maxTransactBytes = 4 << 20
 	// txLockWait bounds how long a transaction waits for one item's stripe
 	// before it gives up with a TransactionConflict reason.
@@ -130,6 +132,7 @@ func (w *TransactWriteItem) shape(v *violations, i int) {
 		if p.key == nil {
 			v.null(base + "." + p.keyMember)
 		}
+		checkAttrNames(v, base+"."+p.keyMember, p.key)
 		v.tableRef(base+".tableName", p.table)
 		if p.needCond && p.condExpr == nil {
 			v.null(base + ".conditionExpression")
@@ -224,7 +227,9 @@ func reasonOf(err error) (*CancellationReason, error) {
 	switch {
 	case de.Code == CodeConditionalCheckFailed:
 		return &CancellationReason{Code: ReasonConditionalCheckFailed, Message: de.Message, Item: de.Item}, nil
-	case de.Code == CodeValidation && !isEmptyKeyError(de) && de.Message != msgItemTooLarge && de.Message != msgUpdateTooLarge:
+	// An Update that grows an item past 400 KB is found only while the
+	// transaction runs, so it cancels it; a Put is refused up front.
+	case de.Code == CodeValidation && !isEmptyKeyError(de) && de.Message != msgItemTooLarge:
 		return &CancellationReason{Code: ReasonValidationError, Message: de.Message}, nil
 	}
 	return nil, err
@@ -294,6 +299,9 @@ func (a *txAction) writeSpec(t *tableMeta) *writeSpec {
 			if err != nil {
 				return nil, exprError(err)
 			}
+			if old == nil && upd.OnlyRemoves() {
+				return nil, nil // as UpdateItem: nothing to remove, no item
+			}
 			for _, v := range applied.Item {
 				if av.Depth(v) > av.MaxDepth {
 					return nil, Validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
@@ -303,6 +311,34 @@ func (a *txAction) writeSpec(t *tableMeta) *writeSpec {
 		}
 	}
 	return s
+}
+
+// txPayloadSize is the size of what a transaction's actions carry: each
+// Item or Key and each expression attribute value, by DynamoDB's item-size
+// rules.
+func txPayloadSize(items []TransactWriteItem) int {
+	n := 0
+	for i := range items {
+		_, _, p := items[i].params()
+		n += av.ItemSize(p.key)
+		for k, v := range p.values {
+			n += len(k) + av.Size(v)
+		}
+	}
+	return n
+}
+
+// afterFirstValidationError clears the reasons after the first
+// ValidationError: DynamoDB stops validating the actions there and reports
+// None for the rest.
+func afterFirstValidationError(reasons []*CancellationReason) []*CancellationReason {
+	for i, r := range reasons {
+		if r != nil && r.Code == ReasonValidationError {
+			clear(reasons[i+1:])
+			break
+		}
+	}
+	return reasons
 }
 
 // cancelled builds TransactionCanceledException from one reason per action
@@ -361,6 +397,9 @@ func (e *Engine) TransactWriteItems(ctx context.Context, ns Namespace, in *Trans
 		}
 		actions[i] = a
 	}
+	if txPayloadSize(in.TransactItems) > maxTransactBytes {
+		return nil, Validation(msgTxTooLarge)
+	}
 
 	if in.ClientRequestToken != nil {
 		return e.txIdempotent(ctx, ns, in, actions)
@@ -401,7 +440,7 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 		seen[k] = struct{}{}
 	}
 	if failed {
-		return nil, cancelled(reasons)
+		return nil, cancelled(afterFirstValidationError(reasons))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -456,7 +495,6 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 // one batch. The caller holds every action's stripe.
 func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationReason) error {
 	failed, throttled := false, false
-	total := 0
 	for i, a := range actions {
 		t, err := e.current(a.t)
 		if err != nil {
@@ -471,9 +509,11 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationRea
 				return rerr
 			}
 			reasons[i], failed = r, true
+			if r.Code == ReasonValidationError {
+				break // DynamoDB stops there: the rest are None
+			}
 			continue
 		}
-		total += max(pw.oldSize, pw.newSize)
 		// A GSI the action touches that has no capacity cancels the
 		// transaction, as the table's own capacity would have.
 		if c, _, ok := e.throttleShares(t, pw.use.shares, throttle.Write); !ok {
@@ -490,9 +530,6 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationRea
 	}
 	if failed {
 		return cancelled(reasons)
-	}
-	if total > maxTransactBytes {
-		return Validation(msgTxTooLarge)
 	}
 	wb := e.newWriteBatch()
 	for _, a := range actions {

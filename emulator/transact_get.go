@@ -110,8 +110,20 @@ func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *Transac
 			reasons[i], failed = r, true
 		}
 	}
+	// The same item twice is refused as in TransactWriteItems.
+	seen := make(map[string]struct{}, len(gets))
+	for i := range gets {
+		if gets[i].k == nil {
+			continue
+		}
+		k := string(gets[i].k)
+		if _, dup := seen[k]; dup {
+			return nil, Validation(msgTxDuplicateItem)
+		}
+		seen[k] = struct{}{}
+	}
 	if failed {
-		return nil, cancelled(reasons)
+		return nil, cancelled(afterFirstValidationError(reasons))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

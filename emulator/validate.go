@@ -125,6 +125,24 @@ func (v *violations) length(path, s string, lo, hi int) {
 	}
 }
 
+// maxAttrNameLength is the AttributeName shape's limit: item attribute
+// names are 1 to 65,535 characters.
+const maxAttrNameLength = 65535
+
+// checkAttrNames checks the keys of an attribute map (an Item, a Key,
+// AttributeUpdates) against the AttributeName shape, as the service's
+// map-key constraint does. The service prints the map's Java form; the
+// number of attributes stands in for it.
+func checkAttrNames[V any](v *violations, path string, m map[string]V) {
+	for k := range m {
+		if n := len([]rune(k)); n < 1 || n > maxAttrNameLength {
+			v.add(quoteValue(fmt.Sprintf("{%d attributes}", len(m))), path,
+				fmt.Sprintf("Map keys must satisfy constraint: [Member must have length less than or equal to %d, Member must have length greater than or equal to 1]", maxAttrNameLength))
+			return
+		}
+	}
+}
+
 func (v *violations) enum(path string, s *string, values ...string) {
 	if s == nil {
 		return
@@ -204,6 +222,14 @@ func (v *violations) projection(path string, p *Projection) {
 		}
 		if len(p.NonKeyAttributes) > 20 {
 			v.add(quoteValue("["+strings.Join(p.NonKeyAttributes, ", ")+"]"), path+".nonKeyAttributes", "Member must have length less than or equal to 20")
+		}
+		// Each name is a NonKeyAttributeName: 1 to 255 characters.
+		for _, a := range p.NonKeyAttributes {
+			if n := len([]rune(a)); n < 1 || n > 255 {
+				v.add(quoteValue("["+strings.Join(p.NonKeyAttributes, ", ")+"]"), path+".nonKeyAttributes",
+					"Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]")
+				break
+			}
 		}
 	}
 }

@@ -190,9 +190,9 @@ func indexEntry(t *tableMeta, ix *indexMeta, item av.Item) (av.Item, []byte) {
 	if item == nil {
 		return nil, nil
 	}
-	for _, ke := range ix.KeySchema {
+	for i, ke := range ix.KeySchema {
 		v, ok := item[ke.Name]
-		if !ok || v.Type.String() != ke.Type || (v.Type != av.TypeN && v.S == "") {
+		if !ok || v.Type.String() != ke.Type || (v.Type != av.TypeN && v.S == "") || indexKeyTooLarge(i, v) {
 			return nil, nil
 		}
 	}
@@ -222,12 +222,28 @@ func projectEntry(t *tableMeta, ix *indexMeta, item av.Item) av.Item {
 	return out
 }
 
+// indexKeyLimit is the size limit of the index key attribute at position
+// i of an index key schema: DynamoDB's 2,048 bytes for a partition key and
+// 1,024 for a sort key, as for the table's own keys.
+func indexKeyLimit(i int) int {
+	if i == 0 {
+		return av.MaxHashKeySize
+	}
+	return av.MaxRangeKeySize
+}
+
+// indexKeyTooLarge reports whether v, at position i of an index key schema,
+// is over its limit.
+func indexKeyTooLarge(i int, v av.Value) bool {
+	return av.Size(v) > indexKeyLimit(i)
+}
+
 // validateIndexKeys rejects an item to be stored whose index key attributes
-// have the wrong type or are empty, with DynamoDB's messages. Missing
-// attributes are fine: the item is simply not in that index.
+// have the wrong type, are empty or too large, with DynamoDB's messages.
+// Missing attributes are fine: the item is simply not in that index.
 func validateIndexKeys(t *tableMeta, item av.Item) error {
 	for _, ix := range activeIndexes(t) {
-		for _, ke := range ix.KeySchema {
+		for i, ke := range ix.KeySchema {
 			v, ok := item[ke.Name]
 			if !ok {
 				continue
@@ -241,6 +257,9 @@ func validateIndexKeys(t *tableMeta, item av.Item) error {
 					kind = "binary"
 				}
 				return Validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", kind, ix.Name, ke.Name)
+			}
+			if indexKeyTooLarge(i, v) {
+				return invalidParam("Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s", ke.Name, av.Size(v), indexKeyLimit(i), ix.Name)
 			}
 		}
 	}

@@ -107,7 +107,11 @@ func itemSizeHint(it av.Item) int { return 64 * len(it) }
 
 func encodeGetItem(out *emulator.GetItemOutput) ([]byte, error) {
 	o := newObject(itemSizeHint(out.Item))
-	o.item("Item", out.Item)
+	if out.Item != nil {
+		// An existing item a projection left empty is "Item": {} (omitzero).
+		o.key("Item")
+		o.b = appendItem(o.b, out.Item)
+	}
 	o.value("ConsumedCapacity", out.ConsumedCapacity, out.ConsumedCapacity == nil)
 	return o.done()
 }
@@ -126,7 +130,7 @@ func encodeReadMany(out *emulator.ReadManyOutput) ([]byte, error) {
 		hint += itemSizeHint(it)
 	}
 	o := newObject(hint)
-	if len(out.Items) > 0 {
+	if out.Items != nil { // omitzero: an empty page is "Items": []
 		o.key("Items")
 		o.b = append(o.b, '[')
 		for i, it := range out.Items {

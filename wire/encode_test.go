@@ -48,7 +48,7 @@ func TestEncodeFastPathMatchesGeneric(t *testing.T) {
 			)
 		}
 	}
-	outs = append(outs, &emulator.ReadManyOutput{})
+	outs = append(outs, &emulator.ReadManyOutput{}, &emulator.GetItemOutput{Item: av.Item{}}, &emulator.GetItemOutput{})
 	for _, out := range outs {
 		fast, err := encodeOutput(out)
 		if err != nil {

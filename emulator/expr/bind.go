@@ -164,7 +164,9 @@ func (b *binder) call(name string, args []*operand) *operand {
 	}
 	switch name {
 	case "attribute_exists", "attribute_not_exists", "attribute_type", "if_not_exists":
-		if n.args[0].kind != opPath {
+		// attribute_type also takes a value placeholder first (DynamoDB
+		// compares the value's own type).
+		if n.args[0].kind != opPath && !(name == "attribute_type" && n.args[0].kind == opValue) {
 			b.fail("Operator or function requires a document path; operator or function: " + name)
 		}
 	}

@@ -19,7 +19,9 @@ func errorf(parts ...string) *Error {
 const (
 	MsgPathInvalidForUpdate = "The document path provided in the update expression is invalid for update"
 	MsgIncorrectOperandType = "An operand in the update expression has an incorrect data type"
-	MsgAttributeNotExist    = "The provided expression refers to an attribute that does not exist in the item"
+	// MsgTypeMismatchForUpdate is the AttributeUpdates form of the above.
+	MsgTypeMismatchForUpdate = "Type mismatch for attribute to update"
+	MsgAttributeNotExist     = "The provided expression refers to an attribute that does not exist in the item"
 )
 
 // MaxExpressionSize is DynamoDB's limit on one expression string, in bytes.

@@ -273,7 +273,7 @@ func FromKeyConditions(conds map[string]LegacyCondition) (*KeyCondition, error) 
 
 // FromAttributeUpdates converts AttributeUpdates into an Update.
 func FromAttributeUpdates(updates map[string]AttributeValueUpdate) (*Update, error) {
-	u := &Update{}
+	u := &Update{legacy: true}
 	for _, key := range sortedKeys(updates) {
 		a := updates[key]
 		act := "PUT"
@@ -300,12 +300,12 @@ func FromAttributeUpdates(updates map[string]AttributeValueUpdate) (*Update, err
 			u.actions = append(u.actions, action{kind: uSet, path: path, val: valueOp(*a.Value)})
 		case "DELETE":
 			if !isSet(t) {
-				return nil, errorf(invalidParams, "DELETE action with value is not supported for the type ", t.String())
+				return nil, errorf(invalidParams, "Action DELETE is not supported for the type ", t.String())
 			}
 			u.actions = append(u.actions, action{kind: uDelete, path: path, val: valueOp(*a.Value)})
 		case "ADD":
 			if !isSet(t) && t != av.TypeN && t != av.TypeL {
-				return nil, errorf(invalidParams, "ADD action is not supported for the type ", t.String())
+				return nil, errorf(invalidParams, "Action ADD is not supported for the type ", t.String())
 			}
 			u.actions = append(u.actions, action{kind: uAdd, path: path, val: valueOp(*a.Value)})
 		}

@@ -304,8 +304,8 @@ func TestFromAttributeUpdates(t *testing.T) {
 	}{
 		{AttributeValueUpdate{}, "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified"},
 		{AttributeValueUpdate{Action: ptr("ADD")}, "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified"},
-		{AttributeValueUpdate{Action: ptr("DELETE"), Value: ptr(S("x"))}, "One or more parameter values were invalid: DELETE action with value is not supported for the type S"},
-		{AttributeValueUpdate{Action: ptr("ADD"), Value: ptr(S("x"))}, "One or more parameter values were invalid: ADD action is not supported for the type S"},
+		{AttributeValueUpdate{Action: ptr("DELETE"), Value: ptr(S("x"))}, "One or more parameter values were invalid: Action DELETE is not supported for the type S"},
+		{AttributeValueUpdate{Action: ptr("ADD"), Value: ptr(S("x"))}, "One or more parameter values were invalid: Action ADD is not supported for the type S"},
 		{AttributeValueUpdate{Action: ptr("MERGE"), Value: ptr(S("x"))}, "1 validation error detected: Value 'MERGE' at 'attributeUpdates.a.member.action' failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]"},
 		{AttributeValueUpdate{Action: ptr("ADD"), Value: ptr(L(S("x")))}, ""},
 	}

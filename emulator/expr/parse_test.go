@@ -124,7 +124,7 @@ func TestParseErrors(t *testing.T) {
 		{"cond", "attribute_type(a, :n)", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"},
 		{"cond", "attribute_type(a, b)", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: attribute_type, operand type: {SS,M,DECIMAL,DOUBLESET,HDS,N,B,DICT,INTSET,BOOL,HD,BS,INT,DECIMALSET,NULL,FLOAT,FS,S,L,NS,DOUBLE}"},
 		{"cond", "attribute_type(a, size(b))", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"},
-		{"cond", "attribute_type(:s, :t)", "Invalid ConditionExpression: Operator or function requires a document path; operator or function: attribute_type"},
+		{"cond", "attribute_type(size(a), :t)", "Invalid ConditionExpression: Operator or function requires a document path; operator or function: attribute_type"},
 		{"cond", "a < :bool", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"},
 		{"cond", ":ss >= a", "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: >=, operand type: SS"},
 		{"cond", "a = :bool AND a <> :m", ""},

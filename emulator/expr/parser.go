@@ -119,8 +119,54 @@ func parseMode(m mode, text string) (out *parsed) {
 	if !p.is(tEOF) {
 		p.fail()
 	}
+	if operatorCount(out) > MaxOperators {
+		// DynamoDB stops counting at the first operator past the limit.
+		out.err = "The expression contains too many operators; operator count: " + strconv.Itoa(MaxOperators+1)
+		return out
+	}
 	out.err = staticCheck(m, out)
 	return out
+}
+
+// MaxOperators is DynamoDB's limit on the operators of one expression:
+// comparisons, BETWEEN, IN, AND, OR, NOT and the + and - of an update.
+// Functions and parentheses are not operators.
+const MaxOperators = 300
+
+func operatorCount(ps *parsed) int {
+	n := 0
+	var ops func(o *operand)
+	ops = func(o *operand) {
+		if o == nil {
+			return
+		}
+		if o.kind == opPlus || o.kind == opMinus {
+			n++
+		}
+		for _, a := range o.args {
+			ops(a)
+		}
+	}
+	var conds func(c *cond)
+	conds = func(c *cond) {
+		if c == nil {
+			return
+		}
+		switch c.kind {
+		case cAnd, cOr, cNot, cCmp, cBetween, cIn:
+			n++
+		}
+		conds(c.l)
+		conds(c.r)
+		for _, a := range c.args {
+			ops(a)
+		}
+	}
+	conds(ps.cond)
+	for _, a := range ps.actions {
+		ops(a.val)
+	}
+	return n
 }
 
 // ---- conditions ----

@@ -10,16 +10,31 @@ import (
 // immutable and safe for concurrent use.
 type Update struct {
 	actions []action
+	// legacy marks AttributeUpdates, whose type errors DynamoDB words
+	// differently from an UpdateExpression's.
+	legacy bool
 }
 
 // Applied is the outcome of applying an update to an item.
 type Applied struct {
 	// Item is the updated item: a new map, the input is not modified.
 	Item av.Item
-	// Paths are the document paths the update wrote or removed, in the
-	// form they took effect (a SET past the end of a list names the index
-	// the value landed at).
+	// Paths are the document paths the update wrote or removed, as
+	// written (a SET past the end of a list names the index it asked for,
+	// not the one the value landed at, as DynamoDB's ReturnValues do).
 	Paths []Path
+}
+
+// OnlyRemoves reports whether every action of u removes an attribute
+// (REMOVE, or AttributeUpdates DELETE without a value): such an update of
+// a missing item creates nothing.
+func (u *Update) OnlyRemoves() bool {
+	for _, a := range u.actions {
+		if a.kind != uRemove {
+			return false
+		}
+	}
+	return len(u.actions) > 0
 }
 
 // CheckKeys returns DynamoDB's error when an action targets one of the
@@ -95,6 +110,9 @@ func (u *Update) ApplyPaths(item av.Item) (Applied, error) {
 			}
 			v := a.val.val
 			if !operandFits(a.kind, cur, v) {
+				if u.legacy {
+					return Applied{}, errorf(MsgTypeMismatchForUpdate)
+				}
 				return Applied{}, errorf(MsgIncorrectOperandType)
 			}
 			if a.kind == uAdd && v.Type == av.TypeN {
@@ -350,6 +368,7 @@ func applyListOp(item av.Item, op *listOp) []Path {
 	removed := map[int]bool{}
 	type appendix struct {
 		index int
+		path  Path
 		val   av.Value
 	}
 	var appends []appendix
@@ -366,7 +385,7 @@ func applyListOp(item av.Item, op *listOp) []Path {
 			old[idx] = w.val
 			paths = append(paths, w.path)
 		default:
-			appends = append(appends, appendix{idx, w.val})
+			appends = append(appends, appendix{idx, w.path, w.val})
 		}
 	}
 	sort.SliceStable(appends, func(i, j int) bool { return appends[i].index < appends[j].index })
@@ -377,8 +396,9 @@ func applyListOp(item av.Item, op *listOp) []Path {
 		}
 	}
 	for _, a := range appends {
-		p := append(Path(nil), op.parent...)
-		paths = append(paths, append(p, PathElem{Index: len(l), IsIndex: true}))
+		// DynamoDB reports the path as written (ReturnValues reads it
+		// back from the items), not the index the value landed at.
+		paths = append(paths, a.path)
 		l = append(l, a.val)
 	}
 	storeAt(item, op.parent, av.Value{Type: av.TypeL, L: l})
