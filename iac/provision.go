@@ -175,6 +175,7 @@ func (p *provisioner) run(ctx context.Context) {
 	p.ttl(ctx)
 	p.pitr(ctx)
 	p.tags(ctx)
+	p.policies(ctx)
 	p.seed(ctx)
 }
 
@@ -659,6 +660,62 @@ func (p *provisioner) tags(ctx context.Context) {
 		if _, err := p.eng.TagResource(ctx, p.ns, &emulator.TagResourceInput{ResourceArn: arn, Tags: add}); err != nil {
 			p.fail("TagResource", err)
 		}
+	}
+}
+
+// policies makes the resource-based policies of the table and of its
+// latest stream exactly the declared ones (an undeclared one is deleted, as
+// tags are reconciled). A policy CreateTable already applied is left alone.
+func (p *provisioner) policies(ctx context.Context) {
+	p.policy(ctx, p.s.ARN(), p.s.Create.ResourcePolicy)
+	if p.s.StreamPolicy == nil && p.s.Create.StreamSpecification == nil {
+		return
+	}
+	out, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(p.s.Name())})
+	if err != nil {
+		p.fail("DescribeTable", err)
+		return
+	}
+	if out.Table.LatestStreamArn == "" {
+		if p.s.StreamPolicy != nil {
+			p.diags.Errorf(p.s.Pos, "%s (%s in %s/%s): a stream resource policy needs the table's stream to be enabled",
+				p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region)
+			p.failed = true
+		}
+		return
+	}
+	p.policy(ctx, out.Table.LatestStreamArn, p.s.StreamPolicy)
+}
+
+// policy puts want on arn when it differs from the current policy, or
+// deletes the current one when want is nil.
+func (p *provisioner) policy(ctx context.Context, arn string, want *string) {
+	cur, err := p.eng.GetResourcePolicy(ctx, p.ns, &emulator.GetResourcePolicyInput{ResourceArn: spec.Str(arn)})
+	var e *emulator.Error
+	switch {
+	case errors.As(err, &e) && e.Code == emulator.CodePolicyNotFound:
+		cur = nil
+	case err != nil:
+		p.fail("GetResourcePolicy", err)
+		return
+	}
+	switch {
+	case want == nil && cur != nil:
+		if _, err := p.eng.DeleteResourcePolicy(ctx, p.ns, &emulator.DeleteResourcePolicyInput{ResourceArn: spec.Str(arn)}); err != nil {
+			p.fail("DeleteResourcePolicy", err)
+			return
+		}
+		p.changed = true
+	case want != nil && (cur == nil || cur.Policy != *want):
+		in := &emulator.PutResourcePolicyInput{ResourceArn: spec.Str(arn), Policy: want}
+		if p.s.ConfirmRemoveSelf {
+			in.ConfirmRemoveSelfResourceAccess = spec.Bool(true)
+		}
+		if _, err := p.eng.PutResourcePolicy(ctx, p.ns, in); err != nil {
+			p.fail("PutResourcePolicy", err)
+			return
+		}
+		p.changed = true
 	}
 }
 
