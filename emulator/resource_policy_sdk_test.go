@@ -243,3 +243,50 @@ func TestResourcePolicyUpdateBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Revisions within one millisecond still increase, across a delete too.
+func TestResourcePolicyRevisionsOrdered(t *testing.T) {
+	clk := &stepClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s := testserver.New(t, testserver.WithClock(clk))
+	c := s.ClientFor("us-east-1", sdkAccount)
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("txt"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		ResourcePolicy:       aws.String(rpDoc("dynamodb:GetItem")),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: aws.String(rpARN)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	revs := []string{aws.ToString(g.RevisionId)}
+	if want := strconv.FormatInt(clk.Now().UnixMilli(), 10); revs[0] != want {
+		t.Fatalf("CreateTable's revision %s, want the epoch-ms value %s", revs[0], want)
+	}
+	for _, action := range []string{"dynamodb:Query", "dynamodb:Scan"} {
+		p, err := c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: aws.String(rpARN), Policy: aws.String(rpDoc(action))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		revs = append(revs, aws.ToString(p.RevisionId))
+	}
+	if _, err := c.DeleteResourcePolicy(ctx, &dynamodb.DeleteResourcePolicyInput{ResourceArn: aws.String(rpARN)}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: aws.String(rpARN), Policy: aws.String(rpDoc("dynamodb:GetItem"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	revs = append(revs, aws.ToString(p.RevisionId))
+	for i := 1; i < len(revs); i++ {
+		a, _ := strconv.ParseInt(revs[i-1], 10, 64)
+		b, _ := strconv.ParseInt(revs[i], 10, 64)
+		if b <= a {
+			t.Fatalf("revisions %v do not increase", revs)
+		}
+	}
+}
