@@ -47,6 +47,9 @@ func TestProvisionTerraformResourcePolicy(t *testing.T) {
 		}
 	}
 	apply(strings.Replace(tfPolicy, "ACTION", "dynamodb:GetItem", 1))
+	if out := Describe(&mustLoad(t, []string{dir}, Options{})[0]); !strings.Contains(out, "  policy:     183 bytes\n") {
+		t.Errorf("Describe shows no policy:\n%s", out)
+	}
 	p1 := getPolicy(t, eng, ns, arn)
 	if p1 == nil || !strings.Contains(p1.Policy, `"Action":"dynamodb:GetItem"`) {
 		t.Fatalf("policy after the first load: %+v", p1)
@@ -62,6 +65,18 @@ func TestProvisionTerraformResourcePolicy(t *testing.T) {
 	apply(tfTable3)
 	if p := getPolicy(t, eng, ns, arn); p != nil {
 		t.Fatalf("an undeclared policy was kept: %+v", p)
+	}
+
+	// The engine's refusal is reported at the aws_dynamodb_resource_policy,
+	// both through CreateTable (a new table) and PutResourcePolicy.
+	bad := strings.Replace(tfPolicy, `Version   = "2012-10-17"`, `Version   = "2099-01-01"`, 1)
+	for _, table := range []string{"tfp", "fresh"} {
+		write(t, dir, map[string]string{"main.tf": strings.Replace(bad, `"tfp"`, `"`+table+`"`, 1)})
+		d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{}))
+		if !strings.Contains(d.Error(), "main.tf:16:1: aws_dynamodb_table.t ("+table+" in 111111111111/eu-west-1): ") ||
+			!strings.Contains(d.Error(), "ValidationException: Invalid policy document: Version must be 2012-10-17 or 2008-10-17") {
+			t.Errorf("%s: malformed policy reported as %q", table, d.Error())
+		}
 	}
 }
 
@@ -96,7 +111,7 @@ func TestProvisionCloudFormationResourcePolicies(t *testing.T) {
 	write(t, bad, map[string]string{"b.yaml": strings.Replace(cfnTable, "TableName: cfn", "TableName: bad", 1) +
 		"      ResourcePolicy:\n        PolicyDocument: {Version: \"2012-10-17\"}\n"})
 	d := Provision(ctx, eng, mustLoad(t, []string{bad}, Options{}))
-	if !strings.Contains(d.Error(), "CreateTable: ValidationException: Invalid policy document: missing required field Statement") {
+	if !strings.Contains(d.Error(), "b.yaml:9:7: Resources.T (bad in 000000000000/us-east-1): CreateTable: ValidationException: Invalid policy document: missing required field Statement") {
 		t.Errorf("malformed policy: %q", d.Error())
 	}
 }

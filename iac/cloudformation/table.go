@@ -728,6 +728,7 @@ func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) [
 		if n := rep.get("ReplicaStreamSpecification"); d.object(n, "ReplicaStreamSpecification", "ResourcePolicy") {
 			if rp := n.get("ResourcePolicy"); d.required(rp, n, "ResourcePolicy") {
 				sp.StreamPolicy = d.policy(rp)
+				sp.At("StreamSpecification.ResourcePolicy", rp.pos)
 			}
 		}
 		sp.ConfirmRemoveSelf = true

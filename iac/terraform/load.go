@@ -164,8 +164,10 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 				continue
 			}
 			s.StreamPolicy = spec.Str(rp.policy)
+			s.At("StreamSpecification.ResourcePolicy", rp.pos)
 		} else {
 			s.Create.ResourcePolicy = spec.Str(rp.policy)
+			s.At("ResourcePolicy", rp.pos)
 		}
 		s.ConfirmRemoveSelf = s.ConfirmRemoveSelf || rp.confirm
 	}
