@@ -449,3 +449,39 @@ type Endpoint struct {
 type DescribeEndpointsOutput struct {
 	Endpoints []Endpoint `json:"Endpoints"`
 }
+
+// PutResourcePolicyInput is PutResourcePolicy's request.
+type PutResourcePolicyInput struct {
+	ResourceArn                     *string `json:"ResourceArn,omitempty"`
+	Policy                          *string `json:"Policy,omitempty"`
+	ExpectedRevisionId              *string `json:"ExpectedRevisionId,omitempty"`
+	ConfirmRemoveSelfResourceAccess *bool   `json:"ConfirmRemoveSelfResourceAccess,omitempty"`
+}
+
+// PutResourcePolicyOutput is PutResourcePolicy's response.
+type PutResourcePolicyOutput struct {
+	RevisionId string `json:"RevisionId,omitempty"`
+}
+
+// GetResourcePolicyInput is GetResourcePolicy's request.
+type GetResourcePolicyInput struct {
+	ResourceArn *string `json:"ResourceArn,omitempty"`
+}
+
+// GetResourcePolicyOutput is GetResourcePolicy's response.
+type GetResourcePolicyOutput struct {
+	Policy     string `json:"Policy,omitempty"`
+	RevisionId string `json:"RevisionId,omitempty"`
+}
+
+// DeleteResourcePolicyInput is DeleteResourcePolicy's request.
+type DeleteResourcePolicyInput struct {
+	ResourceArn        *string `json:"ResourceArn,omitempty"`
+	ExpectedRevisionId *string `json:"ExpectedRevisionId,omitempty"`
+}
+
+// DeleteResourcePolicyOutput is DeleteResourcePolicy's response; RevisionId
+// is empty when the resource had no policy.
+type DeleteResourcePolicyOutput struct {
+	RevisionId string `json:"RevisionId,omitempty"`
+}

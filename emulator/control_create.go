@@ -38,6 +38,11 @@ func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableI
 	if err := validateCreateSemantics(in, billing); err != nil {
 		return nil, err
 	}
+	if in.ResourcePolicy != nil {
+		if _, err := checkPolicyDocument(*in.ResourcePolicy); err != nil {
+			return nil, err
+		}
+	}
 	now := e.now()
 	t, err := e.buildTable(ns, in, billing, now)
 	if err != nil {
@@ -118,7 +123,7 @@ func validateCreateShape(in *CreateTableInput) error {
 	}
 	tagShape(&v, "tags", in.Tags)
 	if in.ResourcePolicy != nil {
-		v.length("resourcePolicy", *in.ResourcePolicy, 1, 20480)
+		v.length("resourcePolicy", *in.ResourcePolicy, 1, maxPolicyBytes)
 	}
 	return v.err()
 }
@@ -604,7 +609,7 @@ func (e *Engine) buildTable(ns Namespace, in *CreateTableInput, billing string, 
 		t.DeletionProtection = *in.DeletionProtectionEnabled
 	}
 	if in.ResourcePolicy != nil {
-		t.ResourcePolicy = *in.ResourcePolicy
+		t.Policy = &resourcePolicy{Doc: *in.ResourcePolicy, Revision: nextRevision(nil, now), Updated: now}
 	}
 	t.Tags = append(t.Tags, in.Tags...)
 	if d := e.opts.TransitionDelay; d > 0 {

@@ -48,6 +48,11 @@ type Options struct {
 	// TTLInterval is the period of the TTL expiry worker (ttl.go); zero
 	// means DefaultTTLInterval, negative disables the worker.
 	TTLInterval time.Duration
+	// PolicyUpdateBlock, when positive, refuses a change to a resource's
+	// resource-based policy (ResourceInUseException) within this long of
+	// the previous change, as DynamoDB blocks updates for 15 seconds. Zero
+	// (the default) lets changes follow each other at once.
+	PolicyUpdateBlock time.Duration
 	// Observer, when set, is told of consumed capacity and throttle
 	// refusals (observe.go); nil costs nothing.
 	Observer Observer

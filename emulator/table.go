@@ -166,9 +166,15 @@ type tableMeta struct {
 	TableClassSet    bool      `json:"classSet,omitempty"`
 	TableClassUpdate time.Time `json:"classUpdate,omitzero"`
 
-	DeletionProtection bool   `json:"dp,omitempty"`
-	ResourcePolicy     string `json:"policy,omitempty"`
-	Tags               []Tag  `json:"tags,omitempty"`
+	DeletionProtection bool `json:"dp,omitempty"`
+	// ResourcePolicy is the unversioned CreateTable policy of metadata
+	// written before Policy existed (read through policyOf).
+	ResourcePolicy string `json:"policy,omitempty"`
+	// Policy is the table's resource-based policy, StreamPolicies those of
+	// its streams by label (resource_policy.go).
+	Policy         *resourcePolicy            `json:"rpolicy,omitempty"`
+	StreamPolicies map[string]*resourcePolicy `json:"streamPolicies,omitempty"`
+	Tags           []Tag                      `json:"tags,omitempty"`
 
 	TTLEnabled bool   `json:"ttl,omitempty"`
 	TTLAttr    string `json:"ttlAttr,omitempty"`

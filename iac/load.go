@@ -140,7 +140,8 @@ func checkDuplicates(specs []TableSpec) Diagnostics {
 }
 
 // Describe renders a spec for `extenddb validate`: name, keys, billing,
-// throughput or caps, indexes, stream, TTL, PITR, tags and ARN.
+// throughput or caps, indexes, stream, TTL, PITR, tags, resource policies
+// and ARN.
 func Describe(s *TableSpec) string {
 	var b strings.Builder
 	c := &s.Create
@@ -186,6 +187,12 @@ func Describe(s *TableSpec) string {
 			parts = append(parts, str(t.Key)+"="+str(t.Value))
 		}
 		fmt.Fprintf(&b, "  tags:       %s\n", strings.Join(parts, ", "))
+	}
+	if c.ResourcePolicy != nil {
+		fmt.Fprintf(&b, "  policy:     %d bytes\n", len(*c.ResourcePolicy))
+	}
+	if s.StreamPolicy != nil {
+		fmt.Fprintf(&b, "  stream policy: %d bytes\n", len(*s.StreamPolicy))
 	}
 	if len(s.Items) > 0 {
 		fmt.Fprintf(&b, "  seed items: %d\n", len(s.Items))

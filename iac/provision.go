@@ -125,12 +125,19 @@ type provisioner struct {
 // (spec.Blame), else at the table; the same error at the same place (a
 // replica of the same declaration) is reported once.
 func (p *provisioner) fail(op string, err error) {
-	p.failed = true
-	pos := p.s.Pos
 	var e *emulator.Error
 	if (op == "CreateTable" || op == "UpdateTable") && errors.As(err, &e) {
-		pos = p.s.PosOf(spec.Blame(&p.s.Create, e.Message)...)
+		p.failAt(op, err, spec.Blame(&p.s.Create, e.Message)...)
+		return
 	}
+	p.failAt(op, err)
+}
+
+// failAt reports err of op where the first of paths found is declared
+// (spec.TableSpec.PosOf), else at the table.
+func (p *provisioner) failAt(op string, err error, paths ...string) {
+	p.failed = true
+	pos := p.s.PosOf(paths...)
 	key := pos.String() + "\x00" + op + "\x00" + err.Error()
 	if p.reported[key] {
 		return
@@ -175,6 +182,7 @@ func (p *provisioner) run(ctx context.Context) {
 	p.ttl(ctx)
 	p.pitr(ctx)
 	p.tags(ctx)
+	p.policies(ctx)
 	p.seed(ctx)
 }
 
@@ -659,6 +667,66 @@ func (p *provisioner) tags(ctx context.Context) {
 		if _, err := p.eng.TagResource(ctx, p.ns, &emulator.TagResourceInput{ResourceArn: arn, Tags: add}); err != nil {
 			p.fail("TagResource", err)
 		}
+	}
+}
+
+// policies makes the resource-based policies of the table and of its
+// latest stream exactly the declared ones (an undeclared one is deleted, as
+// tags are reconciled). A policy CreateTable already applied is left alone.
+func (p *provisioner) policies(ctx context.Context) {
+	p.policy(ctx, p.s.ARN(), p.s.Create.ResourcePolicy, "ResourcePolicy")
+	if p.s.StreamPolicy == nil && p.s.Create.StreamSpecification == nil {
+		return
+	}
+	out, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(p.s.Name())})
+	if err != nil {
+		p.fail("DescribeTable", err)
+		return
+	}
+	if out.Table.LatestStreamArn == "" {
+		if p.s.StreamPolicy != nil {
+			p.diags.Errorf(p.s.PosOf(streamPolicyPath), "%s (%s in %s/%s): a stream resource policy needs the table's stream to be enabled",
+				p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region)
+			p.failed = true
+		}
+		return
+	}
+	p.policy(ctx, out.Table.LatestStreamArn, p.s.StreamPolicy, streamPolicyPath)
+}
+
+// streamPolicyPath is where loaders record a stream policy's declaration.
+const streamPolicyPath = "StreamSpecification.ResourcePolicy"
+
+// policy puts want on arn when it differs from the current policy, or
+// deletes the current one when want is nil; errors are reported where the
+// policy is declared (path).
+func (p *provisioner) policy(ctx context.Context, arn string, want *string, path string) {
+	cur, err := p.eng.GetResourcePolicy(ctx, p.ns, &emulator.GetResourcePolicyInput{ResourceArn: spec.Str(arn)})
+	var e *emulator.Error
+	switch {
+	case errors.As(err, &e) && e.Code == emulator.CodePolicyNotFound:
+		cur = nil
+	case err != nil:
+		p.failAt("GetResourcePolicy", err, path)
+		return
+	}
+	switch {
+	case want == nil && cur != nil:
+		if _, err := p.eng.DeleteResourcePolicy(ctx, p.ns, &emulator.DeleteResourcePolicyInput{ResourceArn: spec.Str(arn)}); err != nil {
+			p.failAt("DeleteResourcePolicy", err, path)
+			return
+		}
+		p.changed = true
+	case want != nil && (cur == nil || cur.Policy != *want):
+		in := &emulator.PutResourcePolicyInput{ResourceArn: spec.Str(arn), Policy: want}
+		if p.s.ConfirmRemoveSelf {
+			in.ConfirmRemoveSelfResourceAccess = spec.Bool(true)
+		}
+		if _, err := p.eng.PutResourcePolicy(ctx, p.ns, in); err != nil {
+			p.failAt("PutResourcePolicy", err, path)
+			return
+		}
+		p.changed = true
 	}
 }
 

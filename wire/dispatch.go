@@ -72,6 +72,9 @@ func dynamoDBOperations() map[string]operation {
 		"DescribeContinuousBackups": op((*emulator.Engine).DescribeContinuousBackups),
 		"DescribeLimits":            op((*emulator.Engine).DescribeLimits),
 		"DescribeEndpoints":         op((*emulator.Engine).DescribeEndpoints),
+		"PutResourcePolicy":         op((*emulator.Engine).PutResourcePolicy),
+		"GetResourcePolicy":         op((*emulator.Engine).GetResourcePolicy),
+		"DeleteResourcePolicy":      op((*emulator.Engine).DeleteResourcePolicy),
 		// Data plane.
 		"GetItem":            op((*emulator.Engine).GetItem),
 		"PutItem":            op((*emulator.Engine).PutItem),

@@ -429,7 +429,9 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	if n := props.get("StreamSpecification"); d.object(n, "StreamSpecification", "StreamViewType", "ResourcePolicy") {
 		d.required(n.get("StreamViewType"), n, "StreamViewType")
 		c.StreamSpecification = &emulator.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: d.str(n.get("StreamViewType"), "StreamViewType")}
-		d.ignored(n, "ResourcePolicy")
+		if rp := n.get("ResourcePolicy"); rp != nil {
+			sp.StreamPolicy = d.policy(rp)
+		}
 	}
 	if n := props.get("TimeToLiveSpecification"); n != nil {
 		sp.TTL = d.ttl(n)
@@ -451,6 +453,8 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	if n := props.get("ResourcePolicy"); n != nil {
 		c.ResourcePolicy = d.policy(n)
 	}
+	// CloudFormation applies the declared document as it is.
+	sp.ConfirmRemoveSelf = true
 	d.ignored(props, "KinesisStreamSpecification", "ContributorInsightsSpecification", "ImportSourceSpecification")
 	return []spec.TableSpec{sp}
 }
@@ -721,7 +725,14 @@ func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) [
 		if n := rep.get("ResourcePolicy"); n != nil {
 			rc.ResourcePolicy = d.policy(n)
 		}
-		d.ignored(rep, "ContributorInsightsSpecification", "KinesisStreamSpecification", "ReplicaStreamSpecification",
+		if n := rep.get("ReplicaStreamSpecification"); d.object(n, "ReplicaStreamSpecification", "ResourcePolicy") {
+			if rp := n.get("ResourcePolicy"); d.required(rp, n, "ResourcePolicy") {
+				sp.StreamPolicy = d.policy(rp)
+				sp.At("StreamSpecification.ResourcePolicy", rp.pos)
+			}
+		}
+		sp.ConfirmRemoveSelf = true
+		d.ignored(rep, "ContributorInsightsSpecification", "KinesisStreamSpecification",
 			"DisassociationProtectionEnabled")
 		out = append(out, sp)
 	}

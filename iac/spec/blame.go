@@ -38,6 +38,8 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		return msg[i+len(prefix):], true
 	}
 	switch {
+	case strings.HasPrefix(msg, "Invalid policy document"), strings.HasPrefix(msg, "Resource-based policy size"):
+		return []string{"ResourcePolicy"}
 	case has("ReadCapacityUnits nor WriteCapacityUnits can be specified"),
 		has("ReadCapacityUnits and WriteCapacityUnits must both be specified"):
 		return []string{"ProvisionedThroughput", "BillingMode"}

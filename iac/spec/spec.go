@@ -29,6 +29,14 @@ type TableSpec struct {
 	Items []av.Item
 	// ItemPos is where each seed item is declared (parallel to Items).
 	ItemPos []Pos
+	// StreamPolicy is the resource-based policy of the table's latest
+	// stream (CloudFormation StreamSpecification.ResourcePolicy, Terraform
+	// aws_dynamodb_resource_policy on a stream_arn); the table's own is
+	// Create.ResourcePolicy.
+	StreamPolicy *string
+	// ConfirmRemoveSelf is sent as ConfirmRemoveSelfResourceAccess when a
+	// policy is put on an existing table or stream.
+	ConfirmRemoveSelf bool
 	// Replicas lists the Regions of the global table this table belongs
 	// to, its own included; empty for a single-Region table.
 	Replicas []string

@@ -78,6 +78,7 @@ type result struct {
 	items    []pendingItem
 	tags     []pendingTag
 	replicas []pendingReplica
+	policies []pendingPolicy
 	outputs  cty.Value
 	diags    spec.Diagnostics
 }
@@ -87,6 +88,7 @@ func (r *result) merge(o *result) {
 	r.items = append(r.items, o.items...)
 	r.tags = append(r.tags, o.tags...)
 	r.replicas = append(r.replicas, o.replicas...)
+	r.policies = append(r.policies, o.policies...)
 	r.diags = append(r.diags, o.diags...)
 }
 

@@ -28,6 +28,17 @@ type pendingTag struct {
 	pos             spec.Pos
 }
 
+// pendingPolicy is an aws_dynamodb_resource_policy: arn is the table's ARN,
+// stream says it names the table's stream (its stream_arn, not known
+// before the table exists).
+type pendingPolicy struct {
+	arn     string
+	stream  bool
+	policy  string
+	confirm bool
+	pos     spec.Pos
+}
+
 // pendingReplica is an aws_dynamodb_table_replica.
 type pendingReplica struct {
 	arn        string
@@ -140,6 +151,26 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 		rs.Replicas = regions
 		*specs = append(*specs, rs)
 	}
+	for _, rp := range res.policies {
+		i := byARN(rp.arn)
+		if i < 0 {
+			diags.Errorf(rp.pos, "resource_arn %s names no table declared in this configuration", rp.arn)
+			continue
+		}
+		s := &(*specs)[i]
+		if rp.stream {
+			if s.Create.StreamSpecification == nil {
+				diags.Errorf(rp.pos, "resource_arn names the stream of %s, which has no stream (stream_enabled)", s.Name())
+				continue
+			}
+			s.StreamPolicy = spec.Str(rp.policy)
+			s.At("StreamSpecification.ResourcePolicy", rp.pos)
+		} else {
+			s.Create.ResourcePolicy = spec.Str(rp.policy)
+			s.At("ResourcePolicy", rp.pos)
+		}
+		s.ConfirmRemoveSelf = s.ConfirmRemoveSelf || rp.confirm
+	}
 	for _, t := range res.tags {
 		i := byARN(t.arn)
 		if i < 0 {
@@ -223,6 +254,8 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		}
 		res.tags = append(res.tags, pendingTag{arn: *arn, key: *key, value: v, pos: pos})
 		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*arn + "," + *key)})
+	case "aws_dynamodb_resource_policy":
+		return resourcePolicy(d, r, ctx, pos, res)
 	case "aws_dynamodb_table_replica":
 		arn := r.str(d.attrs, "global_table_arn")
 		if arn == nil {
@@ -244,4 +277,51 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		return cty.DynamicVal
 	}
 	return cty.DynamicVal
+}
+
+// resourcePolicy reads an aws_dynamodb_resource_policy. A resource_arn that
+// is a table's stream_arn is not known before apply; it is recognised by
+// its expression (…aws_dynamodb_table.T.stream_arn) and resolved through
+// the same table's arn.
+func resourcePolicy(d *decoded, r *reader, ctx *hcl.EvalContext, pos spec.Pos, res *result) cty.Value {
+	var arn *string
+	stream := false
+	if a := d.attrs["resource_arn"]; a != nil {
+		if v, hd := a.Expr.Value(ctx); !hd.HasErrors() && !v.IsKnown() {
+			if tr, td := hcl.AbsTraversalForExpr(a.Expr); !td.HasErrors() && len(tr) > 1 {
+				if last, ok := tr[len(tr)-1].(hcl.TraverseAttr); ok && last.Name == "stream_arn" {
+					tableARN := append(append(hcl.Traversal(nil), tr[:len(tr)-1]...), hcl.TraverseAttr{Name: "arn"})
+					if tv, vd := tableARN.TraverseAbs(ctx); !vd.HasErrors() && tv.IsKnown() && tv.Type() == cty.String {
+						arn, stream = spec.Str(tv.AsString()), true
+					}
+				}
+			}
+		}
+	}
+	if arn == nil {
+		arn = r.str(d.attrs, "resource_arn")
+		if a := d.attrs["resource_arn"]; arn == nil && a != nil {
+			// A table without a stream has a null stream_arn; the
+			// provider refuses the null argument.
+			if v, hd := a.Expr.Value(ctx); !hd.HasErrors() && v.IsNull() {
+				r.diags.Errorf(spec.PosFromHCL(a.Expr.StartRange().Ptr()), "resource_arn is null (a table's stream_arn is null when its stream is not enabled)")
+			}
+		}
+	}
+	doc := r.str(d.attrs, "policy")
+	if arn == nil || doc == nil {
+		if d.attrs["resource_arn"] == nil || d.attrs["policy"] == nil {
+			r.diags.Errorf(pos, "Missing required argument: aws_dynamodb_resource_policy needs resource_arn and policy")
+		}
+		return cty.DynamicVal
+	}
+	confirm := r.boolean(d.attrs, "confirm_remove_self_resource_access")
+	res.policies = append(res.policies, pendingPolicy{arn: *arn, stream: stream, policy: *doc,
+		confirm: confirm != nil && *confirm, pos: pos})
+	id := cty.StringVal(*arn)
+	if stream {
+		id = cty.UnknownVal(cty.String)
+	}
+	return cty.ObjectVal(map[string]cty.Value{"id": id, "resource_arn": id, "policy": cty.StringVal(*doc),
+		"revision_id": cty.UnknownVal(cty.String)})
 }

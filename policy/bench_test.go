@@ -1,0 +1,24 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// BenchmarkParse parses a typical table policy and one near the 20 KB limit
+// (PutResourcePolicy and CreateTable parse every document they store).
+func BenchmarkParse(b *testing.B) {
+	stmt := `{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:role/r"},"Action":["dynamodb:GetItem","dynamodb:Query"],"Resource":["arn:aws:dynamodb:us-east-1:111122223333:table/T","arn:aws:dynamodb:us-east-1:111122223333:table/T/index/*"]}`
+	big := `{"Version":"2012-10-17","Statement":[` + strings.TrimSuffix(strings.Repeat(stmt+",", 80), ",") + `]}`
+	for _, c := range []struct{ name, doc string }{{"typical", good}, {"20KB", big}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(c.doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
