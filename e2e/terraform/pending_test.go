@@ -10,7 +10,6 @@ import "testing"
 func TestPending(t *testing.T) {
 	findTools(t)
 	for _, p := range []struct{ resource, why string }{
-		{"aws_dynamodb_resource_policy", "pending: issue 16 built the operations; TestResourcePolicy is written and not yet run"},
 		{"aws_dynamodb_contributor_insights", "pending: issue 18 (UpdateContributorInsights, DescribeContributorInsights)"},
 		{"aws_dynamodb_kinesis_streaming_destination", "pending: issue 18 (Enable/Describe/DisableKinesisStreamingDestination)"},
 		{"aws_dynamodb_table_replica", "pending: issue 13 (UpdateTable ReplicaUpdates and replica-Region tables)"},

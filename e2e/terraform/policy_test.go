@@ -2,7 +2,6 @@ package terraform_test
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -46,9 +45,6 @@ output "revision" { value = aws_dynamodb_resource_policy.table.revision_id }
 // stream, changes one, plans clean, and destroys.
 func TestResourcePolicy(t *testing.T) {
 	tl := findTools(t)
-	if os.Getenv("EXTENDDB_RUN_PENDING") == "" {
-		t.Skip("pending: written with issue 16 but not yet run (the shared machine could not run e2e/terraform); set EXTENDDB_RUN_PENDING=1 to run it, and remove this skip and the TestPending entry once it passes")
-	}
 	t.Parallel()
 	acct := account{"555555555555", "AKIAPOLICY000000"}
 	const region = "eu-central-1"
