@@ -31,14 +31,15 @@ type space struct {
 	every time.Duration
 	log   Logger
 
-	held    atomic.Int32
-	mu      sync.Mutex
-	fullCh  chan struct{} // closed while held > 0; replaced when it drops to 0
-	cause   error         // the ENOSPC that made held > 0
-	broken  atomic.Pointer[error]
-	closing chan struct{} // closed by Store.Close: held writes give up
-	closed  bool
-	gaveUp  atomic.Bool // a held write failed because Close gave it up
+	held      atomic.Int32
+	mu        sync.Mutex
+	fullCh    chan struct{} // closed while writes are refused (signalled)
+	signalled bool
+	cause     error // the ENOSPC that made held > 0
+	broken    atomic.Pointer[error]
+	closing   chan struct{} // closed by Store.Close: held writes give up
+	closed    bool
+	gaveUp    atomic.Bool // a held write failed because Close gave it up
 }
 
 func newSpace(every time.Duration, log Logger) *space {
@@ -64,8 +65,9 @@ func (s *space) refuse() error {
 	return nil
 }
 
-// full returns a channel closed once the disk is (or is found) full, so a
-// write already inside Pebble stops waiting for it.
+// full returns a channel closed once writes are refused (the disk is
+// found full, or a write failed for good), so a write already inside
+// Pebble stops waiting for it.
 func (s *space) full() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -90,9 +92,9 @@ func (s *space) hold(err error) {
 	defer s.mu.Unlock()
 	if s.held.Add(1) == 1 {
 		s.cause = err
-		close(s.fullCh)
 		s.logf(true, "pebblestore: disk full, writes are refused until space returns: %v", err)
 	}
+	s.signalLocked()
 }
 
 func (s *space) release() {
@@ -100,19 +102,49 @@ func (s *space) release() {
 	defer s.mu.Unlock()
 	if s.held.Add(-1) == 0 {
 		s.cause = nil
-		s.fullCh = make(chan struct{})
 		s.logf(false, "pebblestore: disk space returned, writes resume")
 	}
+	s.signalLocked()
+}
+
+// signalLocked makes fullCh closed exactly while writes are refused.
+func (s *space) signalLocked() {
+	refused := s.held.Load() > 0 || s.broken.Load() != nil
+	switch {
+	case refused && !s.signalled:
+		close(s.fullCh)
+	case !refused && s.signalled:
+		s.fullCh = make(chan struct{})
+	}
+	s.signalled = refused
 }
 
 // fail records an unrecoverable write error: Pebble cannot go on after a
-// failed fsync (the kernel may have dropped the data it did not write).
+// failed fsync (the kernel may have dropped the data it did not write),
+// nor after a failed MANIFEST write.
 func (s *space) fail(err error) {
 	if s.broken.CompareAndSwap(nil, &err) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.logf(true, "pebblestore: write failed, writes are refused until a restart: %v", err)
+		s.signalLocked()
 	}
+}
+
+// latched returns an error once Pebble may have been handed a write error:
+// its state in memory may then disagree with the disk (it would have
+// exited), so nothing more of it may reach the disk; a restart recovers
+// from what is there. Until Close it first waits: Pebble retries a failed
+// flush at once, and would spin.
+func (s *space) latched() error {
+	if !s.failedWrites() {
+		return nil
+	}
+	<-s.closing
+	if p := s.broken.Load(); p != nil {
+		return fmt.Errorf("pebblestore: writes stopped after a failed write: %w", *p)
+	}
+	return errors.New("pebblestore: writes stopped: the store closed on a full disk")
 }
 
 // close makes held writes, and any later ENOSPC, fail at once, so Close does
@@ -140,6 +172,9 @@ func (s *space) logf(isErr bool, format string, args ...any) {
 // retry runs op until it does not fail with ENOSPC, waiting s.every between
 // attempts, or until the store closes (then the last error is returned).
 func (s *space) retry(op func() error) error {
+	if err := s.latched(); err != nil {
+		return err
+	}
 	err := op()
 	if err == nil || !vfs.IsNoSpaceError(err) {
 		return err
@@ -162,10 +197,24 @@ func (s *space) retry(op func() error) error {
 }
 
 // spaceFS is a vfs.FS whose space-taking operations go through space.retry.
-// Removals pass straight through: they free space.
+// Removals pass straight through (they free space) unless latched.
 type spaceFS struct {
 	vfs.FS
 	sp *space
+}
+
+func (fs spaceFS) Remove(name string) error {
+	if err := fs.sp.latched(); err != nil {
+		return err
+	}
+	return fs.FS.Remove(name)
+}
+
+func (fs spaceFS) RemoveAll(name string) error {
+	if err := fs.sp.latched(); err != nil {
+		return err
+	}
+	return fs.FS.RemoveAll(name)
 }
 
 func (fs spaceFS) Unwrap() vfs.FS { return fs.FS }
@@ -242,18 +291,27 @@ func (f *spaceFile) Preallocate(offset, length int64) error {
 }
 
 func (f *spaceFile) Sync() error {
+	if err := f.sp.latched(); err != nil {
+		return err
+	}
 	err := f.File.Sync()
 	f.check(err)
 	return err
 }
 
 func (f *spaceFile) SyncData() error {
+	if err := f.sp.latched(); err != nil {
+		return err
+	}
 	err := f.File.SyncData()
 	f.check(err)
 	return err
 }
 
 func (f *spaceFile) SyncTo(length int64) (bool, error) {
+	if err := f.sp.latched(); err != nil {
+		return false, err
+	}
 	full, err := f.File.SyncTo(length)
 	f.check(err)
 	return full, err

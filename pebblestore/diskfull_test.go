@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -232,3 +233,75 @@ func TestFailedSyncRefusesWritesUntilRestart(t *testing.T) {
 		t.Fatalf("commit after reopen: %v", err)
 	}
 }
+
+// failingManifestSync injects EIO into fsyncs of the MANIFEST while on: a
+// background flush then fails where Pebble calls Fatalf.
+type failingManifestSync struct{ on atomic.Bool }
+
+func (d *failingManifestSync) String() string { return "failing MANIFEST fsync" }
+
+func (d *failingManifestSync) MaybeError(op errorfs.Op) error {
+	if !d.on.Load() || !strings.Contains(op.Path, "MANIFEST") {
+		return nil
+	}
+	switch op.Kind {
+	case errorfs.OpFileSync, errorfs.OpFileSyncData, errorfs.OpFileSyncTo:
+		return &os.PathError{Op: "fsync", Path: op.Path, Err: syscall.EIO}
+	}
+	return nil
+}
+
+// TestFailedManifestSyncDoesNotEndProcess: Pebble calls Fatalf when a
+// flush cannot record its result in the MANIFEST, from a background
+// goroutine; that used to panic and end the process. Now the flush fails,
+// writes are refused until a restart, reads work, and a reopen recovers.
+// Pebble's retries of the flush wait for Close instead of spinning.
+func TestFailedManifestSyncDoesNotEndProcess(t *testing.T) {
+	dir := t.TempDir()
+	inj := &failingManifestSync{}
+	logged := &countingLogger{}
+	s, err := pebblestore.Open(pebblestore.Options{Dir: dir, FS: errorfs.Wrap(vfs.Default, inj), Logger: logged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		if err := put(s, fmt.Sprint("k", i), i == 99); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inj.on.Store(true)
+	err = within(t, 20*time.Second, "Flush with a failing MANIFEST fsync", s.Flush)
+	if !errors.Is(err, kv.ErrUnavailable) || !errors.Is(err, syscall.EIO) {
+		t.Fatalf("Flush with a failing MANIFEST fsync: %v; want kv.ErrUnavailable wrapping EIO", err)
+	}
+	inj.on.Store(false)
+	// Unchecked, Pebble retried the flush at once, thousands of times in
+	// this pause (and, with the fsync working again, wrote a MANIFEST from
+	// a state it had given up).
+	time.Sleep(300 * time.Millisecond)
+	if n := logged.errors.Load(); n > 20 {
+		t.Fatalf("%d errors logged after one failed flush; want the retries to wait", n)
+	}
+	if err := within(t, 20*time.Second, "commit after", func() error { return put(s, "later", true) }); !errors.Is(err, kv.ErrUnavailable) {
+		t.Fatalf("commit after a failed MANIFEST write: %v; want kv.ErrUnavailable", err)
+	}
+	if _, err := s.Get([]byte("k50")); err != nil {
+		t.Fatalf("Get after a failed MANIFEST write: %v", err)
+	}
+	t.Logf("Close: %v", within(t, 30*time.Second, "Close", s.Close))
+	s = openFaulty(t, dir, inj)
+	defer s.Close()
+	for _, k := range []string{"k0", "k99"} {
+		if _, err := s.Get([]byte(k)); err != nil {
+			t.Fatalf("%s after reopen: %v", k, err)
+		}
+	}
+	if err := put(s, "next", true); err != nil {
+		t.Fatalf("commit after reopen: %v", err)
+	}
+}
+
+type countingLogger struct{ errors atomic.Int64 }
+
+func (*countingLogger) Infof(string, ...any)    {}
+func (l *countingLogger) Errorf(string, ...any) { l.errors.Add(1) }
