@@ -102,7 +102,9 @@ func (s *space) release() {
 	defer s.mu.Unlock()
 	if s.held.Add(-1) == 0 {
 		s.cause = nil
-		s.logf(false, "pebblestore: disk space returned, writes resume")
+		if !s.closed { // else Close gave the writes up
+			s.logf(false, "pebblestore: disk space returned, writes resume")
+		}
 	}
 	s.signalLocked()
 }
@@ -144,7 +146,7 @@ func (s *space) latched() error {
 	if p := s.broken.Load(); p != nil {
 		return fmt.Errorf("pebblestore: writes stopped after a failed write: %w", *p)
 	}
-	return errors.New("pebblestore: writes stopped: the store closed on a full disk")
+	return errors.New("pebblestore: closed on a full disk: writes not yet on disk were given up")
 }
 
 // close makes held writes, and any later ENOSPC, fail at once, so Close does
