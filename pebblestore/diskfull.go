@@ -33,7 +33,7 @@ type space struct {
 
 	held      atomic.Int32
 	mu        sync.Mutex
-	fullCh    chan struct{} // closed while writes are refused (signalled)
+	fullCh    atomic.Pointer[chan struct{}] // closed while writes are refused (signalled)
 	signalled bool
 	cause     error // the ENOSPC that made held > 0
 	broken    atomic.Pointer[error]
@@ -46,7 +46,10 @@ func newSpace(every time.Duration, log Logger) *space {
 	if every <= 0 {
 		every = DefaultDiskFullRetry
 	}
-	return &space{every: every, log: log, fullCh: make(chan struct{}), closing: make(chan struct{})}
+	s := &space{every: every, log: log, closing: make(chan struct{})}
+	ch := make(chan struct{})
+	s.fullCh.Store(&ch)
+	return s
 }
 
 // refuse says why a write cannot be taken now, or nil.
@@ -68,11 +71,7 @@ func (s *space) refuse() error {
 // full returns a channel closed once writes are refused (the disk is
 // found full, or a write failed for good), so a write already inside
 // Pebble stops waiting for it.
-func (s *space) full() <-chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.fullCh
-}
+func (s *space) full() <-chan struct{} { return *s.fullCh.Load() }
 
 // failedWrites reports whether Pebble may have been handed a write error
 // (a write failed for good, or Close gave up the held writes). Pebble then
@@ -114,9 +113,10 @@ func (s *space) signalLocked() {
 	refused := s.held.Load() > 0 || s.broken.Load() != nil
 	switch {
 	case refused && !s.signalled:
-		close(s.fullCh)
+		close(*s.fullCh.Load())
 	case !refused && s.signalled:
-		s.fullCh = make(chan struct{})
+		ch := make(chan struct{})
+		s.fullCh.Store(&ch)
 	}
 	s.signalled = refused
 }

@@ -98,6 +98,13 @@ type Store struct {
 
 	space        *space
 	writeTimeout time.Duration
+	waiters      sync.Pool // of *waiter, saving bounded two allocations
+}
+
+// waiter is what bounded waits on; reused once its write has answered.
+type waiter struct {
+	done chan error
+	t    *time.Timer
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -136,6 +143,11 @@ func Open(opts Options) (*Store, error) {
 	}
 	if s.writeTimeout <= 0 {
 		s.writeTimeout = DefaultWriteTimeout
+	}
+	s.waiters.New = func() any {
+		t := time.NewTimer(time.Hour)
+		t.Stop()
+		return &waiter{done: make(chan error, 1), t: t}
 	}
 	every := opts.WALFlushInterval
 	if every == 0 {
@@ -183,39 +195,41 @@ func (s *Store) Sync() error {
 	if s.closed {
 		return kv.ErrClosed
 	}
-	_, err := s.bounded(func() error { return s.db.LogData(nil, pebble.Sync) }, nil)
+	_, err := s.bounded(writeFunc(func() error { return s.db.LogData(nil, pebble.Sync) }))
 	return err
 }
+
+// write is a write into Pebble that bounded runs.
+type write interface {
+	run() error
+	// abandoned runs once run ends, if bounded stopped waiting for it: it
+	// owns what run uses (the batch) from then on.
+	abandoned()
+}
+
+type writeFunc func() error
+
+func (f writeFunc) run() error { return f() }
+func (writeFunc) abandoned()   {}
 
 // bounded runs a write into Pebble, which may block indefinitely (a full
 // disk holds its writes, a write stall holds commits), and returns its
 // error, or kv.ErrUnavailable as soon as the disk is full or after
-// writeTimeout. The write then carries on alone (abandoned); abandon, if
-// set, runs when it ends (it owns what the write uses, such as the batch).
-// The caller holds s.mu shared.
-func (s *Store) bounded(write func() error, abandon func()) (abandoned bool, err error) {
+// writeTimeout. The write then carries on alone (abandoned). The caller
+// holds s.mu shared.
+func (s *Store) bounded(wr write) (abandoned bool, err error) {
 	if err := s.space.refuse(); err != nil {
 		return false, err
 	}
 	full := s.space.full()
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			// A panic here would end the process; Pebble panics on a
-			// write error it cannot recover from, which leaves the store
-			// refusing writes (space.fail) but reads working.
-			if p := recover(); p != nil {
-				err := fmt.Errorf("pebblestore: write panicked: %v", p)
-				s.space.fail(err)
-				done <- err
-			}
-		}()
-		done <- write()
-	}()
-	t := time.NewTimer(s.writeTimeout)
-	defer t.Stop()
+	w := s.waiters.Get().(*waiter)
+	done := w.done
+	go s.run(wr, done)
+	w.t.Reset(s.writeTimeout)
 	select {
 	case err := <-done:
+		w.t.Stop()
+		s.waiters.Put(w)
 		// Pebble returns nil from a commit whose log write failed once its
 		// Fatalf returns, so a failed write anywhere makes this one suspect.
 		if err != nil || s.space.failedWrites() {
@@ -232,13 +246,27 @@ func (s *Store) bounded(write func() error, abandon func()) (abandoned bool, err
 		if err == nil { // space returned meanwhile; the write goes on
 			err = fmt.Errorf("%w: disk full", kv.ErrUnavailable)
 		}
-	case <-t.C:
+	case <-w.t.C:
 		err = fmt.Errorf("%w: write not done within %v", kv.ErrUnavailable, s.writeTimeout)
 	}
-	if abandon != nil {
-		go func() { <-done; abandon() }()
-	}
+	w.t.Stop() // w is not reused: done is still to be sent on
+	go func() { <-done; wr.abandoned() }()
 	return true, err
+}
+
+// run is bounded's goroutine.
+func (s *Store) run(wr write, done chan<- error) {
+	defer func() {
+		// A panic here would end the process; Pebble panics on a write
+		// error it cannot recover from, which leaves the store refusing
+		// writes (space.fail) but reads working.
+		if p := recover(); p != nil {
+			err := fmt.Errorf("pebblestore: write panicked: %v", p)
+			s.space.fail(err)
+			done <- err
+		}
+	}()
+	done <- wr.run()
 }
 
 // Get implements kv.Reader.
@@ -340,7 +368,7 @@ func (s *Store) Flush() error {
 	if s.closed {
 		return kv.ErrClosed
 	}
-	_, err := s.bounded(s.db.Flush, nil)
+	_, err := s.bounded(writeFunc(s.db.Flush))
 	return err
 }
 
@@ -420,9 +448,14 @@ func (s *snapshot) Close() error {
 type batch struct {
 	s         *Store
 	b         *pebble.Batch
+	opts      *pebble.WriteOptions // of Commit, for run
 	committed bool
 	closed    bool
 }
+
+// run and abandoned make the batch's commit a write for Store.bounded.
+func (b *batch) run() error { return b.b.Commit(b.opts) }
+func (b *batch) abandoned() { _ = b.b.Close() }
 
 func (b *batch) check() error {
 	switch {
@@ -476,12 +509,11 @@ func (b *batch) Commit(sync bool) error {
 		return err
 	}
 	b.committed = true
-	opts := pebble.NoSync
+	b.opts = pebble.NoSync
 	if sync {
-		opts = pebble.Sync
+		b.opts = pebble.Sync
 	}
-	pb := b.b
-	abandoned, err := b.s.bounded(func() error { return pb.Commit(opts) }, func() { _ = pb.Close() })
+	abandoned, err := b.s.bounded(b)
 	if !sync {
 		// Flagged after the commit, so the loop's next sync covers it.
 		b.s.unsynced.Store(true)
