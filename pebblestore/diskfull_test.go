@@ -305,3 +305,50 @@ type countingLogger struct{ errors atomic.Int64 }
 
 func (*countingLogger) Infof(string, ...any)    {}
 func (l *countingLogger) Errorf(string, ...any) { l.errors.Add(1) }
+
+// stalledDisk blocks every file write while on, as a hung disk does.
+type stalledDisk struct {
+	on   atomic.Bool
+	gate chan struct{} // closed to let the held writes through
+}
+
+func (d *stalledDisk) String() string { return "stalled disk" }
+
+func (d *stalledDisk) MaybeError(op errorfs.Op) error {
+	if d.on.Load() && (op.Kind == errorfs.OpFileWrite || op.Kind == errorfs.OpFileSyncData || op.Kind == errorfs.OpFileSync) {
+		<-d.gate
+	}
+	return nil
+}
+
+// TestStalledWriteTimesOut: a write that does not finish within
+// WriteTimeout (here a disk that stopped answering) returns
+// kv.ErrUnavailable instead of hanging the caller; once the disk answers,
+// writes succeed again.
+func TestStalledWriteTimesOut(t *testing.T) {
+	dir := t.TempDir()
+	disk := &stalledDisk{gate: make(chan struct{})}
+	s, err := pebblestore.Open(pebblestore.Options{Dir: dir, FS: errorfs.Wrap(vfs.Default, disk), WriteTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	disk.on.Store(true)
+	err = within(t, 20*time.Second, "commit on a stalled disk", func() error { return put(s, "stalled", true) })
+	if !errors.Is(err, kv.ErrUnavailable) || !strings.Contains(err.Error(), "not done within 100ms") {
+		t.Fatalf("commit on a stalled disk: %v; want kv.ErrUnavailable after WriteTimeout", err)
+	}
+	if err := within(t, 20*time.Second, "Sync on a stalled disk", s.Sync); !errors.Is(err, kv.ErrUnavailable) {
+		t.Fatalf("Sync on a stalled disk: %v; want kv.ErrUnavailable", err)
+	}
+	disk.on.Store(false)
+	close(disk.gate)
+	if err := within(t, 20*time.Second, "commit after the stall", func() error { return put(s, "after", true) }); err != nil {
+		t.Fatalf("commit after the stall: %v", err)
+	}
+	for _, k := range []string{"stalled", "after"} { // the timed-out write went on
+		if _, err := s.Get([]byte(k)); err != nil {
+			t.Errorf("%s: %v", k, err)
+		}
+	}
+}
