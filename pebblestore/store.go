@@ -53,7 +53,8 @@ type Options struct {
 	// WriteTimeout bounds how long Commit, Sync and Flush wait for Pebble
 	// (a write stall, a slow disk); past it they return kv.ErrUnavailable,
 	// and the write may still be applied later. Zero means
-	// DefaultWriteTimeout.
+	// DefaultWriteTimeout. An InMemory store without FS has no disk to
+	// wait for, and commits without this bound (or its cost).
 	WriteTimeout time.Duration
 	// DiskFullRetry is how often a disk write that failed with ENOSPC is
 	// tried again. Until one succeeds, commits fail at once with
@@ -98,6 +99,9 @@ type Store struct {
 
 	space        *space
 	writeTimeout time.Duration
+	// inline is set for a store on a memory filesystem of its own, which
+	// cannot fill up or stall: its writes skip bounded's goroutine.
+	inline bool
 	waiters      sync.Pool // of *waiter, saving bounded two allocations
 }
 
@@ -137,7 +141,8 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
-	s := &Store{db: db, closeWait: opts.CloseWait, space: sp, writeTimeout: opts.WriteTimeout}
+	s := &Store{db: db, closeWait: opts.CloseWait, space: sp, writeTimeout: opts.WriteTimeout,
+		inline: opts.InMemory && opts.FS == nil}
 	if s.closeWait <= 0 {
 		s.closeWait = 5 * time.Second
 	}
@@ -220,6 +225,9 @@ func (writeFunc) abandoned()   {}
 func (s *Store) bounded(wr write) (abandoned bool, err error) {
 	if err := s.space.refuse(); err != nil {
 		return false, err
+	}
+	if s.inline {
+		return false, wr.run()
 	}
 	full := s.space.full()
 	w := s.waiters.Get().(*waiter)
