@@ -101,8 +101,8 @@ type Store struct {
 	writeTimeout time.Duration
 	// inline is set for a store on a memory filesystem of its own, which
 	// cannot fill up or stall: its writes skip bounded's goroutine.
-	inline bool
-	waiters      sync.Pool // of *waiter, saving bounded two allocations
+	inline  bool
+	waiters sync.Pool // of *waiter, saving bounded two allocations
 }
 
 // waiter is what bounded waits on; reused once its write has answered.
