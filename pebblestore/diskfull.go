@@ -40,6 +40,7 @@ type space struct {
 	closing   chan struct{} // closed by Store.Close: held writes give up
 	closed    bool
 	gaveUp    atomic.Bool // a held write failed because Close gave it up
+	wasFull   atomic.Bool // a write was ever held for space
 }
 
 func newSpace(every time.Duration, log Logger) *space {
@@ -87,6 +88,7 @@ func (s *space) tolerateFatal() bool {
 }
 
 func (s *space) hold(err error) {
+	s.wasFull.Store(true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.held.Add(1) == 1 {

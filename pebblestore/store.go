@@ -48,7 +48,8 @@ type Options struct {
 	WALFlushInterval time.Duration
 	// CloseWait bounds how long Close waits for iterators and snapshots
 	// still open (a request cut off by shutdown is closing them), and for
-	// Pebble to close once a write failed for good; zero means 5s.
+	// Pebble to close once a write failed or the disk was full; zero means
+	// 5s.
 	CloseWait time.Duration
 	// WriteTimeout bounds how long Commit, Sync and Flush wait for Pebble
 	// (a write stall, a slow disk); past it they return kv.ErrUnavailable,
@@ -347,11 +348,13 @@ func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dbClosed.Store(true)
-	if s.space.broken.Load() == nil {
+	if s.space.broken.Load() == nil && !s.space.wasFull.Load() {
 		return s.db.Close()
 	}
-	// After a write failed for good Pebble's commit pipeline may be wedged
-	// and its Close hang: bound it, since the process is exiting anyway.
+	// After a write failed for good, or Close gave up writes held for
+	// space, a commit may have panicked inside Pebble's commit pipeline,
+	// leaving it locked, and Pebble's Close would hang: bound it, since the
+	// process is exiting anyway.
 	closed := make(chan error, 1)
 	go func() {
 		defer func() {
@@ -365,7 +368,11 @@ func (s *Store) Close() error {
 	case err := <-closed:
 		return err
 	case <-time.After(s.closeWait):
-		return fmt.Errorf("pebblestore: close: not done within %v after a failed write: %w", s.closeWait, *s.space.broken.Load())
+		cause := errors.New("the disk was full")
+		if p := s.space.broken.Load(); p != nil {
+			cause = *p
+		}
+		return fmt.Errorf("pebblestore: close: not done within %v after a failed write: %w", s.closeWait, cause)
 	}
 }
 
