@@ -515,5 +515,10 @@ func internalError(err error) error {
 	if errors.As(err, &de) {
 		return err
 	}
+	if errors.Is(err, kv.ErrUnavailable) {
+		// A full disk or a stalled write: DynamoDB's own answer to a failing
+		// service, which the SDKs retry. The store logs the cause.
+		return &Error{Code: CodeInternalServerError, Message: "Internal server error"}
+	}
 	return &Error{Code: CodeInternalServerError, Message: "Internal server error: " + err.Error()}
 }

@@ -8,6 +8,12 @@ var ErrNotFound = errors.New("kv: not found")
 // ErrClosed is returned by operations on a closed store.
 var ErrClosed = errors.New("kv: closed")
 
+// ErrUnavailable is returned (wrapped, with the cause) by a write the store
+// cannot take now: the disk is full, or the write did not finish in the
+// store's time bound. Reads keep working. A write that got it may still be
+// applied later, as with any timed-out request; retrying is the remedy.
+var ErrUnavailable = errors.New("kv: unavailable")
+
 // Reader is the read side shared by a store and its snapshots.
 type Reader interface {
 	// Get returns a copy of the value stored under key, or ErrNotFound.

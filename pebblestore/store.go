@@ -34,8 +34,10 @@ type Options struct {
 	FS vfs.FS
 	// CacheSize is Pebble's block cache in bytes; 0 means 64 MiB.
 	CacheSize int64
-	// Logger receives Pebble's informational and error messages; nil
-	// discards them. Fatal errors always panic.
+	// Logger receives Pebble's informational and error messages, and the
+	// store's own (disk full, space returned); nil discards them. Pebble's
+	// fatal errors panic, except those a full disk or a failed write
+	// causes: the store then refuses writes instead (see DiskFullRetry).
 	Logger Logger
 	// WALFlushInterval bounds how long a write committed without sync
 	// stays in process memory: Pebble keeps a partly filled WAL block in
@@ -45,9 +47,22 @@ type Options struct {
 	// DefaultWALFlushInterval; negative disables the loop.
 	WALFlushInterval time.Duration
 	// CloseWait bounds how long Close waits for iterators and snapshots
-	// still open (a request cut off by shutdown is closing them); zero
-	// means 5s.
+	// still open (a request cut off by shutdown is closing them), and for
+	// Pebble to close once a write failed or the disk was full; zero means
+	// 5s.
 	CloseWait time.Duration
+	// WriteTimeout bounds how long Commit, Sync and Flush wait for Pebble
+	// (a write stall, a slow disk); past it they return kv.ErrUnavailable,
+	// and the write may still be applied later. Zero means
+	// DefaultWriteTimeout. An InMemory store without FS has no disk to
+	// wait for, and commits without this bound (or its cost).
+	WriteTimeout time.Duration
+	// DiskFullRetry is how often a disk write that failed with ENOSPC is
+	// tried again. Until one succeeds, commits fail at once with
+	// kv.ErrUnavailable (wrapping the ENOSPC) and reads carry on; the
+	// first success resumes writes, without a restart. Zero means
+	// DefaultDiskFullRetry.
+	DiskFullRetry time.Duration
 }
 
 // DefaultWALFlushInterval is Options.WALFlushInterval's default: a write
@@ -82,6 +97,19 @@ type Store struct {
 	readers   sync.WaitGroup
 	closeWait time.Duration
 	dbClosed  atomic.Bool
+
+	space        *space
+	writeTimeout time.Duration
+	// inline is set for a store on a memory filesystem of its own, which
+	// cannot fill up or stall: its writes skip bounded's goroutine.
+	inline  bool
+	waiters sync.Pool // of *waiter, saving bounded two allocations
+}
+
+// waiter is what bounded waits on; reused once its write has answered.
+type waiter struct {
+	done chan error
+	t    *time.Timer
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -108,18 +136,24 @@ func Open(opts Options) (*Store, error) {
 	cache := pebble.NewCache(cacheSize)
 	// The DB takes its own reference; ours is released once Open returns.
 	defer cache.Unref()
-	var logger pebble.Logger = quietLogger{}
-	if opts.Logger != nil {
-		logger = fatalPanics{opts.Logger}
-	}
-	po := &pebble.Options{FS: fs, Cache: cache, Logger: logger}
+	sp := newSpace(opts.DiskFullRetry, opts.Logger)
+	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}}
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
-	s := &Store{db: db, closeWait: opts.CloseWait}
+	s := &Store{db: db, closeWait: opts.CloseWait, space: sp, writeTimeout: opts.WriteTimeout,
+		inline: opts.InMemory && opts.FS == nil}
 	if s.closeWait <= 0 {
 		s.closeWait = 5 * time.Second
+	}
+	if s.writeTimeout <= 0 {
+		s.writeTimeout = DefaultWriteTimeout
+	}
+	s.waiters.New = func() any {
+		t := time.NewTimer(time.Hour)
+		t.Stop()
+		return &waiter{done: make(chan error, 1), t: t}
 	}
 	every := opts.WALFlushInterval
 	if every == 0 {
@@ -144,7 +178,9 @@ func (s *Store) flushLoop(every time.Duration) {
 		case <-s.stopLoop:
 			return
 		case <-tk.C:
-			if s.unsynced.Swap(false) {
+			// While the disk is full the sync would only wait; the
+			// writes stay pending until space returns.
+			if s.space.refuse() == nil && s.unsynced.Swap(false) {
 				// A failure (full disk) is seen by the next commit too;
 				// try again next tick.
 				if err := s.Sync(); err != nil && !errors.Is(err, kv.ErrClosed) {
@@ -165,7 +201,81 @@ func (s *Store) Sync() error {
 	if s.closed {
 		return kv.ErrClosed
 	}
-	return s.db.LogData(nil, pebble.Sync)
+	_, err := s.bounded(writeFunc(func() error { return s.db.LogData(nil, pebble.Sync) }))
+	return err
+}
+
+// write is a write into Pebble that bounded runs.
+type write interface {
+	run() error
+	// abandoned runs once run ends, if bounded stopped waiting for it: it
+	// owns what run uses (the batch) from then on.
+	abandoned()
+}
+
+type writeFunc func() error
+
+func (f writeFunc) run() error { return f() }
+func (writeFunc) abandoned()   {}
+
+// bounded runs a write into Pebble, which may block indefinitely (a full
+// disk holds its writes, a write stall holds commits), and returns its
+// error, or kv.ErrUnavailable as soon as the disk is full or after
+// writeTimeout. The write then carries on alone (abandoned). The caller
+// holds s.mu shared.
+func (s *Store) bounded(wr write) (abandoned bool, err error) {
+	if err := s.space.refuse(); err != nil {
+		return false, err
+	}
+	if s.inline {
+		return false, wr.run()
+	}
+	full := s.space.full()
+	w := s.waiters.Get().(*waiter)
+	done := w.done
+	go s.run(wr, done)
+	w.t.Reset(s.writeTimeout)
+	select {
+	case err := <-done:
+		w.t.Stop()
+		s.waiters.Put(w)
+		// Pebble returns nil from a commit whose log write failed once its
+		// Fatalf returns, so a failed write anywhere makes this one suspect.
+		if err != nil || s.space.failedWrites() {
+			if rerr := s.space.refuse(); rerr != nil {
+				return false, rerr
+			}
+			if err == nil {
+				err = fmt.Errorf("%w: the store is closing and a write to disk failed", kv.ErrUnavailable)
+			}
+		}
+		return false, err
+	case <-full:
+		err = s.space.refuse()
+		if err == nil { // space returned meanwhile; the write goes on
+			err = fmt.Errorf("%w: disk full", kv.ErrUnavailable)
+		}
+	case <-w.t.C:
+		err = fmt.Errorf("%w: write not done within %v", kv.ErrUnavailable, s.writeTimeout)
+	}
+	w.t.Stop() // w is not reused: done is still to be sent on
+	go func() { <-done; wr.abandoned() }()
+	return true, err
+}
+
+// run is bounded's goroutine.
+func (s *Store) run(wr write, done chan<- error) {
+	defer func() {
+		// A panic here would end the process; Pebble panics on a write
+		// error it cannot recover from, which leaves the store refusing
+		// writes (space.fail) but reads working.
+		if p := recover(); p != nil {
+			err := fmt.Errorf("pebblestore: write panicked: %v", p)
+			s.space.fail(err)
+			done <- err
+		}
+	}()
+	done <- wr.run()
 }
 
 // Get implements kv.Reader.
@@ -211,6 +321,9 @@ func (s *Store) NewSnapshot() kv.Snapshot {
 // open for the process to exit, and an error says so: Pebble would panic.
 // A second Close returns kv.ErrClosed.
 func (s *Store) Close() error {
+	// Writes held for want of space give up first: the flush loop and
+	// commits may be waiting on them, holding s.mu shared.
+	s.space.close()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -235,7 +348,32 @@ func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dbClosed.Store(true)
-	return s.db.Close()
+	if s.space.broken.Load() == nil && !s.space.wasFull.Load() {
+		return s.db.Close()
+	}
+	// After a write failed for good, or Close gave up writes held for
+	// space, a commit may have panicked inside Pebble's commit pipeline,
+	// leaving it locked, and Pebble's Close would hang: bound it, since the
+	// process is exiting anyway.
+	closed := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				closed <- fmt.Errorf("pebblestore: close panicked: %v", p)
+			}
+		}()
+		closed <- s.db.Close()
+	}()
+	select {
+	case err := <-closed:
+		return err
+	case <-time.After(s.closeWait):
+		cause := errors.New("the disk was full")
+		if p := s.space.broken.Load(); p != nil {
+			cause = *p
+		}
+		return fmt.Errorf("pebblestore: close: not done within %v after a failed write: %w", s.closeWait, cause)
+	}
 }
 
 // Flush writes the memtable to sstables, so a reopen need not replay the log.
@@ -245,7 +383,8 @@ func (s *Store) Flush() error {
 	if s.closed {
 		return kv.ErrClosed
 	}
-	return s.db.Flush()
+	_, err := s.bounded(writeFunc(s.db.Flush))
+	return err
 }
 
 type reader interface {
@@ -324,9 +463,14 @@ func (s *snapshot) Close() error {
 type batch struct {
 	s         *Store
 	b         *pebble.Batch
+	opts      *pebble.WriteOptions // of Commit, for run
 	committed bool
 	closed    bool
 }
+
+// run and abandoned make the batch's commit a write for Store.bounded.
+func (b *batch) run() error { return b.b.Commit(b.opts) }
+func (b *batch) abandoned() { _ = b.b.Close() }
 
 func (b *batch) check() error {
 	switch {
@@ -376,13 +520,23 @@ func (b *batch) Commit(sync bool) error {
 	if b.s.closed {
 		return kv.ErrClosed
 	}
-	b.committed = true
-	if sync {
-		return b.b.Commit(pebble.Sync)
+	if err := b.s.space.refuse(); err != nil {
+		return err
 	}
-	// Flagged after the commit, so the loop's next sync covers it.
-	err := b.b.Commit(pebble.NoSync)
-	b.s.unsynced.Store(true)
+	b.committed = true
+	b.opts = pebble.NoSync
+	if sync {
+		b.opts = pebble.Sync
+	}
+	abandoned, err := b.s.bounded(b)
+	if !sync {
+		// Flagged after the commit, so the loop's next sync covers it.
+		b.s.unsynced.Store(true)
+	}
+	if abandoned {
+		// The commit is still running and closes the Pebble batch itself.
+		b.closed = true
+	}
 	return err
 }
 
@@ -434,19 +588,32 @@ func (i *iter) Close() error {
 	return i.it.Close()
 }
 
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...any)  {}
-func (quietLogger) Errorf(string, ...any) {}
-func (quietLogger) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf(format, args...))
+// fatalLogger adapts a Logger (nil: discard) to pebble.Logger. Pebble's
+// default Fatalf exits the process; a panic at least unwinds deferred
+// clean-up. A fatal error that a full disk or a failed write explains is
+// only logged: the store refuses writes already, and Pebble returns the
+// error after Fatalf.
+type fatalLogger struct {
+	l  Logger
+	sp *space
 }
 
-// fatalPanics adapts a Logger to pebble.Logger. Pebble's default Fatalf exits
-// the process; a panic at least unwinds deferred clean-up.
-type fatalPanics struct{ Logger }
+func (l fatalLogger) Infof(format string, args ...any) {
+	if l.l != nil {
+		l.l.Infof(format, args...)
+	}
+}
 
-func (l fatalPanics) Fatalf(format string, args ...any) {
+func (l fatalLogger) Errorf(format string, args ...any) {
+	if l.l != nil {
+		l.l.Errorf(format, args...)
+	}
+}
+
+func (l fatalLogger) Fatalf(format string, args ...any) {
 	l.Errorf(format, args...)
+	if l.sp.tolerateFatal() {
+		return
+	}
 	panic(fmt.Sprintf(format, args...))
 }

@@ -52,7 +52,12 @@ func (w lineWriter) Write(p []byte) (int, error) {
 type pebbleLogger struct{ log zerolog.Logger }
 
 func (l pebbleLogger) Infof(format string, args ...any) {
-	l.log.Debug().Str("component", "pebble").Msg(fmt.Sprintf(format, args...))
+	ev := l.log.Debug()
+	if strings.HasPrefix(format, "pebblestore: ") {
+		// The store's own news (disk space returned) is for the operator.
+		ev = l.log.Info()
+	}
+	ev.Str("component", "pebble").Msg(fmt.Sprintf(format, args...))
 }
 
 func (l pebbleLogger) Errorf(format string, args ...any) {

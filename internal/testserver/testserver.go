@@ -34,10 +34,18 @@ type config struct {
 	engine  emulator.Options
 	wire    wire.Options
 	wiring  func(*emulator.Engine, *pebblestore.Store, *wire.Options)
+	store   func(*pebblestore.Options)
 }
 
 // WithDataDir keeps the store on disk in dir instead of in memory.
 func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
+
+// WithStoreOptions lets fn adjust the store options on every open (Dir and
+// FS are set already: FS is nil for the OS filesystem with WithDataDir),
+// for example to wrap the filesystem in an error injector.
+func WithStoreOptions(fn func(*pebblestore.Options)) Option {
+	return func(c *config) { c.store = fn }
+}
 
 // WithClock sets the engine's clock.
 func WithClock(clk emulator.Clock) Option { return func(c *config) { c.engine.Clock = clk } }
@@ -137,6 +145,9 @@ func (s *Server) open() error {
 	po := pebblestore.Options{Dir: s.cfg.dataDir}
 	if s.memFS != nil {
 		po = pebblestore.Options{Dir: memDir, FS: s.memFS}
+	}
+	if s.cfg.store != nil {
+		s.cfg.store(&po)
 	}
 	st, err := pebblestore.Open(po)
 	if err != nil {
