@@ -84,12 +84,20 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 		_ = b.Close()
 		return nil, internalError(err)
 	}
+	if err := u.stageReplicaTables(b); err != nil {
+		_ = b.Close()
+		return nil, internalError(err)
+	}
 	if err := e.commit(b); err != nil {
 		return nil, internalError(err)
 	}
 	e.cacheTable(nt)
+	u.cacheReplicaTables()
 	for _, ix := range u.created {
 		e.startBackfill(nt, ix)
+	}
+	for _, rt := range u.seeds {
+		e.startSeed(rt)
 	}
 	return &UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
 }
@@ -137,9 +145,7 @@ func validateUpdateShape(in *UpdateTableInput) error {
 	if s := in.SSESpecification; s != nil {
 		v.enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
 	}
-	if in.ReplicaUpdates != nil && len(in.ReplicaUpdates) == 0 {
-		v.add("'[]'", "replicaUpdates", "Member must have length greater than or equal to 1")
-	}
+	validateReplicaShape(&v, in)
 	return v.err()
 }
 
@@ -217,9 +223,8 @@ func updateRequestRules(in *UpdateTableInput) (updateConcerns, error) {
 	case c.stream && (c.pt || (c.billing && *in.BillingMode == billingProvisioned)):
 		return c, invalidParam("You cannot modify stream status while updating table IOPS")
 	}
-	if c.replica {
-		// Replicas (global tables) are not emulated; see docs/differences.md.
-		return c, invalidParam("ReplicaUpdates are not supported by ExtendDB")
+	if err := replicaRequestRules(in); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -246,6 +251,12 @@ type tableUpdate struct {
 	created        []*indexMeta
 	droppedIndexes []uint32
 	gsiPT          map[string]*ProvisionedThroughput // GSI Update throughput by index
+
+	// Replica changes (replica_update.go): other members' tables to store,
+	// replica tables to delete, new replicas to seed.
+	others  map[string]*tableMeta
+	dropped []*tableMeta
+	seeds   []*tableMeta
 }
 
 func (u *tableUpdate) apply() error {
@@ -262,7 +273,7 @@ func (u *tableUpdate) apply() error {
 	if err := u.checkIndexesSettled(); err != nil {
 		return err
 	}
-	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs}
+	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs, u.applyReplicas}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -481,6 +492,9 @@ func (u *tableUpdate) applyStream() error {
 		}
 		if !t.StreamEnabled {
 			return Validation("Table has no stream to disable: TableName: %s", t.Name)
+		}
+		if len(t.replicas(u.now)) > 0 {
+			return invalidParam(msgDisableGlobalStream)
 		}
 		t.StreamEnabled, t.StreamViewType = false, ""
 	}
