@@ -106,6 +106,9 @@ func (e *Engine) seed(ctx context.Context, rt *tableMeta) error {
 			return err
 		}
 		lower = append(last, 0)
+		if f := e.repl.afterSeedChunk; f != nil {
+			f(ctx)
+		}
 	}
 }
 

@@ -110,6 +110,8 @@ type replState struct {
 	seq    atomic.Uint64
 	// applied, if set (tests), is called after each drain pass.
 	applied func()
+	// afterSeedChunk, if set (tests), runs after each saved seeding chunk.
+	afterSeedChunk func(ctx context.Context)
 }
 
 func (e *Engine) startReplication() {
