@@ -78,7 +78,9 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 	te.mustCreate(nsA, prov)
 	te.mustCreate(nsB, simpleTable("there"))
 	te.mustCreate(nsA, simpleTable("there"))
-	member := func(region string) *ReplicationGroupMemberAction { return &ReplicationGroupMemberAction{RegionName: sp(region)} }
+	member := func(region string) *ReplicationGroupMemberAction {
+		return &ReplicationGroupMemberAction{RegionName: sp(region)}
+	}
 	cases := []struct {
 		name string
 		in   UpdateTableInput
