@@ -164,3 +164,37 @@ func describeReplicas(d *TableDescription, t *tableMeta, now time.Time) {
 		d.Replicas = append(d.Replicas, rd)
 	}
 }
+
+// saveGrouped persists nt and, when it has replicas, applies change to
+// every other live member too, in one batch: the settings a group keeps in
+// step (TTL) change everywhere at once. The caller holds e.mu for writing.
+func (e *Engine) saveGrouped(nt *tableMeta, change func(*tableMeta)) error {
+	now := e.now()
+	all := []*tableMeta{nt}
+	for _, r := range nt.replicas(now) {
+		if r.Deleting {
+			continue
+		}
+		m := e.lookup(Namespace{Account: nt.Account, Region: r.Region}, nt.Name, now)
+		if m == nil || m.ID != r.ID || m.Deleting {
+			continue
+		}
+		m = m.clone()
+		change(m)
+		all = append(all, m)
+	}
+	b := e.opts.Store.NewBatch()
+	for _, m := range all {
+		if err := putTable(b, m); err != nil {
+			_ = b.Close()
+			return err
+		}
+	}
+	if err := e.commit(b); err != nil {
+		return err
+	}
+	for _, m := range all {
+		e.cacheTable(m)
+	}
+	return nil
+}

@@ -378,3 +378,34 @@ func TestReplicaSeedingResumes(t *testing.T) {
 		t.Errorf("after restart: entry %s, replica %s with %d items, want ACTIVE with %d", a.Replicas[0].ReplicaStatus, b.TableStatus, b.ItemCount, n)
 	}
 }
+
+// TestReplicatedTTL: the TTL setting is shared by the members; an expired
+// item is deleted by the Region that wrote it, and the delete replicates,
+// its record in the other Region without the TTL service identity.
+func TestReplicatedTTL(t *testing.T) {
+	te := globalEngine(t, 0, func(o *Options) { o.TTLInterval = -1 })
+	if _, err := te.UpdateTimeToLive(context.Background(), nsA, &UpdateTimeToLiveInput{TableName: sp("gtab"),
+		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := te.DescribeTimeToLive(context.Background(), nsB, &DescribeTimeToLiveInput{TableName: sp("gtab")}); err != nil || d.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
+		t.Fatalf("replica TTL: %+v, %v", d, err)
+	}
+	past := strconv.FormatInt(te.clock.Now().Add(-time.Hour).Unix(), 10)
+	for _, ns := range []Namespace{nsA, nsB} {
+		if _, err := te.PutItem(context.Background(), ns, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS("from-" + ns.Region), "exp": avN(past)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	te.settle(t)
+	n, err := te.ExpireTTL(context.Background())
+	if err != nil || n != 2 {
+		t.Fatalf("ExpireTTL deleted %d (%v), want 2: each item once, in the Region that wrote it", n, err)
+	}
+	te.settle(t)
+	for _, ns := range []Namespace{nsA, nsB} {
+		if got := te.items(t, ns); len(got) != 0 {
+			t.Errorf("%s keeps %v", ns.Region, got)
+		}
+	}
+}
