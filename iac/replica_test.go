@@ -13,7 +13,8 @@ import (
 // TestReplicasBecomeLinked: Terraform's replica {} and CloudFormation's
 // GlobalTable Replicas become one global table (UpdateTable
 // ReplicaUpdates from the home Region), whose writes replicate; a reload
-// changes nothing.
+// changes nothing, even where adding the replica turned on a stream the
+// declaration leaves out.
 func TestReplicasBecomeLinked(t *testing.T) {
 	for _, c := range []struct{ file, src, home, other string }{
 		{"main.tf", `
@@ -24,6 +25,22 @@ resource "aws_dynamodb_table" "g" {
   hash_key         = "pk"
   stream_enabled   = true
   stream_view_type = "NEW_AND_OLD_IMAGES"
+  attribute {
+    name = "pk"
+    type = "S"
+  }
+  replica {
+    region_name                 = "eu-west-1"
+    deletion_protection_enabled = true
+  }
+}
+`, "us-east-1", "eu-west-1"},
+		{"nostream.tf", `
+provider "aws" { region = "us-east-1" }
+resource "aws_dynamodb_table" "g" {
+  name         = "linked"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "pk"
   attribute {
     name = "pk"
     type = "S"
