@@ -99,6 +99,9 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	for _, rt := range u.seeds {
 		e.startSeed(rt)
 	}
+	for _, mi := range u.memberCreated {
+		e.startBackfill(mi.t, mi.ix)
+	}
 	return &UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
 }
 
@@ -257,6 +260,8 @@ type tableUpdate struct {
 	others  map[string]*tableMeta
 	dropped []*tableMeta
 	seeds   []*tableMeta
+	// GSI changes repeated in the other members (propagateGSIs).
+	memberCreated, memberDropped []memberIndex
 }
 
 func (u *tableUpdate) apply() error {
@@ -282,6 +287,7 @@ func (u *tableUpdate) apply() error {
 	if u.in.DeletionProtectionEnabled != nil {
 		u.t.DeletionProtection = *u.in.DeletionProtectionEnabled
 	}
+	u.propagateGSIs()
 	if d := u.e.opts.TransitionDelay; d > 0 && u.updating != "" {
 		u.t.UpdatingUntil, u.t.UpdatingWhat = u.now.Add(d), u.updating
 	}
@@ -342,6 +348,11 @@ func (u *tableUpdate) applyBilling() error {
 		}
 		u.updating = "iops"
 		return nil
+	}
+	if len(t.replicas(u.now)) > 0 {
+		// Replicas need on-demand (or auto-scaled) writes; auto scaling
+		// is not emulated.
+		return Validation(msgWriteCapacity)
 	}
 	if pt == nil {
 		return invalidParam("ProvisionedThroughput must be specified when BillingMode is PROVISIONED")

@@ -409,3 +409,38 @@ func TestReplicatedTTL(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalTableGSIChangesReachEveryMember: a GSI created in one Region
+// is created (and backfilled) in the others, a GSI deleted in one is
+// deleted everywhere; switching to PROVISIONED is refused.
+func TestGlobalTableGSIChangesReachEveryMember(t *testing.T) {
+	te := globalEngine(t, 0)
+	for i := range 5 {
+		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	te.settle(t)
+	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), AttributeDefinitions: attrs("g", "S"),
+		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("byG", keys("g", "HASH"), nil)}}); err != nil {
+		t.Fatal(err)
+	}
+	WaitBackfills(te.Engine)
+	for _, ns := range []Namespace{nsA, nsB} {
+		d := te.describeT(ns, "gtab")
+		if len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != statusActive || d.GlobalSecondaryIndexes[0].ItemCount != 5 {
+			t.Errorf("%s: GSIs %+v, want byG ACTIVE with 5 items", ns.Region, d.GlobalSecondaryIndexes)
+		}
+	}
+	if _, err := te.UpdateTable(context.Background(), nsB, &UpdateTableInput{TableName: sp("gtab"),
+		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: sp("byG")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []Namespace{nsA, nsB} {
+		if d := te.describeT(ns, "gtab"); len(d.GlobalSecondaryIndexes) != 0 {
+			t.Errorf("%s: GSIs %+v after the delete", ns.Region, d.GlobalSecondaryIndexes)
+		}
+	}
+	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), BillingMode: sp(billingProvisioned), ProvisionedThroughput: pt(5, 5)})
+	wantErr(t, err, CodeValidation, msgWriteCapacity)
+}

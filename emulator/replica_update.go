@@ -396,6 +396,12 @@ func (u *tableUpdate) syncGroup() {
 // stageReplicaTables puts the other members' tables and deletes the
 // dropped replicas' tables in b.
 func (u *tableUpdate) stageReplicaTables(b kv.Batch) error {
+	for _, mi := range u.memberDropped {
+		p := indexPrefix(mi.t.ID, mi.ix.ID)
+		if err := b.DeleteRange(p, prefixEnd(p)); err != nil {
+			return err
+		}
+	}
 	for _, m := range u.others {
 		if err := putTable(b, m); err != nil {
 			return err
@@ -471,4 +477,57 @@ func (e *Engine) stageLeaveGroup(b kv.Batch, t *tableMeta, now time.Time) ([]*ta
 		}
 	}
 	return out, nil
+}
+
+// memberIndex is an index change made in another member of the group.
+type memberIndex struct {
+	t  *tableMeta
+	ix *indexMeta
+}
+
+// propagateGSIs repeats the request's GSI creations and deletions in every
+// other member of the group, as DynamoDB does: each member backfills its
+// own copy of a new index.
+func (u *tableUpdate) propagateGSIs() {
+	if u.c.gsiCreate+u.c.gsiDelete == 0 {
+		return
+	}
+	for _, r := range u.t.replicas(u.now) {
+		if r.Deleting {
+			continue
+		}
+		m := u.memberTable(r)
+		if m == nil {
+			continue
+		}
+		for _, ix := range u.created {
+			c := *ix
+			c.ID = m.allocIndexID()
+			var defs []attrDef
+			for _, k := range c.KeySchema {
+				defs = append(defs, attrDef{Name: k.Name, Type: k.Type})
+			}
+			m.setAttrDefs(defs)
+			m.GSIs = append(m.GSIs, &c)
+			u.memberCreated = append(u.memberCreated, memberIndex{m, &c})
+		}
+		for _, g := range u.in.GlobalSecondaryIndexUpdates {
+			if g.Delete == nil {
+				continue
+			}
+			kept := m.GSIs[:0]
+			for _, ix := range m.GSIs {
+				if ix.Name != *g.Delete.IndexName || ix.Deleted {
+					kept = append(kept, ix)
+					continue
+				}
+				u.memberDropped = append(u.memberDropped, memberIndex{m, ix})
+				if d := u.e.opts.TransitionDelay; d > 0 {
+					ix.Deleted, ix.DeletingUntil = true, u.now.Add(d)
+					kept = append(kept, ix)
+				}
+			}
+			m.GSIs = kept
+		}
+	}
 }
