@@ -444,3 +444,19 @@ func TestGlobalTableGSIChangesReachEveryMember(t *testing.T) {
 	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), BillingMode: sp(billingProvisioned), ProvisionedThroughput: pt(5, 5)})
 	wantErr(t, err, CodeValidation, msgWriteCapacity)
 }
+
+// TestApplierHonoursDelay runs the applier on the wall clock: a change
+// waits in the outbox for the delay, then the applier (not the test)
+// applies it.
+func TestApplierHonoursDelay(t *testing.T) {
+	te := globalEngine(t, 0, func(o *Options) { o.Clock = SystemClock; o.ReplicationDelay = 2 * time.Second })
+	te.put(t, nsA, "late", "1")
+	if n := countKeys(t, te.store, []byte{famOutbox}); n != 1 {
+		t.Fatalf("%d changes queued right after the write, want 1 held back", n)
+	}
+	for deadline := time.Now().Add(30 * time.Second); te.items(t, nsB)["late"] != "1"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the applier never applied the delayed change")
+		}
+	}
+}

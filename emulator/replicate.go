@@ -146,28 +146,56 @@ func (e *Engine) wakeApplier() {
 // applier drains the outboxes whenever woken, and when held-back entries
 // fall due.
 func (e *Engine) applier(ctx context.Context) {
+	delay := e.opts.ReplicationDelay
 	for {
 		next, err := e.drainOutboxes(ctx)
 		if err != nil && ctx.Err() == nil {
 			e.log.Error().Err(err).Msg("replication: applying queued changes failed; retrying")
 			next = e.now().Add(time.Second)
 		}
-		var due <-chan time.Time
-		var timer *time.Timer
-		if !next.IsZero() {
-			timer = time.NewTimer(max(next.Sub(e.now()), time.Millisecond))
-			due = timer.C
+		if !e.waitForWork(ctx, next, delay) {
+			return
 		}
-		select {
-		case <-ctx.Done():
-		case <-e.repl.wake:
-		case <-due:
+	}
+}
+
+// waitForWork waits until next (zero: no held-back entry) or, without a
+// delay, until a write queues work. With a delay a new entry is due no
+// sooner than delay from now, so a wake only arms the timer: the outbox is
+// not rescanned on every write while entries wait. It reports false once
+// ctx is done.
+func (e *Engine) waitForWork(ctx context.Context, next time.Time, delay time.Duration) bool {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	arm := func() <-chan time.Time {
+		if next.IsZero() {
+			return nil
 		}
 		if timer != nil {
 			timer.Stop()
 		}
-		if ctx.Err() != nil {
-			return
+		timer = time.NewTimer(max(next.Sub(e.now()), time.Millisecond))
+		return timer.C
+	}
+	due := arm()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-due:
+			return true
+		case <-e.repl.wake:
+			if delay <= 0 {
+				return true
+			}
+			if next.IsZero() {
+				next = e.now().Add(delay)
+				due = arm()
+			}
 		}
 	}
 }
