@@ -242,3 +242,30 @@ func TestGlobalTableReplicatesEveryWritePath(t *testing.T) {
 		t.Errorf("replica stream records %v\nwant %v", got, want2)
 	}
 }
+
+func TestGlobalTableErrorsAndDeletionOverTheWire(t *testing.T) {
+	f := newGlobalFixture(t)
+	_, err := f.home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("gtab"),
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String(gtHome)}}}})
+	wantAPIError(t, err, "ValidationException", "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
+	_, err = f.home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("gtab"),
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Delete: &types.DeleteReplicationGroupMemberAction{RegionName: aws.String(gtReplica)}}}})
+	wantAPIError(t, err, "ValidationException", "Replica specified in the Replica Update or Replica Delete action of the request was not found.")
+
+	f.addReplica(t)
+	_, err = f.repl.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("gtab"),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(false)}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Disabling Stream is not allowed for a Global Table replica.")
+
+	// DeleteTable in the replica's Region deletes that replica only.
+	if _, err := f.repl.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String("gtab")}); err != nil {
+		t.Fatal(err)
+	}
+	d := f.describe(t, f.home)
+	if d.Replicas != nil || d.GlobalTableVersion != nil || aws.ToInt64(d.ItemCount) != 3 {
+		t.Errorf("home after the replica's DeleteTable: %+v %v %d items", d.Replicas, aws.ToString(d.GlobalTableVersion), aws.ToInt64(d.ItemCount))
+	}
+	if _, err := f.repl.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("gtab")}); err == nil {
+		t.Error("the replica's table survived its DeleteTable")
+	}
+}
