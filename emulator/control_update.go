@@ -59,7 +59,15 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	if t == nil {
 		return nil, TableNotFound(name)
 	}
+	if err := replicaPrechecks(t, in, now); err != nil {
+		return nil, err
+	}
 	status := t.status(now)
+	if status == statusUpdating && t.groupStatus(now) != "" && !now.Before(t.UpdatingUntil) {
+		// Busy adding or removing a replica: every change is refused,
+		// deletion protection included (ack-api-quirks DDB-TABLE-227).
+		return nil, NewError(CodeResourceInUse, msgGroupBusy)
+	}
 	dpOnly := c.dp && c.count() == 1
 	if status != statusActive && !(status == statusUpdating && dpOnly) {
 		return nil, inUse(t, status)
@@ -503,9 +511,6 @@ func (u *tableUpdate) applyStream() error {
 		}
 		if !t.StreamEnabled {
 			return Validation("Table has no stream to disable: TableName: %s", t.Name)
-		}
-		if len(t.replicas(u.now)) > 0 {
-			return invalidParam(msgDisableGlobalStream)
 		}
 		t.StreamEnabled, t.StreamViewType = false, ""
 	}

@@ -250,7 +250,7 @@ func TestGlobalTableErrorsAndDeletionOverTheWire(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required.")
 	_, err = f.home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("gtab"),
 		ReplicaUpdates: []types.ReplicationGroupUpdate{{Delete: &types.DeleteReplicationGroupMemberAction{RegionName: aws.String(gtReplica)}}}})
-	wantAPIError(t, err, "ValidationException", "Replica specified in the Replica Update or Replica Delete action of the request was not found.")
+	wantAPIError(t, err, "ValidationException", "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1].")
 
 	f.addReplica(t)
 	_, err = f.repl.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("gtab"),

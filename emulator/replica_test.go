@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,8 +92,13 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 			CodeValidation, "1 validation error detected: Value null at 'replicaUpdates.1.member.create.regionName' failed to satisfy constraint: Member must not be null"},
 		{"bad class", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"), TableClassOverride: sp("X")}}}},
 			CodeValidation, "1 validation error detected: Value 'X' at 'replicaUpdates.1.member.create.tableClassOverride' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]"},
-		{"no action", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{}}},
-			CodeValidation, "One or more parameter values were invalid: One of ReplicationGroupUpdate.Create, ReplicationGroupUpdate.Update, ReplicationGroupUpdate.Delete must not be null"},
+		{"no action", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{}}}, CodeValidation, msgNoReplicaActions},
+		{"two actions", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: member("eu-west-1"), Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}},
+			CodeValidation, msgMixedReplicaActions},
+		{"bad Region", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("EU-WEST-1")},
+			CodeValidation, "Region EU-WEST-1 is not supported. The latest version of global tables are only supported in the following regions: [" + strings.Join(supportedRegions, ", ") + "]."},
+		{"update and delete unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"), TableClassOverride: sp(classIA)}}, {Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}},
+			CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1, us-west-2]."},
 		{"with billing", UpdateTableInput{TableName: sp("gtab"), BillingMode: sp("PAY_PER_REQUEST"), ReplicaUpdates: createReplica("eu-west-1")},
 			CodeValidation, "One or more parameter values were invalid: Replica modification must be the only operation in the request"},
 		{"witness without strong", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1"),
@@ -106,17 +112,11 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 		{"create local", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsA.Region)}, CodeValidation, msgLocalRegionCreateDelete},
 		{"delete local", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp(nsA.Region)}}}}, CodeValidation, msgLocalRegionCreateDelete},
 		{"update local", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member(nsA.Region)}}}, CodeValidation, msgLocalRegionUpdate},
-		{"update unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member("eu-west-1")}}}, CodeValidation, msgReplicaNotFound},
-		{"delete unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}}, CodeValidation, msgReplicaNotFound},
+		{"update unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member("eu-west-1")}}}, CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1]."},
+		{"delete unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}}, CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1]."},
 		{"provisioned", UpdateTableInput{TableName: sp("prov"), ReplicaUpdates: createReplica("eu-west-1")}, CodeValidation, msgWriteCapacity},
 		{"table exists there", UpdateTableInput{TableName: sp("there"), ReplicaUpdates: createReplica("eu-west-1")},
 			CodeValidation, "Failed to create a the new replica of table with name: 'there' because one or more replicas already existed as tables."},
-		{"read capacity override", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"),
-			ProvisionedThroughputOverride: &ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)}}}}},
-			CodeValidation, "One or more parameter values were invalid: ProvisionedThroughputOverride cannot be specified when the table BillingMode is PAY_PER_REQUEST"},
-		{"unknown index override", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"),
-			GlobalSecondaryIndexes: []ReplicaGlobalSecondaryIndex{{IndexName: sp("nope")}}}}}},
-			CodeResourceNotFound, "Requested resource not found: Index nope for table gtab"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,13 +136,27 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1")})
 	wantErr(t, err, CodeValidation, "Failed to create a the new replica of table with name: 'gtab' because one or more replicas already existed as tables.")
 	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member("eu-west-1")}}})
-	wantErr(t, err, CodeValidation, "One or more parameter values were invalid: "+msgNothingToUpdate)
+	wantErr(t, err, CodeValidation, msgNoReplicaActions)
 	for _, ns := range []Namespace{nsA, nsB} {
 		_, err = te.UpdateTable(context.Background(), ns, &UpdateTableInput{TableName: sp("gtab"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}})
 		wantErr(t, err, CodeValidation, "One or more parameter values were invalid: "+msgDisableGlobalStream)
 	}
-	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: member("eu-west-1")}, {Create: member("eu-west-1")}}})
-	wantErr(t, err, CodeValidation, "Failed to create a the new replica of table with name: 'gtab' because one or more replicas already existed as tables.")
+	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"),
+		ProvisionedThroughputOverride: &ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)}}}}})
+	wantErr(t, err, CodeValidation, "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+
+	// What the service accepts: a Create repeated in one request, and a
+	// Create's read-capacity and unknown-index overrides (ignored).
+	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("there"), ReplicaUpdates: []ReplicationGroupUpdate{
+		{Create: &ReplicationGroupMemberAction{RegionName: sp("us-west-2"), ProvisionedThroughputOverride: &ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)},
+			GlobalSecondaryIndexes: []ReplicaGlobalSecondaryIndex{{IndexName: sp("nope"), OnDemandThroughputOverride: &OnDemandThroughputOverride{MaxReadRequestUnits: i64(9)}}}}},
+		{Create: member("us-west-2")}}}); err != nil {
+		t.Fatal(err)
+	}
+	te.settle(t)
+	if r := te.describeT(nsA, "there").Replicas; len(r) != 1 || r[0].ProvisionedThroughputOverride != nil || r[0].GlobalSecondaryIndexes != nil {
+		t.Errorf("replicas %+v", r)
+	}
 }
 
 func TestReplicaUpdateOverrides(t *testing.T) {
@@ -183,6 +197,13 @@ func TestReplicaStatusesFollowTransitionDelay(t *testing.T) {
 	if a.TableStatus != statusUpdating || a.Replicas[0].ReplicaStatus != statusCreating || b.TableStatus != statusCreating {
 		t.Errorf("during the delay: source %s, replica entry %s, replica table %s", a.TableStatus, a.Replicas[0].ReplicaStatus, b.TableStatus)
 	}
+	// Meanwhile every change is refused, deletion protection included,
+	// after the checks the service makes first.
+	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), DeletionProtectionEnabled: bl(true)})
+	wantErr(t, err, CodeResourceInUse, msgGroupBusy)
+	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"),
+		ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}})
+	wantErr(t, err, CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [us-west-2].")
 	te.clock.Add(2 * time.Second)
 	a, b = te.describeT(nsA, "gtab"), te.describeT(nsB, "gtab")
 	if a.TableStatus != statusActive || a.Replicas[0].ReplicaStatus != statusActive || b.TableStatus != statusActive || b.Replicas[0].ReplicaStatus != statusActive {

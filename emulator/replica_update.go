@@ -1,10 +1,17 @@
 package emulator
 
 // UpdateTable's ReplicaUpdates: validation in DynamoDB's order
-// (control-plane-facts §1.2) and the group changes it makes.
+// (control-plane-facts §1.2) and the group changes it makes. Messages and
+// what is accepted follow observations of the service (ack-api-quirks
+// DDB-TABLE-203, -223, -227, -307, 2026-10): a Create's read-capacity or
+// unknown-index override is accepted and ignored, so is a Create repeated
+// in one request; an Update's read-capacity override on an on-demand table
+// is refused.
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
@@ -13,9 +20,10 @@ import (
 const (
 	msgLocalRegionCreateDelete = "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required."
 	msgLocalRegionUpdate       = "Cannot add, delete, or update the local region through ReplicaUpdates. Use CreateTable, DeleteTable, or UpdateTable as required."
-	msgReplicaNotFound         = "Replica specified in the Replica Update or Replica Delete action of the request was not found."
 	msgWriteCapacity           = "Table write capacity should either be Pay-Per-Request or AutoScaled."
-	msgNothingToUpdate         = "KMSMasterKeyId must be specified for each replica."
+	msgNoReplicaActions        = "There are no actions specified in the Replica Update Action of the request."
+	msgMixedReplicaActions     = "Update table operation with more than one type of replica actions not allowed."
+	msgGroupBusy               = "The resource which you are attempting to change is in use."
 	msgDisableGlobalStream     = "Disabling Stream is not allowed for a Global Table replica."
 	msgMRSCCount               = "Unsupported table replica count for global tables with MultiRegionConsistency set to STRONG"
 	msgWitnessNeedsStrong      = "MultiRegionConsistency must be set as STRONG when GlobalTableWitnessUpdates parameter is present"
@@ -79,9 +87,9 @@ func replicaRequestRules(in *UpdateTableInput) error {
 		}
 		switch {
 		case n == 0:
-			return invalidParam("One of ReplicationGroupUpdate.Create, ReplicationGroupUpdate.Update, ReplicationGroupUpdate.Delete must not be null")
+			return Validation(msgNoReplicaActions)
 		case n > 1:
-			return invalidParam("Only one replica action is allowed per ReplicationGroupUpdate object")
+			return Validation(msgMixedReplicaActions)
 		}
 		if r.Create != nil {
 			creates++
@@ -106,15 +114,74 @@ func replicaRequestRules(in *UpdateTableInput) error {
 	return nil
 }
 
+// supportedRegions is what the "not supported" message lists. The
+// service's list (its order included) is only partly known; any Region
+// name of the form the server accepts is accepted here.
+var supportedRegions = []string{"ap-south-2", "ap-south-1", "eu-south-1", "eu-south-2", "me-central-1", "il-central-1",
+	"ca-central-1", "eu-central-1", "eu-central-2", "us-west-1", "us-west-2", "af-south-1", "eu-north-1", "eu-west-3",
+	"eu-west-2", "eu-west-1", "ap-northeast-3", "ap-northeast-2", "me-south-1", "ap-northeast-1", "sa-east-1",
+	"ap-east-1", "ca-west-1", "ap-southeast-1", "ap-southeast-2", "ap-southeast-3", "ap-southeast-4", "us-east-1",
+	"us-east-2"}
+
+var replicaRegionRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// replicaPrechecks runs the ReplicaUpdates and stream checks the service
+// makes before it looks at the table's status (ack-api-quirks
+// DDB-TABLE-227: they answer ValidationException even while the table is
+// UPDATING): Region names, the local Region, members that are not there,
+// and disabling a global table's stream.
+func replicaPrechecks(t *tableMeta, in *UpdateTableInput, now time.Time) error {
+	if s := in.StreamSpecification; s != nil && s.StreamEnabled != nil && !*s.StreamEnabled && len(t.replicas(now)) > 0 && t.StreamEnabled {
+		return invalidParam(msgDisableGlobalStream)
+	}
+	var missing []string
+	for _, r := range in.ReplicaUpdates {
+		region, update := "", false
+		switch {
+		case r.Create != nil:
+			region = *r.Create.RegionName
+		case r.Update != nil:
+			region, update = *r.Update.RegionName, true
+		case r.Delete != nil:
+			region = *r.Delete.RegionName
+		}
+		if !replicaRegionRE.MatchString(region) {
+			return Validation("Region %s is not supported. The latest version of global tables are only supported in the following regions: [%s].",
+				region, strings.Join(supportedRegions, ", "))
+		}
+		if region == t.Region {
+			if update {
+				return Validation(msgLocalRegionUpdate)
+			}
+			return Validation(msgLocalRegionCreateDelete)
+		}
+		if r.Create == nil {
+			if m := t.member(region); m == nil || m.gone(now) || m.Deleting {
+				missing = append(missing, region)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return Validation("Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [%s].",
+			strings.Join(missing, ", "))
+	}
+	return nil
+}
+
 // applyReplicas runs the ReplicaUpdates actions in order on u.t.
 func (u *tableUpdate) applyReplicas() error {
 	if !u.c.replica {
 		return nil
 	}
+	created := map[string]bool{}
 	for _, r := range u.in.ReplicaUpdates {
 		var err error
 		switch {
 		case r.Create != nil:
+			if created[*r.Create.RegionName] {
+				continue // the service accepts a repeated Create
+			}
+			created[*r.Create.RegionName] = true
 			err = u.createReplica(r.Create)
 		case r.Update != nil:
 			err = u.updateReplica(r.Update)
@@ -146,12 +213,14 @@ func (u *tableUpdate) memberTable(r *replicaMeta) *tableMeta {
 	return m
 }
 
-// checkOverrides validates a Create or Update action's overrides against t.
-func (u *tableUpdate) checkOverrides(a *ReplicationGroupMemberAction) error {
-	if a.ProvisionedThroughputOverride != nil {
-		// Global tables here are always PAY_PER_REQUEST (write capacity
-		// cannot be auto scaled), so there is no read capacity to override.
-		return invalidParam("ProvisionedThroughputOverride cannot be specified when the table BillingMode is PAY_PER_REQUEST")
+// checkOverrides validates a Create or Update action's overrides against
+// t. Global tables here are always on demand (write capacity cannot be
+// auto scaled), so a read-capacity override is refused in an Update and,
+// as the service does, accepted and ignored in a Create.
+func (u *tableUpdate) checkOverrides(a *ReplicationGroupMemberAction, update bool) error {
+	msgPPR := "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"
+	if update && a.ProvisionedThroughputOverride != nil {
+		return invalidParam(msgPPR)
 	}
 	check := func(o *OnDemandThroughputOverride, what string) error {
 		if o != nil && o.MaxReadRequestUnits != nil && (*o.MaxReadRequestUnits == 0 || *o.MaxReadRequestUnits < -1) {
@@ -163,12 +232,8 @@ func (u *tableUpdate) checkOverrides(a *ReplicationGroupMemberAction) error {
 		return err
 	}
 	for _, g := range a.GlobalSecondaryIndexes {
-		ix, ok := u.t.index(*g.IndexName, u.now)
-		if !ok || ix.Local {
-			return NewError(CodeResourceNotFound, "Requested resource not found: Index %s for table %s", *g.IndexName, u.t.Name)
-		}
-		if g.ProvisionedThroughputOverride != nil {
-			return invalidParam("ProvisionedThroughputOverride cannot be specified for index: %s when the table BillingMode is PAY_PER_REQUEST", *g.IndexName)
+		if update && g.ProvisionedThroughputOverride != nil {
+			return invalidParam(msgPPR)
 		}
 		if err := check(g.OnDemandThroughputOverride, "index : "+*g.IndexName); err != nil {
 			return err
@@ -199,8 +264,8 @@ func (u *tableUpdate) setOverrides(r *replicaMeta, rt *tableMeta, a *Replication
 	}
 	for _, g := range a.GlobalSecondaryIndexes {
 		o := g.OnDemandThroughputOverride
-		if o == nil || o.MaxReadRequestUnits == nil {
-			continue
+		if ix, ok := u.t.index(*g.IndexName, u.now); !ok || ix.Local || o == nil || o.MaxReadRequestUnits == nil {
+			continue // the service accepts an unknown index and ignores it
 		}
 		v := max(*o.MaxReadRequestUnits, 0)
 		found := false
@@ -226,9 +291,6 @@ func (u *tableUpdate) setOverrides(r *replicaMeta, rt *tableMeta, a *Replication
 
 func (u *tableUpdate) createReplica(a *ReplicationGroupMemberAction) error {
 	t, region := u.t, *a.RegionName
-	if region == t.Region {
-		return Validation(msgLocalRegionCreateDelete)
-	}
 	if u.billing != billingPayPerRequest {
 		return Validation(msgWriteCapacity)
 	}
@@ -239,7 +301,7 @@ func (u *tableUpdate) createReplica(a *ReplicationGroupMemberAction) error {
 	if err := checkTableClass(a.TableClassOverride); err != nil {
 		return err
 	}
-	if err := u.checkOverrides(a); err != nil {
+	if err := u.checkOverrides(a, false); err != nil {
 		return err
 	}
 	if !t.StreamEnabled {
@@ -315,26 +377,20 @@ func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Du
 
 func (u *tableUpdate) updateReplica(a *ReplicationGroupMemberAction) error {
 	t, region := u.t, *a.RegionName
-	if region == t.Region {
-		return Validation(msgLocalRegionUpdate)
-	}
-	r := t.member(region)
-	if r == nil || r.gone(u.now) || r.Deleting {
-		return Validation(msgReplicaNotFound)
-	}
+	r := t.member(region) // replicaPrechecks made sure it is a member
 	if a.KMSMasterKeyId == nil && a.ProvisionedThroughputOverride == nil && a.OnDemandThroughputOverride == nil &&
 		a.GlobalSecondaryIndexes == nil && a.TableClassOverride == nil {
-		return invalidParam(msgNothingToUpdate)
+		return Validation(msgNoReplicaActions)
 	}
 	if err := checkTableClass(a.TableClassOverride); err != nil {
 		return err
 	}
-	if err := u.checkOverrides(a); err != nil {
+	if err := u.checkOverrides(a, true); err != nil {
 		return err
 	}
 	rt := u.memberTable(r)
 	if rt == nil {
-		return Validation(msgReplicaNotFound)
+		return internalError(fmt.Errorf("emulator: replica %s of %s has no table", region, t.Name))
 	}
 	u.setOverrides(r, rt, a)
 	if d := u.e.opts.TransitionDelay; d > 0 {
@@ -344,14 +400,7 @@ func (u *tableUpdate) updateReplica(a *ReplicationGroupMemberAction) error {
 }
 
 func (u *tableUpdate) deleteReplica(region string) error {
-	t := u.t
-	if region == t.Region {
-		return Validation(msgLocalRegionCreateDelete)
-	}
-	r := t.member(region)
-	if r == nil || r.gone(u.now) || r.Deleting {
-		return Validation(msgReplicaNotFound)
-	}
+	r := u.t.member(region) // replicaPrechecks made sure it is a member
 	if rt := u.memberTable(r); rt != nil {
 		u.dropped = append(u.dropped, rt)
 		delete(u.others, region)
