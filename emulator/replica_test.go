@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -427,6 +428,35 @@ func TestReplicatedTTL(t *testing.T) {
 	for _, ns := range []Namespace{nsA, nsB} {
 		if got := te.items(t, ns); len(got) != 0 {
 			t.Errorf("%s keeps %v", ns.Region, got)
+		}
+		// Each stream has two REMOVE records: the Region's own TTL delete,
+		// by the service, and the replicated one, by nobody.
+		tm, err := te.table(ns, "gtab")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := streamKey(tm.ID, 'r')
+		keys, vals, err := nextEntries(te.store, p, prefixEnd(p), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var own, replicated int
+		for i := range keys {
+			var rec StreamRecord
+			if err := json.Unmarshal(vals[i], &rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec.EventName != "REMOVE" {
+				continue
+			}
+			if rec.UserIdentity != nil {
+				own++
+			} else {
+				replicated++
+			}
+		}
+		if own != 1 || replicated != 1 {
+			t.Errorf("%s stream: %d REMOVE records by the TTL service, %d without identity; want 1 and 1", ns.Region, own, replicated)
 		}
 	}
 }
