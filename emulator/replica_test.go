@@ -511,3 +511,23 @@ func TestApplierHonoursDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicatedWriteConsumesCapacity: the destination Region is charged
+// for an applied replicated write, the seeding copies are not.
+func TestReplicatedWriteConsumesCapacity(t *testing.T) {
+	rec := &recordingObserver{}
+	te := globalEngine(t, 2, func(o *Options) { o.Observer = Observers(nil, rec) })
+	te.put(t, nsA, "x", "1")
+	te.settle(t)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var inB []Consumption
+	for _, c := range rec.consumed {
+		if c.Namespace == nsB {
+			inB = append(inB, c)
+		}
+	}
+	if len(inB) != 1 || inB[0].Read || inB[0].Units != 1 {
+		t.Errorf("consumption in %s: %+v, want one write unit", nsB.Region, inB)
+	}
+}

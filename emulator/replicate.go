@@ -8,6 +8,9 @@ package emulator
 //	'v' <tableID> <encoded primary key> → version: ts:8 BE (Unix ns) | origin Region
 //	'q' <dst tableID> <seq:8 BE>        → JSON replEntry (the outbox of dst)
 //
+// An applied change consumes write capacity in the destination's buckets
+// (never refused) and is told to the Observer, like a local write.
+//
 // A write of an item of a table with replicas (any path: single item,
 // batch, transaction, PartiQL, TTL) stages, in the batch that writes the
 // item, the item's new version and one outbox entry per other member. So
@@ -350,7 +353,15 @@ func (e *Engine) applyReplicated(t *tableMeta, en *replEntry, qkey []byte) error
 			return err
 		}
 	}
-	return wb.commit()
+	if err := wb.commit(); err != nil {
+		return err
+	}
+	if qkey != nil {
+		// A replicated write consumes write capacity in the destination
+		// (never refused: it was accepted in its own Region).
+		e.chargeThroughput(context.Background(), t, k, &pw.use)
+	}
+	return nil
 }
 
 // stageReplication stages, for a local write of a table with replicas,
