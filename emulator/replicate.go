@@ -121,14 +121,32 @@ func (e *Engine) startReplication() {
 	s := &e.repl
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wake = make(chan struct{}, 1)
-	// Outbox keys only need to be unique: start above any earlier run's.
-	s.seq.Store(uint64(time.Now().UnixNano()))
+	// Outbox keys only need to be unique: start above any earlier run's,
+	// even if the wall clock went back.
+	s.seq.Store(max(uint64(time.Now().UnixNano()), e.lastOutboxSeq()))
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		e.applier(s.ctx)
 	}()
 	e.resumeSeeds()
+}
+
+// lastOutboxSeq returns the highest sequence number of a queued entry (0
+// if none, or if the store cannot say: the wall clock then decides).
+func (e *Engine) lastOutboxSeq() uint64 {
+	it, err := e.opts.Store.NewIter([]byte{famOutbox}, []byte{famOutbox + 1})
+	if err != nil {
+		return 0
+	}
+	defer it.Close()
+	var last uint64
+	for ok := it.First(); ok; ok = it.Next() {
+		if k := it.Key(); len(k) == 1+16+8 {
+			last = max(last, binary.BigEndian.Uint64(k[17:]))
+		}
+	}
+	return last
 }
 
 func (e *Engine) stopReplication() {
