@@ -550,3 +550,18 @@ func TestOutboxSequenceSurvivesClockGoingBack(t *testing.T) {
 		t.Errorf("outbox sequence restarts at %d, below a queued entry's %d", got, uint64(1<<62))
 	}
 }
+
+// TestQueuedChangesOutliveTheirSource: changes a member queued before
+// DeleteTable removed it still reach the remaining member.
+func TestQueuedChangesOutliveTheirSource(t *testing.T) {
+	te := globalEngine(t, 0, func(o *Options) { o.ReplicationDelay = time.Hour })
+	te.put(t, nsA, "last", "words")
+	if _, err := te.DeleteTable(context.Background(), nsA, &DeleteTableInput{TableName: sp("gtab")}); err != nil {
+		t.Fatal(err)
+	}
+	te.clock.Add(2 * time.Hour)
+	te.settle(t)
+	if got := te.items(t, nsB)["last"]; got != "words" {
+		t.Errorf("the remaining replica has %q, want the write queued before its source was deleted", got)
+	}
+}

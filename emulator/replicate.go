@@ -280,14 +280,16 @@ func (e *Engine) deleteKey(k []byte) error {
 	return e.commit(b)
 }
 
-// replicatedTables maps the ID of every cached member of a group to it.
+// replicatedTables maps the ID of every cached table not being deleted to
+// it: a table that has left its group (its source was deleted) still gets
+// the changes queued for it before.
 func (e *Engine) replicatedTables() map[tableID]*tableMeta {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	out := map[tableID]*tableMeta{}
 	for _, m := range e.tables {
 		for _, t := range m {
-			if len(t.Group) > 0 && !t.Deleting {
+			if !t.Deleting {
 				out[t.ID] = t
 			}
 		}
