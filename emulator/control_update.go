@@ -296,6 +296,7 @@ func (u *tableUpdate) apply() error {
 		u.t.DeletionProtection = *u.in.DeletionProtectionEnabled
 	}
 	u.propagateGSIs()
+	u.propagateWriteCap()
 	if d := u.e.opts.TransitionDelay; d > 0 && u.updating != "" {
 		u.t.UpdatingUntil, u.t.UpdatingWhat = u.now.Add(d), u.updating
 	}

@@ -565,3 +565,17 @@ func TestQueuedChangesOutliveTheirSource(t *testing.T) {
 		t.Errorf("the remaining replica has %q, want the write queued before its source was deleted", got)
 	}
 }
+
+// TestGlobalTableWriteCapIsShared: MaxWriteRequestUnits set in one Region
+// applies to every member; MaxReadRequestUnits stays the Region's own.
+func TestGlobalTableWriteCapIsShared(t *testing.T) {
+	te := globalEngine(t, 0)
+	if _, err := te.UpdateTable(context.Background(), nsB, &UpdateTableInput{TableName: sp("gtab"),
+		OnDemandThroughput: &OnDemandThroughput{MaxWriteRequestUnits: i64(70), MaxReadRequestUnits: i64(90)}}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := te.describeT(nsA, "gtab").OnDemandThroughput, te.describeT(nsB, "gtab").OnDemandThroughput
+	if a == nil || a.MaxWriteRequestUnits != 70 || a.MaxReadRequestUnits == 90 || b.MaxWriteRequestUnits != 70 || b.MaxReadRequestUnits != 90 {
+		t.Errorf("caps: %s %+v, %s %+v", nsA.Region, a, nsB.Region, b)
+	}
+}

@@ -534,6 +534,24 @@ type memberIndex struct {
 	ix *indexMeta
 }
 
+// propagateWriteCap gives every other member of the group the table's new
+// MaxWriteRequestUnits: write capacity is the group's, read capacity each
+// Region's (control-plane-facts §1.4).
+func (u *tableUpdate) propagateWriteCap() {
+	o := u.in.OnDemandThroughput
+	if o == nil || o.MaxWriteRequestUnits == nil {
+		return
+	}
+	for _, r := range u.t.replicas(u.now) {
+		if r.Deleting {
+			continue
+		}
+		if m := u.memberTable(r); m != nil {
+			m.OnDemand.Write = u.t.OnDemand.Write
+		}
+	}
+}
+
 // propagateGSIs repeats the request's GSI creations and deletions in every
 // other member of the group, as DynamoDB does: each member backfills its
 // own copy of a new index.
