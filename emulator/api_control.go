@@ -200,10 +200,34 @@ type DescribedStreamSpecification struct {
 	StreamViewType string `json:"StreamViewType,omitempty"`
 }
 
-// ReplicaDescription describes a global-table replica.
+// ReplicaDescription describes a global-table replica (another Region's
+// member of the table's replication group).
 type ReplicaDescription struct {
-	RegionName    string `json:"RegionName,omitempty"`
-	ReplicaStatus string `json:"ReplicaStatus,omitempty"`
+	RegionName                    string                            `json:"RegionName,omitempty"`
+	ReplicaStatus                 string                            `json:"ReplicaStatus,omitempty"`
+	ReplicaArn                    string                            `json:"ReplicaArn,omitempty"`
+	KMSMasterKeyId                string                            `json:"KMSMasterKeyId,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride    `json:"ProvisionedThroughputOverride,omitempty"`
+	OnDemandThroughputOverride    *OnDemandThroughputOverride       `json:"OnDemandThroughputOverride,omitempty"`
+	GlobalSecondaryIndexes        []ReplicaGlobalSecondaryIndexDesc `json:"GlobalSecondaryIndexes,omitempty"`
+	ReplicaTableClassSummary      *TableClassSummary                `json:"ReplicaTableClassSummary,omitempty"`
+}
+
+// ReplicaGlobalSecondaryIndexDesc is a replica's per-index overrides.
+type ReplicaGlobalSecondaryIndexDesc struct {
+	IndexName                     string                         `json:"IndexName"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	OnDemandThroughputOverride    *OnDemandThroughputOverride    `json:"OnDemandThroughputOverride,omitempty"`
+}
+
+// ProvisionedThroughputOverride is a replica's read capacity.
+type ProvisionedThroughputOverride struct {
+	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitempty"`
+}
+
+// OnDemandThroughputOverride is a replica's read request cap.
+type OnDemandThroughputOverride struct {
+	MaxReadRequestUnits *int64 `json:"MaxReadRequestUnits,omitempty"`
 }
 
 // TableDescription is the complete description DescribeTable returns.
@@ -290,29 +314,61 @@ type GlobalSecondaryIndexUpdate struct {
 	Delete *DeleteGlobalSecondaryIndexAction `json:"Delete,omitempty"`
 }
 
-// ReplicationGroupUpdate is accepted for shape compatibility (global tables
-// version 2019.11.21); see docs/differences.md.
+// ReplicationGroupUpdate is one entry of UpdateTable's ReplicaUpdates
+// (global tables version 2019.11.21); exactly one member must be set.
 type ReplicationGroupUpdate struct {
-	Create map[string]any `json:"Create,omitempty"`
-	Update map[string]any `json:"Update,omitempty"`
-	Delete map[string]any `json:"Delete,omitempty"`
+	Create *ReplicationGroupMemberAction       `json:"Create,omitempty"`
+	Update *ReplicationGroupMemberAction       `json:"Update,omitempty"`
+	Delete *DeleteReplicationGroupMemberAction `json:"Delete,omitempty"`
+}
+
+// ReplicationGroupMemberAction is a replica Create or Update (the model's
+// CreateReplicationGroupMemberAction and UpdateReplicationGroupMemberAction
+// have the same members).
+type ReplicationGroupMemberAction struct {
+	RegionName                    *string                        `json:"RegionName,omitempty"`
+	KMSMasterKeyId                *string                        `json:"KMSMasterKeyId,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	OnDemandThroughputOverride    *OnDemandThroughputOverride    `json:"OnDemandThroughputOverride,omitempty"`
+	GlobalSecondaryIndexes        []ReplicaGlobalSecondaryIndex  `json:"GlobalSecondaryIndexes,omitempty"`
+	TableClassOverride            *string                        `json:"TableClassOverride,omitempty"`
+}
+
+// ReplicaGlobalSecondaryIndex is a replica's override for one GSI.
+type ReplicaGlobalSecondaryIndex struct {
+	IndexName                     *string                        `json:"IndexName,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	OnDemandThroughputOverride    *OnDemandThroughputOverride    `json:"OnDemandThroughputOverride,omitempty"`
+}
+
+// DeleteReplicationGroupMemberAction removes a replica.
+type DeleteReplicationGroupMemberAction struct {
+	RegionName *string `json:"RegionName,omitempty"`
+}
+
+// GlobalTableWitnessGroupUpdate is one entry of GlobalTableWitnessUpdates
+// (MRSC witnesses, not emulated: see docs/differences.md).
+type GlobalTableWitnessGroupUpdate struct {
+	Create *DeleteReplicationGroupMemberAction `json:"Create,omitempty"`
+	Delete *DeleteReplicationGroupMemberAction `json:"Delete,omitempty"`
 }
 
 // UpdateTableInput is UpdateTable's request.
 type UpdateTableInput struct {
-	TableName                   *string                      `json:"TableName,omitempty"`
-	AttributeDefinitions        []AttributeDefinition        `json:"AttributeDefinitions,omitempty"`
-	BillingMode                 *string                      `json:"BillingMode,omitempty"`
-	ProvisionedThroughput       *ProvisionedThroughput       `json:"ProvisionedThroughput,omitempty"`
-	OnDemandThroughput          *OnDemandThroughput          `json:"OnDemandThroughput,omitempty"`
-	WarmThroughput              *WarmThroughput              `json:"WarmThroughput,omitempty"`
-	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitempty"`
-	StreamSpecification         *StreamSpecification         `json:"StreamSpecification,omitempty"`
-	SSESpecification            *SSESpecification            `json:"SSESpecification,omitempty"`
-	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates,omitempty"`
-	TableClass                  *string                      `json:"TableClass,omitempty"`
-	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled,omitempty"`
-	MultiRegionConsistency      *string                      `json:"MultiRegionConsistency,omitempty"`
+	TableName                   *string                         `json:"TableName,omitempty"`
+	AttributeDefinitions        []AttributeDefinition           `json:"AttributeDefinitions,omitempty"`
+	BillingMode                 *string                         `json:"BillingMode,omitempty"`
+	ProvisionedThroughput       *ProvisionedThroughput          `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput          *OnDemandThroughput             `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput              *WarmThroughput                 `json:"WarmThroughput,omitempty"`
+	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate    `json:"GlobalSecondaryIndexUpdates,omitempty"`
+	StreamSpecification         *StreamSpecification            `json:"StreamSpecification,omitempty"`
+	SSESpecification            *SSESpecification               `json:"SSESpecification,omitempty"`
+	ReplicaUpdates              []ReplicationGroupUpdate        `json:"ReplicaUpdates,omitempty"`
+	TableClass                  *string                         `json:"TableClass,omitempty"`
+	DeletionProtectionEnabled   *bool                           `json:"DeletionProtectionEnabled,omitempty"`
+	MultiRegionConsistency      *string                         `json:"MultiRegionConsistency,omitempty"`
+	GlobalTableWitnessUpdates   []GlobalTableWitnessGroupUpdate `json:"GlobalTableWitnessUpdates,omitempty"`
 }
 
 // UpdateTableOutput is UpdateTable's response.

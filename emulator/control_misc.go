@@ -221,13 +221,16 @@ func (e *Engine) UpdateTimeToLive(ctx context.Context, ns Namespace, in *UpdateT
 	case !enable && !t.TTLEnabled:
 		return nil, Validation("TimeToLive is already disabled")
 	}
-	nt := t.clone()
-	nt.TTLEnabled = enable
-	nt.TTLAttr = ""
-	if enable {
-		nt.TTLAttr = attr
+	setTTL := func(m *tableMeta) {
+		m.TTLEnabled, m.TTLAttr = enable, ""
+		if enable {
+			m.TTLAttr = attr
+		}
 	}
-	if err := e.saveTable(nt); err != nil {
+	nt := t.clone()
+	setTTL(nt)
+	// A global table's members share their TTL setting.
+	if err := e.saveGrouped(nt, setTTL); err != nil {
 		return nil, internalError(err)
 	}
 	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: &DescribedTimeToLiveSpecification{Enabled: enable, AttributeName: attr}}, nil

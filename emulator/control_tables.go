@@ -137,18 +137,14 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 	d.KeySchema, d.AttributeDefinitions, d.CreationDateTime = nil, nil, 0
 
 	b := e.opts.Store.NewBatch()
-	if err := dropTableData(b, t.ID); err != nil {
+	// Deleting a global table's member deletes that replica only: the
+	// others leave it out of their group (control-plane-facts §1.6).
+	members, err := e.stageLeaveGroup(b, t, now)
+	if err != nil {
 		_ = b.Close()
 		return nil, internalError(err)
 	}
-	var nt *tableMeta
-	if delay := e.opts.TransitionDelay; delay > 0 {
-		nt = t.clone()
-		nt.Deleting, nt.DeletingUntil = true, now.Add(delay)
-		err = putTable(b, nt)
-	} else {
-		err = b.Delete(metaKey(t.ns(), t.Name))
-	}
+	nt, err := e.stageDropTable(b, t, now)
 	if err != nil {
 		_ = b.Close()
 		return nil, internalError(err)
@@ -156,7 +152,10 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 	if err := e.commit(b); err != nil {
 		return nil, internalError(err)
 	}
-	if nt != nil {
+	for _, m := range members {
+		e.cacheTable(m)
+	}
+	if nt.Deleting {
 		e.cacheTable(nt)
 	} else {
 		e.uncacheTable(t.ns(), t.Name)

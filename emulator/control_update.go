@@ -59,7 +59,15 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	if t == nil {
 		return nil, TableNotFound(name)
 	}
+	if err := replicaPrechecks(t, in, now); err != nil {
+		return nil, err
+	}
 	status := t.status(now)
+	if status == statusUpdating && t.groupStatus(now) != "" && !now.Before(t.UpdatingUntil) {
+		// Busy adding or removing a replica: every change is refused,
+		// deletion protection included (ack-api-quirks DDB-TABLE-227).
+		return nil, NewError(CodeResourceInUse, msgGroupBusy)
+	}
 	dpOnly := c.dp && c.count() == 1
 	if status != statusActive && !(status == statusUpdating && dpOnly) {
 		return nil, inUse(t, status)
@@ -84,12 +92,23 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 		_ = b.Close()
 		return nil, internalError(err)
 	}
+	if err := u.stageReplicaTables(b); err != nil {
+		_ = b.Close()
+		return nil, internalError(err)
+	}
 	if err := e.commit(b); err != nil {
 		return nil, internalError(err)
 	}
 	e.cacheTable(nt)
+	u.cacheReplicaTables()
 	for _, ix := range u.created {
 		e.startBackfill(nt, ix)
+	}
+	for _, rt := range u.seeds {
+		e.startSeed(rt)
+	}
+	for _, mi := range u.memberCreated {
+		e.startBackfill(mi.t, mi.ix)
 	}
 	return &UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
 }
@@ -137,9 +156,7 @@ func validateUpdateShape(in *UpdateTableInput) error {
 	if s := in.SSESpecification; s != nil {
 		v.enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
 	}
-	if in.ReplicaUpdates != nil && len(in.ReplicaUpdates) == 0 {
-		v.add("'[]'", "replicaUpdates", "Member must have length greater than or equal to 1")
-	}
+	validateReplicaShape(&v, in)
 	return v.err()
 }
 
@@ -217,9 +234,8 @@ func updateRequestRules(in *UpdateTableInput) (updateConcerns, error) {
 	case c.stream && (c.pt || (c.billing && *in.BillingMode == billingProvisioned)):
 		return c, invalidParam("You cannot modify stream status while updating table IOPS")
 	}
-	if c.replica {
-		// Replicas (global tables) are not emulated; see docs/differences.md.
-		return c, invalidParam("ReplicaUpdates are not supported by ExtendDB")
+	if err := replicaRequestRules(in); err != nil {
+		return c, err
 	}
 	return c, nil
 }
@@ -246,6 +262,14 @@ type tableUpdate struct {
 	created        []*indexMeta
 	droppedIndexes []uint32
 	gsiPT          map[string]*ProvisionedThroughput // GSI Update throughput by index
+
+	// Replica changes (replica_update.go): other members' tables to store,
+	// replica tables to delete, new replicas to seed.
+	others  map[string]*tableMeta
+	dropped []*tableMeta
+	seeds   []*tableMeta
+	// GSI changes repeated in the other members (propagateGSIs).
+	memberCreated, memberDropped []memberIndex
 }
 
 func (u *tableUpdate) apply() error {
@@ -262,7 +286,7 @@ func (u *tableUpdate) apply() error {
 	if err := u.checkIndexesSettled(); err != nil {
 		return err
 	}
-	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs}
+	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs, u.applyReplicas}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -271,6 +295,8 @@ func (u *tableUpdate) apply() error {
 	if u.in.DeletionProtectionEnabled != nil {
 		u.t.DeletionProtection = *u.in.DeletionProtectionEnabled
 	}
+	u.propagateGSIs()
+	u.propagateWriteCap()
 	if d := u.e.opts.TransitionDelay; d > 0 && u.updating != "" {
 		u.t.UpdatingUntil, u.t.UpdatingWhat = u.now.Add(d), u.updating
 	}
@@ -331,6 +357,11 @@ func (u *tableUpdate) applyBilling() error {
 		}
 		u.updating = "iops"
 		return nil
+	}
+	if len(t.replicas(u.now)) > 0 {
+		// Replicas need on-demand (or auto-scaled) writes; auto scaling
+		// is not emulated.
+		return Validation(msgWriteCapacity)
 	}
 	if pt == nil {
 		return invalidParam("ProvisionedThroughput must be specified when BillingMode is PROVISIONED")

@@ -140,6 +140,7 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 		d.LatestStreamLabel = t.StreamLabel
 		d.LatestStreamArn = t.ARN() + "/stream/" + t.StreamLabel
 	}
+	describeReplicas(d, t, now)
 	if t.SSEEnabled {
 		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: t.SSEKMSKeyArn}
 	}

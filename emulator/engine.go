@@ -56,6 +56,10 @@ type Options struct {
 	// Observer, when set, is told of consumed capacity and throttle
 	// refusals (observe.go); nil costs nothing.
 	Observer Observer
+	// ReplicationDelay holds each change to a global table back this long
+	// before another Region's replica applies it (replicate.go). Zero
+	// applies it as soon as possible.
+	ReplicationDelay time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -90,6 +94,10 @@ type Engine struct {
 
 	// bf is the GSI backfill jobs (backfill.go).
 	bf backfillState
+
+	// repl is global-table replication: the applier and the seeding of
+	// new replicas (replicate.go, replica_seed.go).
+	repl replState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -125,6 +133,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	e.bf.init()
 	e.resumeBackfills()
+	e.startReplication()
 	e.startTTL()
 	return e, nil
 }
@@ -133,6 +142,7 @@ func New(opts Options) (*Engine, error) {
 // resumes at the next New). It does not close the store.
 func (e *Engine) Close() error {
 	e.bf.stop()
+	e.stopReplication()
 	e.stopTTL()
 	return nil
 }

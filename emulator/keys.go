@@ -14,6 +14,8 @@ import (
 //	'i' <tableID:16> <encoded primary key>          → item (data plane)
 //	'x' <tableID:16> <indexID:4 BE> <encoded key>   → index entry (data plane)
 //	's' <tableID:16> <stream-defined suffix>        → stream records (streams)
+//	'v' <tableID:16> <encoded primary key>          → item version (global tables, replicate.go)
+//	'q' <tableID:16> <seq:8>                        → replication outbox of that table (replicate.go)
 //
 // The table ID is allocated at CreateTable (it is also the TableId UUID that
 // DescribeTable reports), so DeleteTable is one DeleteRange per family over

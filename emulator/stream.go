@@ -290,7 +290,7 @@ func (e *Engine) stageStreamRecords(b kv.Batch, changes []itemChange) (func(), e
 	}
 	for _, c := range changes {
 		t := c.Table
-		if !t.StreamEnabled {
+		if !t.StreamEnabled || c.quiet {
 			continue
 		}
 		st := tables[t.ID]

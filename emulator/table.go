@@ -179,6 +179,10 @@ type tableMeta struct {
 	TTLEnabled bool   `json:"ttl,omitempty"`
 	TTLAttr    string `json:"ttlAttr,omitempty"`
 
+	// Group is the global table's replication group, this table
+	// included (replica.go); nil for a table that never had replicas.
+	Group []*replicaMeta `json:"group,omitempty"`
+
 	PITREnabled   bool      `json:"pitr,omitempty"`
 	PITRDays      int64     `json:"pitrDays,omitempty"`
 	PITREnabledAt time.Time `json:"pitrAt,omitzero"`
@@ -211,6 +215,11 @@ func (t *tableMeta) status(now time.Time) string {
 		return statusCreating
 	case now.Before(t.UpdatingUntil):
 		return statusUpdating
+	}
+	if len(t.Group) > 0 {
+		if s := t.groupStatus(now); s != "" {
+			return s
+		}
 	}
 	return statusActive
 }
@@ -501,7 +510,7 @@ func (e *Engine) saveTable(t *tableMeta) error {
 
 // dropTableData deletes every key of table id in b.
 func dropTableData(b kv.Batch, id tableID) error {
-	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id)} {
+	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id), versionPrefix(id), outboxPrefix(id)} {
 		if err := b.DeleteRange(p, prefixEnd(p)); err != nil {
 			return err
 		}

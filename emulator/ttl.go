@@ -197,6 +197,18 @@ func (e *Engine) ttlDelete(ctx context.Context, t *tableMeta, key []byte, now ti
 	if !cur.TTLEnabled {
 		return false, errResourceGone
 	}
+	if len(cur.replicas(now)) > 0 {
+		// One member expires an item, the one that wrote it last, and
+		// the delete replicates: the other Regions' stream records carry
+		// no TTL identity (control-plane-facts §1.5).
+		v, err := readVersion(e.opts.Store, key)
+		if err != nil {
+			return false, err
+		}
+		if v.region != "" && v.region != cur.Region {
+			return false, nil
+		}
+	}
 	attr := cur.TTLAttr
 	pw, err := e.prepare(e.opts.Store, &writeSpec{t: cur, key: key, build: func(old av.Item) (av.Item, error) {
 		if old == nil || !ttlExpired(old, attr, now) {

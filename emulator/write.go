@@ -291,6 +291,12 @@ type itemChange struct {
 	New   av.Item
 	// ByTTL marks a deletion by the TTL worker (stream.go, ttl.go).
 	ByTTL bool
+	// repl is the version of a replicated change being applied
+	// (replicate.go); nil for a local write.
+	repl *version
+	// quiet leaves the change out of the stream (a new replica's seeding
+	// copies existed before its stream).
+	quiet bool
 }
 
 // writeSpec describes one single-item write.
@@ -414,6 +420,8 @@ type writeBatch struct {
 	// noSync commits without fsync whatever Options.Sync says (backfill
 	// copies, made durable by the job's next synced commit).
 	noSync bool
+	// enqueued is set when a staged write queued replication work.
+	enqueued bool
 }
 
 func (e *Engine) newWriteBatch() *writeBatch {
@@ -453,6 +461,11 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			}
 		}
 		wb.addDelta(t.ID, stripe, ix.ID, p.oldEntry != nil, p.newEntry != nil, av.ItemSize(p.oldEntry), av.ItemSize(p.newEntry))
+	}
+	if len(t.Group) > 0 {
+		if err := wb.stageReplication(&c); err != nil {
+			return err
+		}
 	}
 	wb.changes = append(wb.changes, c)
 	return nil
@@ -505,6 +518,9 @@ func (wb *writeBatch) commit() error {
 	}
 	for id := range wb.tables {
 		wb.e.items.stats.bump(id)
+	}
+	if wb.enqueued {
+		wb.e.wakeApplier()
 	}
 	return nil
 }

@@ -79,7 +79,18 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 	items.Start("seeding items", nItems)
 	defer items.Done()
 	defer tables.Done()
-	for i := range specs {
+	// A global table's home Region first: its replicas are added to it.
+	order := make([]int, 0, len(specs))
+	for _, replicas := range []bool{false, true} {
+		for i := range specs {
+			if isReplicaSpec(&specs[i]) == replicas {
+				order = append(order, i)
+			}
+		}
+	}
+	outcomes = make([]Outcome, len(specs))
+	done := 0
+	for _, i := range order {
 		p := provisioner{eng: eng, s: &specs[i], ns: specs[i].Namespace(), diags: &diags, opts: opts, items: items, reported: reported}
 		errs := len(diags.Errs())
 		p.run(ctx)
@@ -92,14 +103,31 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 		case action == "":
 			action = Unchanged
 		}
-		outcomes = append(outcomes, Outcome{Spec: &specs[i], Action: action})
+		outcomes[i] = Outcome{Spec: &specs[i], Action: action}
+		done++
 		tables.Add(1)
 		if ctx.Err() != nil {
 			diags.Errorf(Pos{}, "provisioning interrupted: %v", ctx.Err())
 			break
 		}
 	}
+	if done < len(specs) {
+		// Interrupted: report only the tables dealt with, in spec order.
+		kept := outcomes[:0]
+		for _, o := range outcomes {
+			if o.Spec != nil {
+				kept = append(kept, o)
+			}
+		}
+		outcomes = kept
+	}
 	return outcomes, diags
+}
+
+// isReplicaSpec reports whether s is a global table's replica in another
+// Region than its home (Replicas[0]).
+func isReplicaSpec(s *TableSpec) bool {
+	return len(s.Replicas) > 1 && s.Region != s.Replicas[0]
 }
 
 type provisioner struct {
@@ -156,6 +184,27 @@ func (p *provisioner) run(ctx context.Context) {
 	desc, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(name)})
 	var ve *emulator.Error
 	switch {
+	case isNotFound(err) && isReplicaSpec(p.s):
+		linked, ok := p.addReplica(ctx)
+		if !ok {
+			return
+		}
+		if !linked && !p.create(ctx) {
+			return
+		}
+		p.action = Created
+		if linked {
+			desc, err := p.eng.DescribeTable(ctx, p.ns, &emulator.DescribeTableInput{TableName: spec.Str(name)})
+			if err != nil {
+				p.fail("DescribeTable", err)
+				return
+			}
+			// Per-Region settings (deletion protection, …) the replica
+			// did not get from the group.
+			if !p.reconcile(ctx, desc.Table) {
+				return
+			}
+		}
 	case isNotFound(err), errors.As(err, &ve) && ve.Code == emulator.CodeValidation:
 		// A name DescribeTable rejects names no existing table:
 		// CreateTable reports what is wrong with it.
@@ -269,6 +318,45 @@ func keyChange(want *emulator.CreateTableInput, cur *emulator.TableDescription) 
 		return "different local secondary indexes"
 	}
 	return ""
+}
+
+// addReplica adds this Region to the global table in its home Region
+// (UpdateTable ReplicaUpdates Create), as Terraform and CloudFormation do,
+// and waits for the replica to be ACTIVE. linked is false when the home
+// table cannot take replicas here (absent, or not on demand: write auto
+// scaling is not emulated): the caller then creates an independent table.
+func (p *provisioner) addReplica(ctx context.Context) (linked, ok bool) {
+	home := emulator.Namespace{Account: p.ns.Account, Region: p.s.Replicas[0]}
+	name := spec.Str(p.s.Name())
+	for {
+		out, err := p.eng.DescribeTable(ctx, home, &emulator.DescribeTableInput{TableName: name})
+		if err != nil {
+			return false, true
+		}
+		if out.Table.BillingModeSummary == nil || out.Table.BillingModeSummary.BillingMode != "PAY_PER_REQUEST" {
+			p.diags.Infof(p.s.Pos, "%s: table %s in %s is not on demand, so the replica in %s is an independent table (write auto scaling is not emulated)",
+				p.s.Source, p.s.Name(), home.Region, p.ns.Region)
+			return false, true
+		}
+		if out.Table.TableStatus == "ACTIVE" {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return false, false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	a := &emulator.ReplicationGroupMemberAction{RegionName: spec.Str(p.ns.Region), TableClassOverride: p.s.Create.TableClass}
+	if sse := p.s.Create.SSESpecification; sse != nil {
+		a.KMSMasterKeyId = sse.KMSMasterKeyId
+	}
+	if _, err := p.eng.UpdateTable(ctx, home, &emulator.UpdateTableInput{TableName: name,
+		ReplicaUpdates: []emulator.ReplicationGroupUpdate{{Create: a}}}); err != nil {
+		p.fail("UpdateTable", err)
+		return false, false
+	}
+	return true, p.waitActive(ctx)
 }
 
 // create issues the declaration's CreateTable.
@@ -435,6 +523,9 @@ func (p *provisioner) reconcile(ctx context.Context, cur *emulator.TableDescript
 			!update(&emulator.UpdateTableInput{StreamSpecification: want.StreamSpecification}) {
 			return false
 		}
+	case !wantStream && curStream && cur.GlobalTableVersion != "":
+		// Adding a replica turned the stream on, and a global table's
+		// stream cannot be turned off.
 	case !wantStream && curStream:
 		if !update(&emulator.UpdateTableInput{StreamSpecification: &emulator.StreamSpecification{StreamEnabled: spec.Bool(false)}}) {
 			return false

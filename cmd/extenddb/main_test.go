@@ -58,12 +58,13 @@ func TestParseServe(t *testing.T) {
 		{name: "every flag", getenv: home, args: []string{
 			"--addr", "127.0.0.1:9000", "--data-dir", "/d", "--default-account", "111122223333",
 			"--default-region", "eu-west-1", "--log-level", "debug", "--log-format", "json", "--sync",
-			"--transition-delay", "1500ms", "--shutdown-timeout", "3s", "--policy-update-block", "15s",
+			"--transition-delay", "1500ms", "--shutdown-timeout", "3s", "--policy-update-block", "15s", "--replication-delay", "250ms",
 			"--access-key-account", "AKIA1=111111111111", "-access-key-account=AKIA2=222222222222,AKIA3=333333333333",
 		}, check: func(t *testing.T, c serveConfig) {
 			if c.addr != "127.0.0.1:9000" || c.dataDir != "/d" || c.defaultAccount != "111122223333" ||
 				c.defaultRegion != "eu-west-1" || c.logLevel != "debug" || c.logFormat != "json" || !c.sync ||
-				c.transitionDelay != 1500*time.Millisecond || c.shutdownTimeout != 3*time.Second || c.policyUpdateBlock != 15*time.Second {
+				c.transitionDelay != 1500*time.Millisecond || c.shutdownTimeout != 3*time.Second || c.policyUpdateBlock != 15*time.Second ||
+				c.replicationDelay != 250*time.Millisecond {
 				t.Errorf("parsed: %+v", c)
 			}
 			if got := c.accessKeyAccounts.String(); got != "AKIA1=111111111111,AKIA2=222222222222,AKIA3=333333333333" {
@@ -96,6 +97,7 @@ func TestParseServe(t *testing.T) {
 		{name: "bad format", getenv: home, args: []string{"--log-format", "xml"}, wantErr: "--log-format"},
 		{name: "negative delay", getenv: home, args: []string{"--transition-delay", "-1s"}, wantErr: "--transition-delay"},
 		{name: "negative policy block", getenv: home, args: []string{"--policy-update-block", "-1s"}, wantErr: "--policy-update-block"},
+		{name: "negative replication delay", getenv: home, args: []string{"--replication-delay", "-1s"}, wantErr: "--replication-delay"},
 		{name: "bad delay", getenv: home, args: []string{"--transition-delay", "soon"}, wantErr: "invalid value"},
 		{name: "bad access key", getenv: home, args: []string{"--access-key-account", "AKIA"}, wantErr: "AKID=ACCOUNT"},
 		{name: "bad access key account", getenv: home, args: []string{"--access-key-account", "AKIA=1"}, wantErr: "12 digits"},

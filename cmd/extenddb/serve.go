@@ -37,6 +37,7 @@ type serveConfig struct {
 	sync              bool
 	transitionDelay   time.Duration
 	policyUpdateBlock time.Duration
+	replicationDelay  time.Duration
 	ttlInterval       time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
@@ -89,6 +90,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.sync, "sync", c.sync, "fsync every acknowledged write (durable across a power cut; slower)")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
 	fs.DurationVar(&c.policyUpdateBlock, "policy-update-block", c.policyUpdateBlock, "`DURATION` after a change of a resource-based policy during which further changes are refused, as DynamoDB's 15s (e.g. 15s); 0 is none")
+	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
@@ -181,6 +183,9 @@ func (c *serveConfig) validate() error {
 	}
 	if !oneOf(c.logFormat, "console", "json") {
 		return fmt.Errorf("--log-format %q: must be console or json", c.logFormat)
+	}
+	if c.replicationDelay < 0 {
+		return fmt.Errorf("--replication-delay %s: must not be negative", c.replicationDelay)
 	}
 	if c.transitionDelay < 0 {
 		return fmt.Errorf("--transition-delay %s: must not be negative", c.transitionDelay)
@@ -330,6 +335,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		Sync:              cfg.sync,
 		TransitionDelay:   cfg.transitionDelay,
 		PolicyUpdateBlock: cfg.policyUpdateBlock,
+		ReplicationDelay:  cfg.replicationDelay,
 		Logger:            &log,
 	}
 	cfg.throttle.apply(&engOpts)

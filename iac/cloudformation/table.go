@@ -615,6 +615,14 @@ func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) [
 		d.errorf(props, "Property Replicas cannot be empty.")
 		return nil
 	}
+	// The stack's Region is the global table's home (spec.Replicas[0]):
+	// the other replicas are added to its table.
+	for i, rg := range regions {
+		if rg == s.region && i > 0 {
+			regions = append(append([]string{rg}, regions[:i]...), regions[i+1:]...)
+			break
+		}
+	}
 	if !hasOwn {
 		d.errorf(props.get("Replicas"), "The Replicas section must contain an entry for the current region")
 	}
