@@ -3,6 +3,8 @@ package emulator
 import (
 	"context"
 	"sort"
+
+	"github.com/extenddb/extenddb/kv"
 )
 
 // inUse returns DynamoDB's ResourceInUseException for a change attempted on
@@ -137,8 +139,26 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 	d.KeySchema, d.AttributeDefinitions, d.CreationDateTime = nil, nil, 0
 
 	b := e.opts.Store.NewBatch()
+	// With PITR on, DynamoDB keeps the table as it was before the deletion
+	// in a SYSTEM backup: its record goes in the deletion's batch and the
+	// copy reads a snapshot taken before it (backup.go).
+	var sys *backupMeta
+	var snap kv.Snapshot
+	if t.PITREnabled {
+		if sys, err = e.newBackup(t, t.Name+"$DeletedTableBackup", backupSystem, now); err == nil {
+			err = putBackup(b, sys)
+		}
+		if err != nil {
+			_ = b.Close()
+			return nil, internalError(err)
+		}
+		snap = e.opts.Store.NewSnapshot()
+	}
 	if err := dropTableData(b, t.ID); err != nil {
 		_ = b.Close()
+		if snap != nil {
+			_ = snap.Close()
+		}
 		return nil, internalError(err)
 	}
 	var nt *tableMeta
@@ -154,7 +174,13 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 		return nil, internalError(err)
 	}
 	if err := e.commit(b); err != nil {
+		if snap != nil {
+			_ = snap.Close()
+		}
 		return nil, internalError(err)
+	}
+	if sys != nil {
+		e.startBackup(sys, snap)
 	}
 	if nt != nil {
 		e.cacheTable(nt)

@@ -70,6 +70,11 @@ func dynamoDBOperations() map[string]operation {
 		"DescribeTimeToLive":        op((*emulator.Engine).DescribeTimeToLive),
 		"UpdateContinuousBackups":   op((*emulator.Engine).UpdateContinuousBackups),
 		"DescribeContinuousBackups": op((*emulator.Engine).DescribeContinuousBackups),
+		"CreateBackup":              op((*emulator.Engine).CreateBackup),
+		"DescribeBackup":            op((*emulator.Engine).DescribeBackup),
+		"ListBackups":               op((*emulator.Engine).ListBackups),
+		"DeleteBackup":              op((*emulator.Engine).DeleteBackup),
+		"RestoreTableFromBackup":    op((*emulator.Engine).RestoreTableFromBackup),
 		"DescribeLimits":            op((*emulator.Engine).DescribeLimits),
 		"DescribeEndpoints":         op((*emulator.Engine).DescribeEndpoints),
 		// Data plane.

@@ -1,0 +1,139 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// backupTable creates table "bkt" (hash key pk, a GSI on g) holding n items.
+func backupTable(t *testing.T, n int) *testEngine {
+	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true })
+	in := simpleTable("bkt")
+	in.AttributeDefinitions = attrs("pk", "S", "g", "S")
+	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
+		Projection: &Projection{ProjectionType: sp("ALL")}}}
+	te.mustCreate(nsA, in)
+	for i := range n {
+		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bkt"),
+			Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return te
+}
+
+// pauseJob makes te's job of kind (backup or restore) wait after its first
+// chunk: reached is closed when it gets there, free lets it go on.
+func pauseJob(t *testing.T, te *testEngine, kind string) (reached chan struct{}, free func()) {
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	free = func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	te.bk.afterChunk = func(job string, rows int) {
+		if job == kind && rows == backupChunk {
+			close(reached)
+			<-release
+		}
+	}
+	return reached, free
+}
+
+func (te *testEngine) backupStatus(arn string) (string, error) {
+	out, err := te.DescribeBackup(context.Background(), nsA, &BackupArnInput{BackupArn: &arn})
+	if err != nil {
+		return "", err
+	}
+	return out.BackupDescription.BackupDetails.BackupStatus, nil
+}
+
+// TestBackupInterruptedByRestartFails: a restart in the middle of a backup
+// leaves no half-made backup: the next start marks it DELETED, drops its
+// rows, and ListBackups does not show it.
+func TestBackupInterruptedByRestartFails(t *testing.T) {
+	te := backupTable(t, 3*backupChunk)
+	reached, free := pauseJob(t, te, "backup")
+	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := out.BackupDetails.BackupArn
+	<-reached
+	if s, _ := te.backupStatus(arn); s != backupCreating {
+		t.Fatalf("status mid-copy = %q, want CREATING", s)
+	}
+	// The process stops: the job is cancelled part-way.
+	te.bk.cancel()
+	free()
+	te.restart()
+	if s, err := te.backupStatus(arn); err != nil || s != backupDeleted {
+		t.Fatalf("status after restart = %q, %v; want DELETED", s, err)
+	}
+	l, err := te.ListBackups(context.Background(), nsA, &ListBackupsInput{BackupType: sp("ALL")})
+	if err != nil || len(l.BackupSummaries) != 0 {
+		t.Fatalf("ListBackups after restart = %+v, %v; want none", l, err)
+	}
+	bns, _, id, _ := parseBackupARN(arn)
+	m, _ := getBackup(te.store, bns, id)
+	keys, _, err := nextRows(te.store, backupDataPrefix(m.DataID), prefixEnd(backupDataPrefix(m.DataID)), 1)
+	if err != nil || len(keys) != 0 {
+		t.Fatalf("rows left of a failed backup: %d, %v", len(keys), err)
+	}
+	if _, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rrr"), BackupArn: &arn}); !errors.Is(err, &Error{Code: CodeBackupNotFound}) {
+		t.Fatalf("restore of a failed backup: %v", err)
+	}
+	// A new backup of the table works after the restart.
+	if _, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak2")}); err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+}
+
+// TestRestoreResumesAfterRestart: a restart in the middle of a restore
+// resumes it from its cursor; the table stays CREATING until every item is
+// in, and the counts are exact (no row counted twice).
+func TestRestoreResumesAfterRestart(t *testing.T) {
+	n := 3*backupChunk + 10
+	te := backupTable(t, n)
+	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	arn := out.BackupDetails.BackupArn
+	reached, free := pauseJob(t, te, "restore")
+	r, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TableDescription.TableStatus != statusCreating || !r.TableDescription.RestoreSummary.RestoreInProgress {
+		t.Fatalf("restore answer: %+v", r.TableDescription)
+	}
+	<-reached
+	if _, err := te.DeleteBackup(context.Background(), nsA, &BackupArnInput{BackupArn: &arn}); !errors.Is(err, &Error{Code: CodeBackupInUse}) {
+		t.Fatalf("DeleteBackup during a restore: %v, want BackupInUseException", err)
+	}
+	te.bk.cancel()
+	free()
+	te.restart()
+	te.bk.wg.Wait()
+	d := te.describeT(nsA, "rtb")
+	if d.TableStatus != statusActive || d.RestoreSummary.RestoreInProgress || d.ItemCount != int64(n) {
+		t.Fatalf("restored table: %s, in progress %v, %d items; want ACTIVE, false, %d", d.TableStatus, d.RestoreSummary.RestoreInProgress, d.ItemCount, n)
+	}
+	if g := d.GlobalSecondaryIndexes[0]; g.ItemCount != int64(n) || g.IndexStatus != statusActive {
+		t.Fatalf("restored GSI: %s with %d entries", g.IndexStatus, g.ItemCount)
+	}
+	q, err := te.Query(context.Background(), nsA, &QueryInput{TableName: sp("rtb"), IndexName: sp("gix"),
+		KeyConditionExpression: sp("g = :g"), ExpressionAttributeValues: map[string]av.Value{":g": avS("x")}, Select: sp("COUNT")})
+	if err != nil || q.Count != int64(n) {
+		t.Fatalf("Query on the restored GSI: %v, %v", q, err)
+	}
+	if _, err := te.Engine.opts.Store.Get(restoreCursorKey(te.tables[nsA]["rtb"].ID)); err == nil {
+		t.Fatal("the restore cursor outlives the job")
+	}
+}
