@@ -242,7 +242,7 @@ func (e *Engine) copyBackup(ctx context.Context, m *backupMeta, snap kv.Snapshot
 		return err
 	}
 	defer it.Close()
-	meter := e.jobMeter(m.Account, m.Region, m.Table.Name, "backup", m.ARN())
+	meter := e.jobMeter(m.Account, m.Region, m.Table.Name, "backup", m.ARN(), false)
 	meter.Start("backup", m.ItemCount)
 	b := e.opts.Store.NewBatch()
 	defer func() { _ = b.Close() }()
@@ -294,13 +294,16 @@ func (e *Engine) copyBackup(ctx context.Context, m *backupMeta, snap kv.Snapshot
 }
 
 // jobMeter logs a backup or restore job's progress at info, as the GSI
-// backfill does.
-func (e *Engine) jobMeter(account, region, table, kind, arn string) *progress.Meter {
+// backfill does; resumed marks a restore resumed after a restart.
+func (e *Engine) jobMeter(account, region, table, kind, arn string, resumed bool) *progress.Meter {
 	return &progress.Meter{Unit: "items", Every: e.bk.progressEvery, Now: e.opts.Clock.Now, Report: func(r progress.Report) {
 		ev := e.log.Info().Str("account", account).Str("region", region).Str("table", table).Str(kind, arn).
 			Int64(r.Unit, r.Count)
 		if r.Total > 0 {
 			ev = ev.Int64("total", r.Total)
+		}
+		if resumed {
+			ev = ev.Bool("resumed", true)
 		}
 		ev.Float64(r.Unit+"_per_second", r.Rate).Dur("elapsed", r.Elapsed).Msg(r.Message())
 	}}

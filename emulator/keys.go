@@ -14,6 +14,11 @@ import (
 //	'i' <tableID:16> <encoded primary key>          → item (data plane)
 //	'x' <tableID:16> <indexID:4 BE> <encoded key>   → index entry (data plane)
 //	's' <tableID:16> <stream-defined suffix>        → stream records (streams)
+//	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
+//	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
+//
+// Backups live outside every table's families, so DeleteTable's range
+// deletes never touch them and they outlive the table (backup.go).
 //
 // The table ID is allocated at CreateTable (it is also the TableId UUID that
 // DescribeTable reports), so DeleteTable is one DeleteRange per family over

@@ -9,8 +9,7 @@ package emulator
 // the job saves a cursor (the last row done) in the same batch as the rows,
 // under the new table's index family with the reserved index ID
 // restoreCursorID, so DeleteTable's range delete drops it too. New resumes
-// every table left restoring from its cursor; re-writing a row is
-// idempotent. The job clears InProgress in the batch that drops the
+// every table left restoring from its cursor. The job clears InProgress in the batch that drops the
 // cursor: the table is ACTIVE only with every item in. DeleteBackup
 // refuses a backup being restored, so the rows outlive the job; if they
 // are gone anyway, the restore fails and the half-made table is dropped.
@@ -297,7 +296,7 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 	case !errors.Is(err, kv.ErrNotFound):
 		return err
 	}
-	meter := e.jobMeter(t.Account, t.Region, t.Name, "restore", t.Restore.SourceBackupArn)
+	meter := e.jobMeter(t.Account, t.Region, t.Name, "restore", t.Restore.SourceBackupArn, resumed)
 	var total int64
 	if !resumed {
 		total = m.ItemCount
@@ -322,7 +321,7 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 				return internalError(err)
 			}
 			key := append(append(make([]byte, 0, len(itemP)+len(k)-len(src)), itemP...), k[len(src):]...)
-			pw, err := e.prepare(e.opts.Store, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
+			pw, err := e.prepare(noItems{}, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
 			if err == nil {
 				err = wb.stage(pw)
 			}
@@ -354,6 +353,18 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 			f("restore", rows)
 		}
 	}
+}
+
+// noItems is the reader the restore prepares its writes against: a row
+// after the cursor was never written to the new table (the cursor commits
+// with the rows, and the table refuses writes while CREATING), so there is
+// no old item to read. Skipping the read halves the restore's time.
+type noItems struct{}
+
+func (noItems) Get([]byte) ([]byte, error) { return nil, kv.ErrNotFound }
+
+func (noItems) NewIter(_, _ []byte) (kv.Iterator, error) {
+	return nil, errors.New("emulator: noItems has no iterator")
 }
 
 // nextRows returns up to n keys and values in [lower, upper).
