@@ -143,7 +143,8 @@ type backupState struct {
 	// copied, for BackupInUseException; guarded by e.mu.
 	creating map[string]string
 	// afterChunk, if set (tests), runs after each committed chunk of a
-	// backup ("backup") or restore ("restore") job with the rows done.
+	// backup ("backup") or restore ("restore") job with the rows done, and
+	// once before a backup copies anything (rows 0).
 	afterChunk func(job string, rows int)
 	// progressEvery, if set (tests), replaces progress.DefaultEvery.
 	progressEvery time.Duration
@@ -244,6 +245,9 @@ func (e *Engine) copyBackup(ctx context.Context, m *backupMeta, snap kv.Snapshot
 	defer it.Close()
 	meter := e.jobMeter(m.Account, m.Region, m.Table.Name, "backup", m.ARN(), false)
 	meter.Start("backup", m.ItemCount)
+	if f := e.bk.afterChunk; f != nil {
+		f("backup", 0)
+	}
 	b := e.opts.Store.NewBatch()
 	defer func() { _ = b.Close() }()
 	rows, inBatch := 0, 0

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -490,10 +491,13 @@ func TestBackupErrors(t *testing.T) {
 	// A backup being copied conflicts with another backup of the table,
 	// its deletion and its restore.
 	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	emulator.SetBackupAfterChunk(s.Engine(), func(job string, rows int) {
 		if job == "backup" && rows == emulator.BackupChunk {
-			close(reached)
-			<-release
+			once.Do(func() {
+				close(reached)
+				<-release
+			})
 		}
 	})
 	d := bkBackup(t, c, "orders", "busy")

@@ -27,15 +27,16 @@ func backupTable(t *testing.T, n int) *testEngine {
 	return te
 }
 
-// pauseJob makes te's job of kind (backup or restore) wait after its first
-// chunk: reached is closed when it gets there, free lets it go on.
-func pauseJob(t *testing.T, te *testEngine, kind string) (reached chan struct{}, free func()) {
+// pauseJob makes te's job of kind (backup or restore) wait once it has done
+// at rows (0: before a backup copies anything; backupChunk: after the first
+// chunk): reached is closed when it gets there, free lets it go on.
+func pauseJob(t *testing.T, te *testEngine, kind string, at int) (reached chan struct{}, free func()) {
 	reached, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	free = func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free)
 	te.bk.afterChunk = func(job string, rows int) {
-		if job == kind && rows == backupChunk {
+		if job == kind && rows == at {
 			close(reached)
 			<-release
 		}
@@ -56,7 +57,7 @@ func (te *testEngine) backupStatus(arn string) (string, error) {
 // rows, and ListBackups does not show it.
 func TestBackupInterruptedByRestartFails(t *testing.T) {
 	te := backupTable(t, 3*backupChunk)
-	reached, free := pauseJob(t, te, "backup")
+	reached, free := pauseJob(t, te, "backup", backupChunk)
 	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestRestoreResumesAfterRestart(t *testing.T) {
 	}
 	te.bk.wg.Wait()
 	arn := out.BackupDetails.BackupArn
-	reached, free := pauseJob(t, te, "restore")
+	reached, free := pauseJob(t, te, "restore", backupChunk)
 	r, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn})
 	if err != nil {
 		t.Fatal(err)
@@ -135,5 +136,62 @@ func TestRestoreResumesAfterRestart(t *testing.T) {
 	}
 	if _, err := te.Engine.opts.Store.Get(restoreCursorKey(te.tables[nsA]["rtb"].ID)); err == nil {
 		t.Fatal("the restore cursor outlives the job")
+	}
+}
+
+// TestBackupReadsItsSnapshot: writes, deletes, DeleteTable and a re-created
+// table of the same name that all land while the copy is half done do not
+// reach the backup: it restores exactly the items of the request time.
+func TestBackupReadsItsSnapshot(t *testing.T) {
+	n := 2*backupChunk + 5
+	te := backupTable(t, n)
+	ctx := context.Background()
+	reached, free := pauseJob(t, te, "backup", 0)
+	out, err := te.CreateBackup(ctx, nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("snap")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	for i := range n {
+		k := strconv.Itoa(i)
+		if i%2 == 0 {
+			_, err = te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": avS(k), "g": avS("changed")}})
+		} else {
+			_, err = te.DeleteItem(ctx, nsA, &DeleteItemInput{TableName: sp("bkt"), Key: av.Item{"pk": avS(k)}})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	te.mustCreate(nsA, simpleTable("bkt"))
+	free()
+	te.bk.wg.Wait()
+	arn := out.BackupDetails.BackupArn
+	if _, err := te.RestoreTableFromBackup(ctx, nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	got := 0
+	var start av.Item
+	for {
+		s, err := te.Scan(ctx, nsA, &ScanInput{TableName: sp("rtb"), ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range s.Items {
+			if it["g"].S != "x" {
+				t.Fatalf("restored item %v carries a later write", it)
+			}
+		}
+		got += len(s.Items)
+		if start = s.LastEvaluatedKey; start == nil {
+			break
+		}
+	}
+	if got != n {
+		t.Fatalf("restored %d items, want %d", got, n)
 	}
 }
