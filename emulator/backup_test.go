@@ -2,12 +2,16 @@ package emulator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/rs/zerolog"
 )
 
 // backupTable creates table "bkt" (hash key pk, a GSI on g) holding n items.
@@ -193,5 +197,54 @@ func TestBackupReadsItsSnapshot(t *testing.T) {
 	}
 	if got != n {
 		t.Fatalf("restored %d items, want %d", got, n)
+	}
+}
+
+// TestBackupAndRestoreLogProgress: a backup and a restore log at info that
+// they started (with the item count as total), finished, and how many items
+// they copied.
+func TestBackupAndRestoreLogProgress(t *testing.T) {
+	n := 2*backupChunk + 3
+	var logs syncBuffer
+	log := zerolog.New(&logs).Level(zerolog.InfoLevel)
+	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true; o.Logger = &log })
+	te.mustCreate(nsA, simpleTable("bkt"))
+	for i := range n {
+		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": avS(strconv.Itoa(i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("logged")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	arn := out.BackupDetails.BackupArn
+	if _, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	type line struct {
+		Message, Table, Backup, Restore string
+		Items, Total                    int64
+	}
+	var got []line
+	for _, s := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var l line
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			t.Fatalf("log line %q: %v", s, err)
+		}
+		if strings.HasPrefix(l.Message, "backup ") || strings.HasPrefix(l.Message, "restore ") {
+			got = append(got, l)
+		}
+	}
+	want := []line{
+		{"backup started", "bkt", arn, "", 0, int64(n)},
+		{"backup finished", "bkt", arn, "", int64(n), int64(n)},
+		{"restore started", "rtb", "", arn, 0, int64(n)},
+		{"restore finished", "rtb", "", arn, int64(n), int64(n)},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("logs:\n%+v\nwant\n%+v", got, want)
 	}
 }
