@@ -120,18 +120,23 @@ func newBackupID(now time.Time) (string, error) {
 	return fmt.Sprintf("%014d-%08x", now.UnixMilli(), binary.BigEndian.Uint32(r[:])), nil
 }
 
-// parseBackupARN splits arn:P:dynamodb:REGION:ACCOUNT:table/NAME/backup/ID;
-// ok is false for anything else.
+// parseBackupARN splits arn:P:dynamodb:REGION:ACCOUNT:table/NAME/backup/ID
+// (P the Region's partition); ok is false for anything else.
 func parseBackupARN(s string) (ns Namespace, table, id string, ok bool) {
+	// No 0x00: it separates account and Region in the record keys.
 	f := strings.SplitN(s, ":", 6)
-	if len(f) != 6 || f[0] != "arn" || f[2] != "dynamodb" || f[3] == "" || f[4] == "" {
+	if len(f) != 6 || f[0] != "arn" || f[2] != "dynamodb" || f[3] == "" || f[4] == "" || strings.IndexByte(s, 0) >= 0 {
+		return ns, "", "", false
+	}
+	ns = Namespace{Account: f[4], Region: f[3]}
+	if f[1] != ns.Partition() {
 		return ns, "", "", false
 	}
 	parts := strings.Split(f[5], "/")
 	if len(parts) != 4 || parts[0] != "table" || parts[1] == "" || parts[2] != "backup" || parts[3] == "" {
 		return ns, "", "", false
 	}
-	return Namespace{Account: f[4], Region: f[3]}, parts[1], parts[3], true
+	return ns, parts[1], parts[3], true
 }
 
 // backupState is the engine's backup and restore jobs. New initialises it.
