@@ -252,7 +252,7 @@ func TestBackupAndRestoreLogProgress(t *testing.T) {
 func TestParseBackupARN(t *testing.T) {
 	for _, tc := range []struct {
 		arn, account, region, table, id string
-		ok                               bool
+		ok                              bool
 	}{
 		{"arn:aws:dynamodb:us-east-1:123456789012:table/Music/backup/01489173575360-b308cd7d", "123456789012", "us-east-1", "Music", "01489173575360-b308cd7d", true},
 		{"arn:aws-cn:dynamodb:cn-north-1:123456789012:table/a.b-c/backup/x", "123456789012", "cn-north-1", "a.b-c", "x", true},
