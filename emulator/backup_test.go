@@ -290,3 +290,46 @@ func FuzzParseBackupARN(f *testing.F) {
 		}
 	})
 }
+
+// TestRestoreFailsWithoutItsBackup: a restore resumed after a restart whose
+// backup is gone (a damaged store) fails cleanly: the half-made table is
+// dropped, never left CREATING or made ACTIVE.
+func TestRestoreFailsWithoutItsBackup(t *testing.T) {
+	te := backupTable(t, 2*backupChunk+1)
+	ctx := context.Background()
+	out, err := te.CreateBackup(ctx, nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	arn := out.BackupDetails.BackupArn
+	reached, free := pauseJob(t, te, "restore", backupChunk)
+	if _, err := te.RestoreTableFromBackup(ctx, nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	te.bk.cancel()
+	free()
+	te.bk.wg.Wait()
+	rid := te.tables[nsA]["rtb"].ID
+	bns, _, id, _ := parseBackupARN(arn)
+	b := te.store.NewBatch()
+	if err := b.Delete(backupKey(bns, id)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(true); err != nil {
+		t.Fatal(err)
+	}
+	te.restart()
+	te.bk.wg.Wait()
+	if _, err := te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &Error{Code: CodeResourceNotFound}) {
+		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
+	}
+	if rows, _, err := nextRows(te.store, itemPrefix(rid), prefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
+	}
+	keys, _, err := nextRows(te.store, itemPrefix(te.tables[nsA]["bkt"].ID), nil, 1)
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("the source table lost its items: %v", err)
+	}
+}
