@@ -3,6 +3,8 @@ package emulator
 import (
 	"context"
 	"sort"
+
+	"github.com/extenddb/extenddb/kv"
 )
 
 // inUse returns DynamoDB's ResourceInUseException for a change attempted on
@@ -144,16 +146,40 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 		_ = b.Close()
 		return nil, internalError(err)
 	}
+	// With PITR on, DynamoDB keeps the table as it was before the deletion
+	// in a SYSTEM backup: its record goes in the deletion's batch and the
+	// copy reads a snapshot taken before it (backup.go).
+	var sys *backupMeta
+	var snap kv.Snapshot
+	if t.PITREnabled {
+		if sys, err = e.newBackup(t, t.Name+"$DeletedTableBackup", backupSystem, now); err == nil {
+			err = putBackup(b, sys)
+		}
+		if err != nil {
+			_ = b.Close()
+			return nil, internalError(err)
+		}
+		snap = e.opts.Store.NewSnapshot()
+	}
 	nt, err := e.stageDropTable(b, t, now)
 	if err != nil {
 		_ = b.Close()
+		if snap != nil {
+			_ = snap.Close()
+		}
 		return nil, internalError(err)
 	}
 	if err := e.commit(b); err != nil {
+		if snap != nil {
+			_ = snap.Close()
+		}
 		return nil, internalError(err)
 	}
 	for _, m := range members {
 		e.cacheTable(m)
+	}
+	if sys != nil {
+		e.startBackup(sys, snap)
 	}
 	if nt.Deleting {
 		e.cacheTable(nt)

@@ -144,6 +144,16 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 	if t.SSEEnabled {
 		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: t.SSEKMSKeyArn}
 	}
+	if r := t.Restore; r != nil {
+		d.RestoreSummary = &RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
+			RestoreDateTime: epochSeconds(r.RestoreDateTime), RestoreInProgress: r.InProgress}
+		if r.InProgress {
+			// The indexes fill with the table: CREATING until it is ACTIVE.
+			for i := range d.GlobalSecondaryIndexes {
+				d.GlobalSecondaryIndexes[i].IndexStatus = statusCreating
+			}
+		}
+	}
 	if t.TableClassSet {
 		d.TableClassSummary = &TableClassSummary{TableClass: t.TableClass, LastUpdateDateTime: epochPtr(t.TableClassUpdate)}
 	}

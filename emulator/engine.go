@@ -98,6 +98,8 @@ type Engine struct {
 	// repl is global-table replication: the applier and the seeding of
 	// new replicas (replicate.go, replica_seed.go).
 	repl replState
+	// bk is the backup and restore jobs (backup.go, restore.go).
+	bk backupState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -133,16 +135,23 @@ func New(opts Options) (*Engine, error) {
 	}
 	e.bf.init()
 	e.resumeBackfills()
+	e.bk.init()
+	if err := e.failUnfinishedBackups(); err != nil {
+		return nil, err
+	}
 	e.startReplication()
+	e.resumeRestores()
 	e.startTTL()
 	return e, nil
 }
 
 // Close stops the engine's background work (an unfinished index backfill
-// resumes at the next New). It does not close the store.
+// or restore resumes at the next New; an unfinished backup fails there, see
+// backup.go). It does not close the store.
 func (e *Engine) Close() error {
 	e.bf.stop()
 	e.stopReplication()
+	e.bk.stop()
 	e.stopTTL()
 	return nil
 }

@@ -16,6 +16,11 @@ import (
 //	's' <tableID:16> <stream-defined suffix>        → stream records (streams)
 //	'v' <tableID:16> <encoded primary key>          → item version (global tables, replicate.go)
 //	'q' <tableID:16> <seq:8>                        → replication outbox of that table (replicate.go)
+//	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
+//	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
+//
+// Backups live outside every table's families, so DeleteTable's range
+// deletes never touch them and they outlive the table (backup.go).
 //
 // The table ID is allocated at CreateTable (it is also the TableId UUID that
 // DescribeTable reports), so DeleteTable is one DeleteRange per family over

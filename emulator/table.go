@@ -196,6 +196,11 @@ type tableMeta struct {
 	Deleting      bool      `json:"deleting,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
 
+	// Restore is set on a table made by RestoreTableFromBackup; while its
+	// InProgress is set the restore job (restore.go) is copying the items
+	// in and the table is CREATING.
+	Restore *restoreState `json:"restore,omitempty"`
+
 	// thr is the table's throttle handle, set by cacheTable (see
 	// throttle_engine.go); not stored.
 	thr *throttle.Table
@@ -211,7 +216,7 @@ func (t *tableMeta) status(now time.Time) string {
 	switch {
 	case t.Deleting:
 		return statusDeleting
-	case now.Before(t.CreatingUntil):
+	case t.Restore != nil && t.Restore.InProgress, now.Before(t.CreatingUntil):
 		return statusCreating
 	case now.Before(t.UpdatingUntil):
 		return statusUpdating
