@@ -241,8 +241,15 @@ func (e *Engine) finishBackfill(t *tableMeta, ix *indexMeta) error {
 	if !found {
 		return nil // the index was deleted meanwhile
 	}
+	return e.finishJob(backfillCursorKey(t.ID, ix.ID), nt)
+}
+
+// finishJob ends a background job over a table (a backfill, a restore):
+// its cursor goes and the table's new metadata nt is stored in one batch,
+// so a restart sees either the job still to resume or the job done.
+func (e *Engine) finishJob(cursor []byte, nt *tableMeta) error {
 	b := e.opts.Store.NewBatch()
-	if err := b.Delete(backfillCursorKey(t.ID, ix.ID)); err != nil {
+	if err := b.Delete(cursor); err != nil {
 		_ = b.Close()
 		return err
 	}

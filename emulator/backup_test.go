@@ -84,7 +84,7 @@ func TestBackupInterruptedByRestartFails(t *testing.T) {
 	}
 	bns, _, id, _ := parseBackupARN(arn)
 	m, _ := getBackup(te.store, bns, id)
-	keys, _, err := nextRows(te.store, backupDataPrefix(m.DataID), prefixEnd(backupDataPrefix(m.DataID)), 1)
+	keys, _, err := nextEntries(te.store, backupDataPrefix(m.DataID), prefixEnd(backupDataPrefix(m.DataID)), 1)
 	if err != nil || len(keys) != 0 {
 		t.Fatalf("rows left of a failed backup: %d, %v", len(keys), err)
 	}
@@ -325,10 +325,10 @@ func TestRestoreFailsWithoutItsBackup(t *testing.T) {
 	if _, err := te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &Error{Code: CodeResourceNotFound}) {
 		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
 	}
-	if rows, _, err := nextRows(te.store, itemPrefix(rid), prefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+	if rows, _, err := nextEntries(te.store, itemPrefix(rid), prefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
 		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
 	}
-	keys, _, err := nextRows(te.store, itemPrefix(te.tables[nsA]["bkt"].ID), nil, 1)
+	keys, _, err := nextEntries(te.store, itemPrefix(te.tables[nsA]["bkt"].ID), nil, 1)
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("the source table lost its items: %v", err)
 	}

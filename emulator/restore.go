@@ -308,7 +308,7 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		keys, vals, err := nextRows(e.opts.Store, lower, prefixEnd(src), backupChunk)
+		keys, vals, err := nextEntries(e.opts.Store, lower, prefixEnd(src), backupChunk)
 		if err != nil {
 			return err
 		}
@@ -367,23 +367,6 @@ func (noItems) NewIter(_, _ []byte) (kv.Iterator, error) {
 	return nil, errors.New("emulator: noItems has no iterator")
 }
 
-// nextRows returns up to n keys and values in [lower, upper).
-func nextRows(r kv.Reader, lower, upper []byte, n int) (keys, vals [][]byte, err error) {
-	it, err := r.NewIter(lower, upper)
-	if err != nil {
-		return nil, nil, err
-	}
-	for ok := it.First(); ok && len(keys) < n; ok = it.Next() {
-		keys = append(keys, append([]byte(nil), it.Key()...))
-		vals = append(vals, append([]byte(nil), it.Value()...))
-	}
-	if err := it.Error(); err != nil {
-		_ = it.Close()
-		return nil, nil, err
-	}
-	return keys, vals, it.Close()
-}
-
 // finishRestore clears InProgress and drops the cursor in one batch (with
 // Options.Sync, which makes the unsynced chunks before it durable too).
 func (e *Engine) finishRestore(t *tableMeta) error {
@@ -395,20 +378,7 @@ func (e *Engine) finishRestore(t *tableMeta) error {
 	}
 	nt := c.clone()
 	nt.Restore.InProgress = false
-	b := e.opts.Store.NewBatch()
-	if err := b.Delete(restoreCursorKey(t.ID)); err != nil {
-		_ = b.Close()
-		return err
-	}
-	if err := putTable(b, nt); err != nil {
-		_ = b.Close()
-		return err
-	}
-	if err := e.commit(b); err != nil {
-		return err
-	}
-	e.cacheTable(nt)
-	return nil
+	return e.finishJob(restoreCursorKey(t.ID), nt)
 }
 
 // dropRestored deletes a table whose restore cannot finish.
