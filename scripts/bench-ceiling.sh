@@ -63,7 +63,7 @@ for op in $OPS; do
 		echo "$op failed:" >&2; cat "$work/loadgen.log" >&2; exit 1
 	}
 	ops=$(field "$line" ops_per_sec)
-	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", b > 0 ? 100 * a / b : 0 }')
+	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
 	printf '%-9s %10s %9s %9s %8s%%\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$share"
 done
 printf '\nload average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
