@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-ceiling.sh runs the ceiling (a canned 1 KB GetItem from net/http) and
-# ExtendDB's operations back to back under the same load, and prints each
-# operation's throughput as a share of the ceiling. Only that share means
+# each of ExtendDB's operations back to back under the same load, and prints
+# each operation's throughput as a share of the ceiling taken just before it. Only that share means
 # anything on a shared machine: absolute figures move with the neighbours.
 #
 #   scripts/bench-ceiling.sh                 # put get query batchget mixed, 16 conns, 10 s each
@@ -54,16 +54,18 @@ field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
 printf '%d connections, %s per op, server %s\n\n' "$CONNS" "$DURATION" "$addr"
-printf '%-9s %10s %9s %9s %9s\n' op ops/s p50_ms p99_ms ceiling
-ceiling=$("$work/loadgen" -canned -c "$CONNS" -d "$DURATION")
-base=$(field "$ceiling" ops_per_sec)
-printf '%-9s %10s %9s %9s %8s%%\n' canned "$base" "$(field "$ceiling" p50_ms)" "$(field "$ceiling" p99_ms)" 100
+# The ceiling is measured again right before each operation: the neighbours'
+# load moves within a run too, and a share is only as good as the ceiling
+# taken closest to it.
+printf '%-9s %10s %9s %9s %12s %7s\n' op ops/s p50_ms p99_ms ceiling_ops/s share
 for op in $OPS; do
+	ceiling=$("$work/loadgen" -canned -c "$CONNS" -d "$DURATION")
+	base=$(field "$ceiling" ops_per_sec)
 	line=$("$work/loadgen" -endpoint "http://$addr" -op "$op" -c "$CONNS" -d "$DURATION" 2>>"$work/loadgen.log") || {
 		echo "$op failed:" >&2; cat "$work/loadgen.log" >&2; exit 1
 	}
 	ops=$(field "$line" ops_per_sec)
 	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
-	printf '%-9s %10s %9s %9s %8s%%\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$share"
+	printf '%-9s %10s %9s %9s %12s %6s%%\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$base" "$share"
 done
 printf '\nload average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
