@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench-ceiling.sh runs the ceiling (a canned 1 KB GetItem from net/http) and
+# bench-ceiling.sh runs the ceiling (a canned 1 KB GetItem from net/http, in a
+# process of its own: `loadgen -serve-canned`) and
 # each of ExtendDB's operations back to back under the same load, and prints
 # each operation's throughput as a share of the ceiling taken just before it. Only that share means
 # anything on a shared machine: absolute figures move with the neighbours.
@@ -23,11 +24,14 @@ PPROF=${PPROF:-}
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 server=
+canned=
 cleanup() {
-	if [[ -n $server ]] && kill -0 "$server" 2>/dev/null; then
-		kill -INT "$server"
-		wait "$server" || true
-	fi
+	for pid in $server $canned; do
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -INT "$pid"
+			wait "$pid" || true
+		fi
+	done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -50,6 +54,18 @@ for _ in $(seq 200); do
 done
 [[ -n $addr ]] || { echo "server never logged its address" >&2; cat "$work/server.log" >&2; exit 1; }
 
+# The ceiling is a process of its own, as the server is: the generator's
+# client then shares a Go runtime with neither.
+"$work/loadgen" -serve-canned 127.0.0.1:0 2>"$work/canned.log" &
+canned=$!
+caddr=
+for _ in $(seq 200); do
+	caddr=$(grep -o 'http://[0-9.:]*' "$work/canned.log" | head -1) || true
+	[[ -n $caddr ]] && break
+	sleep 0.05
+done
+[[ -n $caddr ]] || { echo "the canned server never said where it is" >&2; cat "$work/canned.log" >&2; exit 1; }
+
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
@@ -59,7 +75,7 @@ printf '%d connections, %s per op, server %s\n\n' "$CONNS" "$DURATION" "$addr"
 # taken closest to it.
 printf '%-9s %10s %9s %9s %12s %7s\n' op ops/s p50_ms p99_ms ceiling_ops/s share
 for op in $OPS; do
-	ceiling=$("$work/loadgen" -canned -c "$CONNS" -d "$DURATION")
+	ceiling=$("$work/loadgen" -canned -endpoint "$caddr" -c "$CONNS" -d "$DURATION")
 	base=$(field "$ceiling" ops_per_sec)
 	line=$("$work/loadgen" -endpoint "http://$addr" -op "$op" -c "$CONNS" -d "$DURATION" 2>>"$work/loadgen.log") || {
 		echo "$op failed:" >&2; cat "$work/loadgen.log" >&2; exit 1

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -224,6 +225,43 @@ func TestCannedRun(t *testing.T) {
 	r, err := run(t.Context(), o, io.Discard)
 	if err != nil || r.op != "canned" || r.ops != 20 || r.errors != 0 {
 		t.Errorf("canned run: %+v %v", r, err)
+	}
+}
+
+// TestServeCanned: -serve-canned serves the ceiling as a process of its
+// own, and -canned -endpoint loads it without creating a table.
+func TestServeCanned(t *testing.T) {
+	o, err := parse([]string{"-serve-canned", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	served := make(chan error, 1)
+	go func() { _, err := run(ctx, o, pw); served <- err }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	endpoint := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	o, err = parse([]string{"-canned", "-endpoint", endpoint, "-c", "2", "-d", "0", "-warmup", "0", "-n", "20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t.Context(), o, io.Discard)
+	if err != nil || r.op != "canned" || r.ops != 20 || r.errors != 0 {
+		t.Errorf("canned run against %s: %+v %v", endpoint, r, err)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("-serve-canned ended with %v", err)
+	}
+	if _, err := parse([]string{"-serve-canned", "0.0.0.0:0"}); err == nil {
+		t.Error("-serve-canned off loopback accepted")
+	}
+	if _, err := parse([]string{"-canned", "-endpoint", "http://192.0.2.1:80"}); err == nil {
+		t.Error("-canned -endpoint off loopback accepted")
 	}
 }
 

@@ -21,17 +21,19 @@ import (
 
 // options are the command line; defaults are the issue's reference load.
 type options struct {
-	endpoint   string        // the server, loopback only
-	region     string        // the credential scope's Region
-	op         string        // put, get, query, batchget or mixed
-	conns      int           // concurrent keep-alive connections, one worker each
-	duration   time.Duration // measured phase
-	warmup     time.Duration // unmeasured phase before it (connections, caches)
-	maxOps     int           // stop after this many requests too; 0 is no bound
-	partitions int           // partition keys of itemsPerPartition items
-	itemSize   int           // bytes per item as DynamoDB counts them
-	canned     bool          // load a fixed 1 KB GetItem response instead
-	keep       bool          // leave the table behind
+	endpoint    string        // the server, loopback only
+	region      string        // the credential scope's Region
+	op          string        // put, get, query, batchget or mixed
+	conns       int           // concurrent keep-alive connections, one worker each
+	duration    time.Duration // measured phase
+	warmup      time.Duration // unmeasured phase before it (connections, caches)
+	maxOps      int           // stop after this many requests too; 0 is no bound
+	partitions  int           // partition keys of itemsPerPartition items
+	itemSize    int           // bytes per item as DynamoDB counts them
+	canned      bool          // load a fixed 1 KB GetItem response instead
+	serveAddr   string        // only serve the canned response there
+	endpointSet bool          // -endpoint was given: with -canned, load it
+	keep        bool          // leave the table behind
 }
 
 func main() {
@@ -46,6 +48,9 @@ func main() {
 		os.Exit(2)
 	}
 	r, err := run(ctx, o, os.Stderr)
+	if o.serveAddr != "" && err == nil {
+		return
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
@@ -69,10 +74,15 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.maxOps, "n", 0, "stop after `N` requests (warm-up included) even before -d; 0: no bound")
 	fs.IntVar(&o.partitions, "partitions", 1000, "`N` partition keys of 10 items each, pre-loaded for get, query, batchget and mixed")
 	fs.IntVar(&o.itemSize, "item-size", 1024, "`BYTES` per item")
-	fs.BoolVar(&o.canned, "canned", false, "serve a fixed 1 KB GetItem response with net/http in this process and load that: the ceiling")
+	fs.BoolVar(&o.canned, "canned", false, "load a fixed 1 KB GetItem response served with net/http, the ceiling: in this process, or with -endpoint a loadgen -serve-canned")
 	fs.BoolVar(&o.keep, "keep", false, "keep the table at the end (it is deleted otherwise)")
+	fs.StringVar(&o.serveAddr, "serve-canned", "", "only serve the canned response on loopback `HOST:PORT` until interrupted, for -canned -endpoint in another process")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	fs.Visit(func(f *flag.Flag) { o.endpointSet = o.endpointSet || f.Name == "endpoint" })
+	if o.serveAddr != "" {
+		return o, checkLoopback("http://" + o.serveAddr)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -90,7 +100,7 @@ func parse(args []string) (options, error) {
 	case o.itemSize < 21 || o.itemSize > 400*1024:
 		return o, errors.New("-item-size must be from 21 to 409600")
 	}
-	if o.canned {
+	if o.canned && !o.endpointSet {
 		return o, nil
 	}
 	return o, checkLoopback(o.endpoint)
@@ -98,15 +108,22 @@ func parse(args []string) (options, error) {
 
 // run prepares the table (or the canned server), loads it and measures.
 func run(ctx context.Context, o options, progress io.Writer) (result, error) {
+	if o.serveAddr != "" {
+		return result{}, serveCanned(ctx, o.serveAddr, o.itemSize, progress)
+	}
 	if o.canned {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return result{}, err
+		endpoint := o.endpoint
+		if !o.endpointSet {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return result{}, err
+			}
+			srv := &http.Server{Handler: cannedHandler(cannedGetItem(o.itemSize))}
+			go func() { _ = srv.Serve(ln) }()
+			defer srv.Close()
+			endpoint = "http://" + ln.Addr().String()
 		}
-		srv := &http.Server{Handler: cannedHandler(cannedGetItem(o.itemSize))}
-		go func() { _ = srv.Serve(ln) }()
-		defer srv.Close()
-		c := newClient("http://"+ln.Addr().String(), o.region, o.conns)
+		c := newClient(endpoint, o.region, o.conns)
 		k := newKeyspace("canned", o.partitions, o.itemSize)
 		r := measure(ctx, c, k, "get", o)
 		r.op = "canned"
@@ -243,6 +260,25 @@ func measure(ctx context.Context, c *client, k keyspace, op string, o options) r
 	}
 	summarize(&res, lat)
 	return res
+}
+
+// serveCanned serves the canned response on addr until ctx ends: the
+// ceiling as a process of its own, as the server under test is.
+func serveCanned(ctx context.Context, addr string, itemSize int, progress io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: cannedHandler(cannedGetItem(itemSize))}
+	fmt.Fprintf(progress, "loadgen: serving the canned response on http://%s\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 // cannedGetItem is a GetItem response whose item is about itemSize bytes.
