@@ -94,6 +94,13 @@ func TestParseServe(t *testing.T) {
 		{name: "account from env", getenv: env("EXTENDDB_DEFAULT_ACCOUNT", "1"), wantErr: "must be 12 digits"},
 		{name: "bad region", getenv: home, args: []string{"--default-region", "US East"}, wantErr: "--default-region"},
 		{name: "bad level", getenv: home, args: []string{"--log-level", "trace"}, wantErr: "--log-level"},
+		{name: "pprof off the network", getenv: home, args: []string{"--pprof", "0.0.0.0:6060"}, wantErr: "--pprof \"0.0.0.0:6060\": must be a loopback address"},
+		{name: "pprof no port", getenv: home, args: []string{"--pprof", "127.0.0.1"}, wantErr: "--pprof \"127.0.0.1\""},
+		{name: "pprof on loopback", getenv: home, args: []string{"--pprof", "[::1]:6060"}, check: func(t *testing.T, c serveConfig) {
+			if c.pprof != "[::1]:6060" {
+				t.Errorf("pprof = %q", c.pprof)
+			}
+		}},
 		{name: "bad format", getenv: home, args: []string{"--log-format", "xml"}, wantErr: "--log-format"},
 		{name: "negative delay", getenv: home, args: []string{"--transition-delay", "-1s"}, wantErr: "--transition-delay"},
 		{name: "negative policy block", getenv: home, args: []string{"--policy-update-block", "-1s"}, wantErr: "--policy-update-block"},
@@ -380,6 +387,40 @@ func TestInfoLogsRequests(t *testing.T) {
 	<-done
 	if !strings.Contains(logs.String(), `{"level":"info","op":"ListTables","status":200,`) {
 		t.Errorf("no info line for the request:\n%s", logs.String())
+	}
+}
+
+// TestServePprof: --pprof serves the profiles on its own loopback listener
+// and the API's address does not.
+func TestServePprof(t *testing.T) {
+	addr, logs, stop, done := startServe(t, "--in-memory", "--pprof", "127.0.0.1:0")
+	defer func() { stop(); <-done }()
+	var pprofURL string
+	sc := bufio.NewScanner(strings.NewReader(logs.String()))
+	for sc.Scan() {
+		var line struct{ Message, Pprof string }
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "serving profiles" {
+			pprofURL = line.Pprof
+		}
+	}
+	if pprofURL == "" {
+		t.Fatalf("no line says where the profiles are:\n%s", logs.String())
+	}
+	get := func(url string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get(pprofURL + "allocs?debug=1"); code != http.StatusOK || !strings.Contains(body, "heap profile:") {
+		t.Errorf("GET %sallocs?debug=1 = %d %.200s", pprofURL, code, body)
+	}
+	if code, body := get("http://" + addr + "/debug/pprof/allocs?debug=1"); strings.Contains(body, "heap profile:") {
+		t.Errorf("the API's address serves profiles too: %d", code)
 	}
 }
 

@@ -44,6 +44,7 @@ type serveConfig struct {
 	accountPerKey     bool
 	sharedDB          bool
 	cors              string
+	pprof             string
 	iac               iacConfig
 	throttle          throttleConfig
 	web               webConfig
@@ -96,6 +97,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
 	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
+	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
 	c.web.register(fs)
@@ -204,6 +206,11 @@ func (c *serveConfig) validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.addr); err != nil {
 		return fmt.Errorf("--addr %q: %w", c.addr, err)
+	}
+	if c.pprof != "" {
+		if err := checkPprofAddr(c.pprof); err != nil {
+			return err
+		}
 	}
 	if err := c.throttle.validate(); err != nil {
 		return err
@@ -374,6 +381,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	}
 	handler := wire.CORS(wire.NewHandler(eng, wireOpts), wire.ParseOrigins(cfg.cors))
 
+	if cfg.pprof != "" {
+		ps, err := servePprof(cfg.pprof, log)
+		if err != nil {
+			return err
+		}
+		defer ps.Close()
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err

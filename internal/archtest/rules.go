@@ -22,6 +22,8 @@ func Rules() []Rule {
 			Why: "metrics observes the engine and the wire; cmd hands it the store's metrics"},
 		{From: "extenddbtest", Deny: []string{"cmd", "internal/testserver"},
 			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
+		{From: "internal/loadgen", Allow: []string{}, TestsExcepted: true,
+			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
 	}

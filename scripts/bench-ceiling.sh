@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# bench-ceiling.sh runs the ceiling (a canned 1 KB GetItem from net/http, in a
+# process of its own: `loadgen -serve-canned`) and
+# each of ExtendDB's operations back to back under the same load, and prints
+# each operation's throughput as a share of the ceiling taken just before it. Only that share means
+# anything on a shared machine: absolute figures move with the neighbours.
+#
+#   scripts/bench-ceiling.sh                 # put get query batchget mixed, 16 conns, 10 s each
+#   OPS="put get" DURATION=5s CONNS=16 scripts/bench-ceiling.sh
+#   SERVE_FLAGS="--log-level warn" scripts/bench-ceiling.sh
+#   PPROF=127.0.0.1:6060 scripts/bench-ceiling.sh   # serve pprof there meanwhile
+#
+# It builds the binary and the generator, starts `extenddb serve
+# --throttle=off` on a fresh on-disk data directory and a free loopback
+# port, and stops the server itself.
+set -euo pipefail
+
+OPS=${OPS:-"put get query batchget mixed"}
+CONNS=${CONNS:-16}
+DURATION=${DURATION:-10s}
+SERVE_FLAGS=${SERVE_FLAGS:-}
+PPROF=${PPROF:-}
+
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+server=
+canned=
+cleanup() {
+	for pid in $server $canned; do
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -INT "$pid"
+			wait "$pid" || true
+		fi
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/extenddb" ./cmd/extenddb
+go build -o "$work/loadgen" ./internal/loadgen
+
+pprofFlag=()
+[[ -n $PPROF ]] && pprofFlag=(--pprof "$PPROF")
+# shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
+"$work/extenddb" serve --addr 127.0.0.1:0 --data-dir "$work/data" --throttle=off \
+	--log-format json "${pprofFlag[@]}" $SERVE_FLAGS 2>"$work/server.log" &
+server=$!
+addr=
+for _ in $(seq 200); do
+	addr=$(grep -o '"addr":"[^"]*"' "$work/server.log" | head -1 | cut -d'"' -f4) || true
+	[[ -n $addr ]] && break
+	kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+	sleep 0.05
+done
+[[ -n $addr ]] || { echo "server never logged its address" >&2; cat "$work/server.log" >&2; exit 1; }
+
+# The ceiling is a process of its own, as the server is: the generator's
+# client then shares a Go runtime with neither.
+"$work/loadgen" -serve-canned 127.0.0.1:0 2>"$work/canned.log" &
+canned=$!
+caddr=
+for _ in $(seq 200); do
+	caddr=$(grep -o 'http://[0-9.:]*' "$work/canned.log" | head -1) || true
+	[[ -n $caddr ]] && break
+	sleep 0.05
+done
+[[ -n $caddr ]] || { echo "the canned server never said where it is" >&2; cat "$work/canned.log" >&2; exit 1; }
+
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
+printf '%d connections, %s per op, server %s\n\n' "$CONNS" "$DURATION" "$addr"
+# The ceiling is measured again right before each operation: the neighbours'
+# load moves within a run too, and a share is only as good as the ceiling
+# taken closest to it.
+printf '%-9s %10s %9s %9s %12s %7s\n' op ops/s p50_ms p99_ms ceiling_ops/s share
+for op in $OPS; do
+	ceiling=$("$work/loadgen" -canned -endpoint "$caddr" -c "$CONNS" -d "$DURATION")
+	base=$(field "$ceiling" ops_per_sec)
+	line=$("$work/loadgen" -endpoint "http://$addr" -op "$op" -c "$CONNS" -d "$DURATION" 2>>"$work/loadgen.log") || {
+		echo "$op failed:" >&2; cat "$work/loadgen.log" >&2; exit 1
+	}
+	ops=$(field "$line" ops_per_sec)
+	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+	printf '%-9s %10s %9s %9s %12s %6s%%\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$base" "$share"
+done
+printf '\nload average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
