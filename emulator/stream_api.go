@@ -52,7 +52,7 @@ func wellFormedStreamARN(arn string) bool {
 		return false
 	}
 	name, label, ok := strings.Cut(rest, "/stream/")
-	return ok && namePattern.MatchString(name) && label != "" && !strings.Contains(label, "/")
+	return ok && validName(name) && label != "" && !strings.Contains(label, "/")
 }
 
 // parseStreamARN splits a stream ARN of ns into table name and label.
