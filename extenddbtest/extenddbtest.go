@@ -34,6 +34,7 @@ type options struct {
 	throttleOff         bool
 	initialBurst        *float64
 	transitionDelay     time.Duration
+	replicationDelay    time.Duration
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -82,6 +83,13 @@ func WithThrottleInitialBurst(seconds float64) Option {
 // DELETING for d, so waiters in the code under test are exercised.
 func WithTransitionDelay(d time.Duration) Option {
 	return func(o *options) { o.transitionDelay = d }
+}
+
+// WithReplicationDelay makes a global table's writes reach the replicas in
+// its other Regions d after they are made (serve's --replication-delay), so
+// code that must tolerate replication lag is tested against it.
+func WithReplicationDelay(d time.Duration) Option {
+	return func(o *options) { o.replicationDelay = d }
 }
 
 // WithLoad provisions the tables of Terraform directories, CloudFormation
@@ -149,9 +157,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 		t.Fatalf("extenddbtest: %v", err)
 	}
 	eng, err := emulator.New(emulator.Options{
-		Store:           store,
-		TransitionDelay: o.transitionDelay,
-		Throttle:        emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
+		Store:            store,
+		TransitionDelay:  o.transitionDelay,
+		ReplicationDelay: o.replicationDelay,
+		Throttle:         emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
 	})
 	if err != nil {
 		_ = store.Close()

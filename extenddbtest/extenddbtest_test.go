@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -172,5 +173,59 @@ func TestStartWithThrottleInitialBurstOutOfRange(t *testing.T) {
 		if !strings.Contains(ft.msg, "WithThrottleInitialBurst") || !strings.Contains(ft.msg, "from 1 to 300") {
 			t.Errorf("WithThrottleInitialBurst(%v): %q, want a range error", v, ft.msg)
 		}
+	}
+}
+
+func TestStartWithReplicationDelay(t *testing.T) {
+	const delay = 400 * time.Millisecond
+	srv := extenddbtest.Start(t, extenddbtest.WithReplicationDelay(delay))
+	home := srv.DynamoDB()
+	westCfg := srv.Config.Copy()
+	westCfg.Region = "us-west-2"
+	west := dynamodb.NewFromConfig(westCfg)
+	createTable(t, home, "Orders")
+	if _, err := home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("Orders"),
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String("us-west-2")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	waitReplicaActive(t, home, "Orders")
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "o-1"}}
+	written := time.Now()
+	if _, err := home.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: key}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		out, err := west.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("Orders"), Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Item != nil {
+			if lag := time.Since(written); lag < delay {
+				t.Fatalf("the write reached the replica after %v, before the %v delay", lag, delay)
+			}
+			return
+		}
+		if time.Since(written) > delay+10*time.Second {
+			t.Fatal("the write never reached the replica")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func waitReplicaActive(t *testing.T, db *dynamodb.Client, table string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := db.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Table.Replicas) == 1 && out.Table.Replicas[0].ReplicaStatus == types.ReplicaStatusActive {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica not ACTIVE: %+v", out.Table.Replicas)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
