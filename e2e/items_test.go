@@ -708,20 +708,8 @@ func TestItemsBackfill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The index is built in the background: CREATING until every item is in.
-	var d *dynamodb.DescribeTableOutput
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if d, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("hash")}); err != nil {
-			t.Fatal(err)
-		}
-		if d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("index never became ACTIVE")
-		}
-	}
-	if n := *d.Table.GlobalSecondaryIndexes[0].ItemCount; n != 2 {
+	d := waitFirstIndexActive(t, c, "hash")
+	if n := *d.GlobalSecondaryIndexes[0].ItemCount; n != 2 {
 		t.Errorf("backfilled index has %d entries, want 2", n)
 	}
 	// Writes now maintain it and reject a wrong-typed z.
@@ -960,4 +948,23 @@ func TestItemsSizeBoundary(t *testing.T) {
 	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hash"), Key: map[string]types.AttributeValue{"pk": itS("a")},
 		UpdateExpression: aws.String("SET z = :z"), ExpressionAttributeValues: map[string]types.AttributeValue{":z": itBool(true)}})
 	itErr(t, err, "ValidationException", "Item size to update has exceeded the maximum allowed size")
+}
+
+// waitFirstIndexActive waits until the first GSI of table is ACTIVE: an index
+// added by UpdateTable is built in the background, CREATING until every item
+// is in. It returns the table's description then.
+func waitFirstIndexActive(t *testing.T, c *dynamodb.Client, table string) *types.TableDescription {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		d, err := c.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive {
+			return d.Table
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("index never became ACTIVE")
+		}
+	}
 }

@@ -971,19 +971,7 @@ func TestQueryGSIBackfill(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	// The index is built in the background: CREATING until every item is in.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("bfill")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("index never became ACTIVE")
-		}
-	}
+	waitFirstIndexActive(t, c, "bfill")
 	in := kce("cat = :c", ":c", itS("five"))
 	in.TableName = aws.String("bfill")
 	in.IndexName = aws.String("byCat")
