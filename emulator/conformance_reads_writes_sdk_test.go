@@ -412,7 +412,8 @@ func TestAttributeNameLimits(t *testing.T) {
 }
 
 // TestConditionalOperatorNeedsExpected: ConditionalOperator without
-// Expected, or with an empty one, is refused.
+// Expected (or ScanFilter/QueryFilter), or with fewer than two conditions
+// in it, is refused by every operation that takes it.
 func TestConditionalOperatorNeedsExpected(t *testing.T) {
 	_, c := cfServer(t)
 	ctx := context.Background()
@@ -423,6 +424,7 @@ func TestConditionalOperatorNeedsExpected(t *testing.T) {
 	}{
 		{nil, "ConditionalOperator cannot be used without Filter or Expected"},
 		{map[string]types.ExpectedAttributeValue{}, "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{map[string]types.ExpectedAttributeValue{"x": {Exists: aws.Bool(false)}}, "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
 	} {
 		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: item, ConditionalOperator: types.ConditionalOperatorAnd, Expected: tc.expected})
 		apiErr(t, err, "ValidationException", tc.msg)
@@ -430,6 +432,28 @@ func TestConditionalOperatorNeedsExpected(t *testing.T) {
 		apiErr(t, err, "ValidationException", tc.msg)
 		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: item, ConditionalOperator: types.ConditionalOperatorAnd, Expected: tc.expected})
 		apiErr(t, err, "ValidationException", tc.msg)
+	}
+	eq := types.Condition{ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{cfS("v")}}
+	keyCond := map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{cfS("a")}}}
+	for _, tc := range []struct {
+		filter map[string]types.Condition
+		msg    string
+	}{
+		{nil, "ConditionalOperator cannot be used without Filter or Expected"},
+		{map[string]types.Condition{}, "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{map[string]types.Condition{"x": eq}, "ConditionalOperator can only be used when Filter or Expected has two or more elements"},
+		{map[string]types.Condition{"x": eq, "y": eq}, ""},
+	} {
+		_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), ConditionalOperator: types.ConditionalOperatorOr, ScanFilter: tc.filter})
+		_, qerr := c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("hto"), KeyConditions: keyCond, ConditionalOperator: types.ConditionalOperatorOr, QueryFilter: tc.filter})
+		if tc.msg == "" {
+			if err != nil || qerr != nil {
+				t.Fatalf("two conditions refused: scan %v, query %v", err, qerr)
+			}
+			continue
+		}
+		apiErr(t, err, "ValidationException", tc.msg)
+		apiErr(t, qerr, "ValidationException", tc.msg)
 	}
 }
 

@@ -124,15 +124,26 @@ func sortedNames[V any](m map[string]V) []string {
 	return keys
 }
 
+// checkConditionalOperator refuses a ConditionalOperator with nothing to
+// join: no Expected/ScanFilter/QueryFilter, or fewer than two conditions in
+// it (the texts and the rule are those of AWS's DAX client, which mirrors
+// DynamoDB's request validation).
+func checkConditionalOperator(op *string, present bool, conditions int) error {
+	switch {
+	case op == nil:
+		return nil
+	case !present:
+		return Validation("ConditionalOperator cannot be used without Filter or Expected")
+	case conditions < 2:
+		return Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+	}
+	return nil
+}
+
 // legacyCondition validates and converts Expected + ConditionalOperator.
 func legacyCondition(expected map[string]ExpectedAttributeValue, op *string) (*expr.Condition, error) {
-	// ConditionalOperator needs conditions to join (the texts are those of
-	// AWS's DAX client, which mirrors DynamoDB's request validation).
-	if op != nil && expected == nil {
-		return nil, Validation("ConditionalOperator cannot be used without Filter or Expected")
-	}
-	if op != nil && len(expected) == 0 {
-		return nil, Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+	if err := checkConditionalOperator(op, expected != nil, len(expected)); err != nil {
+		return nil, err
 	}
 	if expected == nil {
 		return nil, nil

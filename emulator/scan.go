@@ -147,6 +147,9 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 // ScanFilter (member names it in messages) and AttributesToGet into the
 // trees the expression parameters produce; either may be nil.
 func legacyFilterAndProjection(member string, conds map[string]Condition, op *string, attrs []string) (*expr.Condition, *expr.Projection, error) {
+	if err := checkConditionalOperator(op, conds != nil, len(conds)); err != nil {
+		return nil, nil, err
+	}
 	var filter *expr.Condition
 	if conds != nil {
 		conv, err := toLegacy(conds)
