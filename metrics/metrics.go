@@ -64,8 +64,8 @@ func New(opts Options) *Metrics {
 		}, []string{"account", "region", "table", "index", "direction"}),
 		throttled: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "extenddb", Name: "throttled_requests_total",
-			Help: "Requests (or batch items, transaction actions) refused by the throttle manager, by table, direction, refusing bucket, error type and ThrottlingReasons reason.",
-		}, []string{"account", "region", "table", "direction", "bucket", "error", "reason"}),
+			Help: "Requests (or batch items, transaction actions) refused by the throttle manager, by table, index (\"\" for the table), direction, refusing bucket, error type and ThrottlingReasons reason.",
+		}, []string{"account", "region", "table", "index", "direction", "bucket", "error", "reason"}),
 		eng:    opts.Engine,
 		pebble: opts.Pebble,
 		ops:    map[string]prometheus.Observer{},
@@ -143,7 +143,7 @@ func (m *Metrics) Consumed(c emulator.Consumption) {
 
 // Throttled implements emulator.Observer.
 func (m *Metrics) Throttled(t emulator.ThrottleEvent) {
-	m.throttled.WithLabelValues(t.Namespace.Account, t.Namespace.Region, t.Table, direction(t.Read), t.Bucket, t.Code, t.Reason).Inc()
+	m.throttled.WithLabelValues(t.Namespace.Account, t.Namespace.Region, t.Table, t.Index, direction(t.Read), t.Bucket, t.Code, t.Reason).Inc()
 }
 
 var _ emulator.Observer = (*Metrics)(nil)

@@ -139,7 +139,7 @@ func TestScrapeAfterWorkload(t *testing.T) {
 		{"extenddb_request_duration_seconds", []string{"operation=PutItem"}, 2},
 		{"extenddb_consumed_capacity_units_total", append([]string{"index=", "direction=write"}, table...), 1},
 		{"extenddb_consumed_capacity_units_total", append([]string{"index=", "direction=read"}, table...), 0.5},
-		{"extenddb_throttled_requests_total", append([]string{"direction=write", "bucket=table",
+		{"extenddb_throttled_requests_total", append([]string{"index=", "direction=write", "bucket=table",
 			"error=ProvisionedThroughputExceededException", "reason=TableWriteProvisionedThroughputExceeded"}, table...), 1},
 		{"extenddb_table_items", append([]string{"index="}, table...), 1},
 		{"extenddb_table_capacity_units", append([]string{"direction=write"}, table...), 1},
@@ -155,6 +155,54 @@ func TestScrapeAfterWorkload(t *testing.T) {
 	}
 	if got := value(t, f, "extenddb_pebble_memtables"); got < 1 {
 		t.Errorf("pebble memtables %v, want at least 1", got)
+	}
+}
+
+// TestThrottledIndexLabel: a refused read of a GSI with capacity of its
+// own is counted under the index's name.
+func TestThrottledIndexLabel(t *testing.T) {
+	s := newServer(t)
+	ctx, c := s.Context(), s.Client
+	s1 := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	pt := func(r, w int64) *types.ProvisionedThroughput {
+		return &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(r), WriteCapacityUnits: aws.Int64(w)}
+	}
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("gtab"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:           types.BillingModeProvisioned,
+		ProvisionedThroughput: pt(100, 100),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gidx"),
+			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			ProvisionedThroughput: pt(1, 100)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", 20000)
+	for _, k := range []string{"a", "b", "c"} {
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("gtab"), Item: map[string]types.AttributeValue{"pk": s1(k), "g": s1("G"), "v": s1(big)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pte *types.ProvisionedThroughputExceededException
+	q := &dynamodb.QueryInput{TableName: aws.String("gtab"), IndexName: aws.String("gidx"), KeyConditionExpression: aws.String("g = :g"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":g": s1("G")}}
+	for i := 0; ; i++ {
+		_, err := c.Query(ctx, q)
+		if errors.As(err, &pte) {
+			break
+		}
+		if err != nil || i == 20 {
+			t.Fatalf("query %d of the index: %v, want ProvisionedThroughputExceededException", i, err)
+		}
+	}
+	f := scrape(t, s.URL)
+	if got := value(t, f, "extenddb_throttled_requests_total", "table=gtab", "index=gidx", "direction=read"); got < 1 {
+		t.Errorf("throttled reads of the index = %v, want at least 1", got)
 	}
 }
 
