@@ -186,6 +186,16 @@ func readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength > MaxRequestBytes {
 		return nil, errTooLarge
 	}
+	if n := r.ContentLength; n >= 0 {
+		// The declared length, read into a buffer of exactly that size
+		// (io.ReadAll would grow one to about twice the body); a body
+		// shorter than declared is an error, and net/http stops a longer one.
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBytes+1))
 	if err != nil {
 		return nil, err
