@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/av"
 )
 
 // typicalItemJSON is a ~1 KB item with S, N, M, L, SS and BOOL attributes.
@@ -68,12 +69,35 @@ func BenchmarkEncodeGetItem(b *testing.B) { benchEncodeGetItem(b, encodeOutput) 
 func BenchmarkEncodeGetItemGeneric(b *testing.B) { benchEncodeGetItem(b, encodeGeneric) }
 
 func benchEncodeGetItem(b *testing.B, encode func(any) ([]byte, error)) {
+	units := 0.5
+	benchEncode(b, encode, &emulator.GetItemOutput{Item: typicalItem(b), ConsumedCapacity: &emulator.ConsumedCapacity{TableName: "Orders", CapacityUnits: &units}})
+}
+
+// BenchmarkEncodeBatchGet is a BatchGetItem response of 100 typical items.
+func BenchmarkEncodeBatchGet(b *testing.B) { benchEncodeBatchGet(b, encodeOutput) }
+
+// BenchmarkEncodeBatchGetGeneric is the encoding/json path it replaced.
+func BenchmarkEncodeBatchGetGeneric(b *testing.B) { benchEncodeBatchGet(b, encodeGeneric) }
+
+func benchEncodeBatchGet(b *testing.B, encode func(any) ([]byte, error)) {
+	items := make([]av.Item, 100)
+	for i := range items {
+		items[i] = typicalItem(b)
+	}
+	units := 50.0
+	benchEncode(b, encode, &emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"Orders": items},
+		UnprocessedKeys: map[string]emulator.KeysAndAttributes{}, ConsumedCapacity: []emulator.ConsumedCapacity{{TableName: "Orders", CapacityUnits: &units}}})
+}
+
+func typicalItem(b *testing.B) av.Item {
 	var in emulator.PutItemInput
 	if e := decodeInput([]byte(`{"Item":`+typicalItemJSON()+`}`), &in); e != nil {
 		b.Fatal(e)
 	}
-	units := 0.5
-	out := &emulator.GetItemOutput{Item: in.Item, ConsumedCapacity: &emulator.ConsumedCapacity{TableName: "Orders", CapacityUnits: &units}}
+	return in.Item
+}
+
+func benchEncode(b *testing.B, encode func(any) ([]byte, error), out any) {
 	first, err := encode(out)
 	if err != nil {
 		b.Fatal(err)

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -25,6 +26,8 @@ func encodeOutput(out any) ([]byte, error) {
 		return encodeWriteItem(o)
 	case *emulator.ReadManyOutput:
 		return encodeReadMany(o)
+	case *emulator.BatchGetItemOutput:
+		return encodeBatchGet(o)
 	case emptyBody:
 		return []byte{}, nil
 	}
@@ -124,26 +127,69 @@ func encodeWriteItem(out *emulator.WriteItemOutput) ([]byte, error) {
 	return o.done()
 }
 
-func encodeReadMany(out *emulator.ReadManyOutput) ([]byte, error) {
+func itemsSizeHint(items []av.Item) int {
 	hint := 0
-	for _, it := range out.Items {
+	for _, it := range items {
 		hint += itemSizeHint(it)
 	}
-	o := newObject(hint)
+	return hint
+}
+
+func appendItems(b []byte, items []av.Item) []byte {
+	if items == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendItem(b, it)
+	}
+	return append(b, ']')
+}
+
+func encodeReadMany(out *emulator.ReadManyOutput) ([]byte, error) {
+	o := newObject(itemsSizeHint(out.Items))
 	if out.Items != nil { // omitzero: an empty page is "Items": []
 		o.key("Items")
-		o.b = append(o.b, '[')
-		for i, it := range out.Items {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendItem(o.b, it)
-		}
-		o.b = append(o.b, ']')
+		o.b = appendItems(o.b, out.Items)
 	}
 	o.int("Count", out.Count)
 	o.int("ScannedCount", out.ScannedCount)
 	o.item("LastEvaluatedKey", out.LastEvaluatedKey)
 	o.value("ConsumedCapacity", out.ConsumedCapacity, out.ConsumedCapacity == nil)
+	return o.done()
+}
+
+// encodeBatchGet writes BatchGetItem's up to 16 MB of items directly; the
+// rest (usually empty) goes through encoding/json. Tables come in sorted
+// order, as encoding/json writes a map.
+func encodeBatchGet(out *emulator.BatchGetItemOutput) ([]byte, error) {
+	tables := make([]string, 0, len(out.Responses))
+	hint := 0
+	for name, items := range out.Responses {
+		tables = append(tables, name)
+		hint += len(name) + itemsSizeHint(items)
+	}
+	slices.Sort(tables)
+	o := newObject(hint)
+	o.key("Responses")
+	if out.Responses == nil {
+		o.b = append(o.b, "null"...)
+	} else {
+		o.b = append(o.b, '{')
+		for i, name := range tables {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = av.AppendJSONString(o.b, name)
+			o.b = append(o.b, ':')
+			o.b = appendItems(o.b, out.Responses[name])
+		}
+		o.b = append(o.b, '}')
+	}
+	o.value("UnprocessedKeys", out.UnprocessedKeys, false)
+	o.value("ConsumedCapacity", out.ConsumedCapacity, len(out.ConsumedCapacity) == 0)
 	return o.done()
 }

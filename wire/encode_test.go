@@ -49,6 +49,16 @@ func TestEncodeFastPathMatchesGeneric(t *testing.T) {
 		}
 	}
 	outs = append(outs, &emulator.ReadManyOutput{}, &emulator.GetItemOutput{Item: av.Item{}}, &emulator.GetItemOutput{})
+	projection := "a, #b"
+	unprocessed := map[string]emulator.KeysAndAttributes{"T<2>": {Keys: []av.Item{items[2]}, ProjectionExpression: &projection}}
+	cc := []emulator.ConsumedCapacity{*ccs[1], {TableName: "U", CapacityUnits: &one}}
+	outs = append(outs,
+		&emulator.BatchGetItemOutput{},
+		&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]emulator.KeysAndAttributes{}},
+		&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"b": items, "a": {}, "c<\u2028é>": nil, "arn:aws:dynamodb:us-east-1:000000000000:table/z": items[2:3]},
+			UnprocessedKeys: unprocessed, ConsumedCapacity: cc},
+		&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"T": items}, ConsumedCapacity: []emulator.ConsumedCapacity{}},
+	)
 	for _, out := range outs {
 		fast, err := encodeOutput(out)
 		if err != nil {
@@ -74,6 +84,7 @@ func TestEncodeFastPathKnowsEveryField(t *testing.T) {
 		{emulator.GetItemOutput{}, []string{"Item", "ConsumedCapacity"}},
 		{emulator.WriteItemOutput{}, []string{"Attributes", "ConsumedCapacity", "ItemCollectionMetrics"}},
 		{emulator.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}},
+		{emulator.BatchGetItemOutput{}, []string{"Responses", "UnprocessedKeys", "ConsumedCapacity"}},
 	} {
 		var got []string
 		for f := range reflect.TypeOf(tc.v).Fields() {
@@ -96,6 +107,7 @@ func FuzzEncodeItem(f *testing.F) {
 		for _, out := range []any{
 			&emulator.GetItemOutput{Item: it},
 			&emulator.ReadManyOutput{Items: []av.Item{it, it}, LastEvaluatedKey: it},
+			&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"t": {it}, "u": {it, nil}}},
 		} {
 			fast, err1 := encodeOutput(out)
 			slow, err2 := encodeGeneric(out)

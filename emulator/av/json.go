@@ -190,6 +190,10 @@ func AppendItemJSON(dst []byte, it Item) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// AppendJSONString appends s as a JSON string, escaped as AppendItemJSON
+// escapes names (for encoders that write the members around items).
+func AppendJSONString(dst []byte, s string) []byte { return appendString(dst, s) }
+
 // appendString appends s as a JSON string: like encoding/json without HTML
 // escaping (invalid UTF-8 becomes U+FFFD, U+2028/2029 are escaped).
 func appendString(dst []byte, s string) []byte {
