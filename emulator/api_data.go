@@ -67,7 +67,13 @@ type GetItemOutput struct {
 	// "Item": {}).
 	Item             av.Item           `json:"Item,omitzero"`
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+
+	stored []byte // the whole item in its stored form (GetItemStored)
 }
+
+// StoredItem is the item in its stored form (av.AppendItem's bytes), set
+// by GetItemStored instead of Item when the whole item is returned.
+func (o *GetItemOutput) StoredItem() []byte { return o.stored }
 
 // PutItemInput is PutItem's request.
 type PutItemInput struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
 )
 
@@ -213,6 +214,26 @@ func collectionMetrics(t *tableMeta, key av.Item, mode *string) *ItemCollectionM
 
 // GetItem returns one item by primary key.
 func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
+	out, err := e.getItem(ctx, ns, in)
+	if err != nil || out.stored == nil {
+		return out, err
+	}
+	if out.Item, err = av.DecodeItem(out.stored); err != nil {
+		return nil, internalError(err)
+	}
+	out.stored = nil
+	return out, nil
+}
+
+// GetItemStored is GetItem for an encoder that writes an item's stored
+// form itself (the wire layer): when the whole item is returned, it is in
+// the output's StoredItem and Item is nil, which spares decoding the item
+// only to encode it again.
+func (e *Engine) GetItemStored(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
+	return e.getItem(ctx, ns, in)
+}
+
+func (e *Engine) getItem(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
 	if in == nil {
 		in = &GetItemInput{}
 	}
@@ -286,15 +307,32 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 	if err := e.throttleAdmit(t, throttle.Read, k); err != nil {
 		return nil, err
 	}
-	item, err := readItem(e.opts.Store, k)
+	stored, err := e.opts.Store.Get(k)
+	if errors.Is(err, kv.ErrNotFound) {
+		stored, err = nil, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, internalError(err)
+	}
+	size := 0
+	if stored != nil {
+		if size, err = av.StoredItemSize(stored); err != nil {
+			return nil, internalError(err)
+		}
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
-	use := capacityUse{read: true, table: ReadUnits(av.ItemSize(item), consistent)}
+	use := capacityUse{read: true, table: ReadUnits(size, consistent)}
 	e.chargeThroughput(ctx, t, k, &use)
 	out := &GetItemOutput{ConsumedCapacity: use.consumed(*in.TableName, in.ReturnConsumedCapacity)}
-	if item != nil {
+	switch {
+	case stored == nil:
+	case proj == nil:
+		out.stored = stored
+	default:
+		item, err := av.DecodeItem(stored)
+		if err != nil {
+			return nil, internalError(err)
+		}
 		out.Item = proj.Project(item)
 	}
 	return out, nil

@@ -81,7 +81,7 @@ func dynamoDBOperations() map[string]operation {
 		"GetResourcePolicy":         op((*emulator.Engine).GetResourcePolicy),
 		"DeleteResourcePolicy":      op((*emulator.Engine).DeleteResourcePolicy),
 		// Data plane.
-		"GetItem":            op((*emulator.Engine).GetItem),
+		"GetItem":            op((*emulator.Engine).GetItemStored),
 		"PutItem":            op((*emulator.Engine).PutItem),
 		"UpdateItem":         op((*emulator.Engine).UpdateItem),
 		"DeleteItem":         op((*emulator.Engine).DeleteItem),

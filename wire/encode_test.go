@@ -2,8 +2,12 @@ package wire
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
+	"net/http"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -81,7 +85,7 @@ func TestEncodeFastPathKnowsEveryField(t *testing.T) {
 		v      any
 		fields []string
 	}{
-		{emulator.GetItemOutput{}, []string{"Item", "ConsumedCapacity"}},
+		{emulator.GetItemOutput{}, []string{"Item", "ConsumedCapacity", "stored"}},
 		{emulator.WriteItemOutput{}, []string{"Attributes", "ConsumedCapacity", "ItemCollectionMetrics"}},
 		{emulator.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}},
 		{emulator.BatchGetItemOutput{}, []string{"Responses", "UnprocessedKeys", "ConsumedCapacity"}},
@@ -116,4 +120,49 @@ func FuzzEncodeItem(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGetItemStoredMatchesGeneric: GetItem through the handler, whose item
+// is written from its stored form, answers exactly what encoding/json
+// writes for the engine's decoded answer.
+func TestGetItemStoredMatchesGeneric(t *testing.T) {
+	h := newTestHandler(t, Options{})
+	srv := h.routes()
+	call := func(op, body string) string {
+		t.Helper()
+		r := do(srv, http.MethodPost, "DynamoDB_20120810."+op, contentTypeJSON10, body)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: %d %s", op, r.status, r.body)
+		}
+		return r.body
+	}
+	call("CreateTable", `{"TableName":"Tbl","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+	for i, it := range sampleItems(t)[2:] {
+		pk := fmt.Sprintf("k%d", i)
+		it = maps.Clone(it)
+		it["pk"] = av.Value{Type: av.TypeS, S: pk}
+		call("PutItem", `{"TableName":"Tbl","Item":`+string(av.AppendItemJSON(nil, it))+`}`)
+		for _, extra := range []string{``, `,"ReturnConsumedCapacity":"TOTAL"`, `,"ProjectionExpression":"pk"`, `,"ProjectionExpression":"nothing"`} {
+			req := `{"TableName":"Tbl","Key":{"pk":{"S":"` + pk + `"}}` + extra + `}`
+			got := call("GetItem", req)
+			if !strings.HasPrefix(got, `{"Item":{`) {
+				t.Fatalf("GetItem %s: %s, want the item", req, got)
+			}
+			var in emulator.GetItemInput
+			if e := decodeInput([]byte(req), &in); e != nil {
+				t.Fatal(e)
+			}
+			out, err := h.eng.GetItem(t.Context(), emulator.Namespace{Account: DefaultAccount, Region: DefaultRegion}, &in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := encodeGeneric(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("GetItem %s:\nserved  %s\ngeneric %s", req, got, want)
+			}
+		}
+	}
 }
