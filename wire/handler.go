@@ -100,7 +100,16 @@ func (h *handler) routes() http.Handler {
 	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
 	r.NotFoundHandler = http.HandlerFunc(h.notFound)
 	r.MethodNotAllowedHandler = http.HandlerFunc(h.notFound)
-	return r
+	// Every SDK posts to "/", which no mount or admin route serves: those
+	// requests skip the router's matching and the request copy it makes.
+	api := serverHeader(refuseOversized(refuseBrowsers(http.HandlerFunc(h.serveAPI))))
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodPost && req.URL.Path == "/" {
+			api.ServeHTTP(w, req)
+			return
+		}
+		r.ServeHTTP(w, req)
+	})
 }
 
 // health answers DynamoDB's load-balancer health check (and a presigned
