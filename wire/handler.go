@@ -164,14 +164,30 @@ func (h *handler) notFound(w http.ResponseWriter, _ *http.Request) {
 // writeBody sends body with Content-Length and DynamoDB's x-amz-crc32.
 func writeBody(w http.ResponseWriter, status int, contentType string, body []byte) {
 	hd := w.Header()
-	if contentType != "" {
+	switch contentType {
+	case "":
+	case contentTypeJSON10:
+		hd["Content-Type"] = contentTypeJSON10Value
+	default:
 		hd.Set("Content-Type", contentType)
 	}
-	hd.Set("x-amz-crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
-	hd.Set("Content-Length", strconv.Itoa(len(body)))
+	// Canonical keys set directly: Header.Set would canonicalize them anew
+	// on every response.
+	hd["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
+	hd["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// requestIDHeader is x-amzn-RequestId in net/http's canonical form.
+const requestIDHeader = "X-Amzn-Requestid"
+
+// Header values shared by every response: net/http never writes into a
+// value slice, and one appended to gets a new array (len == cap).
+var (
+	serverValue            = []string{"Server"}
+	contentTypeJSON10Value = []string{contentTypeJSON10}
+)
 
 const requestIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
@@ -268,7 +284,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	requestID := newRequestID()
-	w.Header().Set("x-amzn-RequestId", requestID)
+	w.Header()[requestIDHeader] = []string{requestID}
 	var opFn operation
 	var opName string
 	switch {
@@ -339,7 +355,7 @@ func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, 
 // serverHeader names the server as DynamoDB does ("Server: Server").
 func serverHeader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Server", "Server")
+		w.Header()["Server"] = serverValue
 		next.ServeHTTP(w, r)
 	})
 }

@@ -101,8 +101,16 @@ type Params struct {
 
 // NewParams returns the context for one request. cache may be nil.
 func NewParams(names map[string]string, values map[string]av.Value, cache *Cache) *Params {
-	return &Params{names: names, values: values, cache: cache,
-		used: usage{names: map[string]struct{}{}, values: map[string]struct{}{}}}
+	// A placeholder is marked used only after it was found in its map, so
+	// a request without one of the maps needs no set for it.
+	p := &Params{names: names, values: values, cache: cache}
+	if names != nil {
+		p.used.names = make(map[string]struct{}, len(names))
+	}
+	if values != nil {
+		p.used.values = make(map[string]struct{}, len(values))
+	}
+	return p
 }
 
 // CheckPlaceholders validates the two maps themselves: present but empty,
