@@ -254,7 +254,9 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	ns := h.opts.namespace(scope)
 	target := r.Header.Get("X-Amz-Target")
 	mediaType := ""
-	if ct := r.Header.Get("Content-Type"); ct != "" {
+	if ct := r.Header.Get("Content-Type"); ct == contentTypeJSON10 {
+		mediaType = ct // what every SDK sends, without parameters to parse
+	} else if ct != "" {
 		mediaType, _, _ = mime.ParseMediaType(ct)
 		if mediaType == "" {
 			mediaType = strings.ToLower(strings.TrimSpace(ct))
