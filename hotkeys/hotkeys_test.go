@@ -90,3 +90,17 @@ func BenchmarkWindowAdd(b *testing.B) {
 		w.Add(now, keys[i%len(keys)], 1)
 	}
 }
+
+func TestWindowAddString(t *testing.T) {
+	w := NewWindow(WindowOptions{K: 2})
+	now := time.Unix(1_700_000_000, 0)
+	w.AddString(now, "a", 2)
+	w.Add(now, []byte("a"), 1)
+	w.AddString(now, "b", 1)
+	if top := w.Top(now, 0, 0); fmt.Sprint(top) != fmt.Sprint([]Counter{{Key: "a", Count: 3}, {Key: "b", Count: 1}}) {
+		t.Fatalf("Top = %v", top)
+	}
+	if n := testing.AllocsPerRun(100, func() { w.AddString(now, "a", 1) }); n != 0 {
+		t.Fatalf("AddString of a counted key allocates %v times", n)
+	}
+}

@@ -29,15 +29,28 @@ func NewSketch(k int) *Sketch {
 // Add adds weight w to key. A key already counted costs a map lookup and
 // no allocation (the []byte → string conversion in a map index does not
 // allocate); a new key in a full sketch takes over the smallest counter,
-// inheriting its count as its error, as Space-Saving does. The scan for
-// the smallest is linear: k is small and this is the rare path.
+// inheriting its count as its error, as Space-Saving does.
 func (s *Sketch) Add(key []byte, w float64) {
 	if i, ok := s.index[string(key)]; ok {
 		s.items[i].Count += w
 		return
 	}
+	s.insert(string(key), w)
+}
+
+// AddString is Add for a key held as a string.
+func (s *Sketch) AddString(key string, w float64) {
+	if i, ok := s.index[key]; ok {
+		s.items[i].Count += w
+		return
+	}
+	s.insert(key, w)
+}
+
+// insert counts a key not counted yet. The scan for the smallest counter
+// is linear: k is small and this is the rare path.
+func (s *Sketch) insert(k string, w float64) {
 	if len(s.items) < s.k {
-		k := string(key)
 		s.index[k] = len(s.items)
 		s.items = append(s.items, Counter{Key: k, Count: w})
 		return
@@ -50,7 +63,6 @@ func (s *Sketch) Add(key []byte, w float64) {
 	}
 	old := s.items[m]
 	delete(s.index, old.Key)
-	k := string(key)
 	s.index[k] = m
 	s.items[m] = Counter{Key: k, Count: old.Count + w, Err: old.Count}
 }

@@ -59,8 +59,21 @@ func (w *Window) bucketOf(t time.Time) int64 { return t.UnixNano()/int64(w.bucke
 // Add adds weight to key in the bucket of now. Once a bucket's sketch
 // exists, adding allocates nothing for a key it already counts.
 func (w *Window) Add(now time.Time, key []byte, weight float64) {
-	n := w.bucketOf(now)
 	w.mu.Lock()
+	w.sketchAt(now).Add(key, weight)
+	w.mu.Unlock()
+}
+
+// AddString is Add for a key held as a string.
+func (w *Window) AddString(now time.Time, key string, weight float64) {
+	w.mu.Lock()
+	w.sketchAt(now).AddString(key, weight)
+	w.mu.Unlock()
+}
+
+// sketchAt returns the sketch of now's bucket. The caller holds w.mu.
+func (w *Window) sketchAt(now time.Time) *Sketch {
+	n := w.bucketOf(now)
 	sl := &w.ring[int(n%int64(len(w.ring)))]
 	if sl.n != n {
 		// The slot holds a bucket that has fallen out of the window (or
@@ -72,8 +85,7 @@ func (w *Window) Add(now time.Time, key []byte, weight float64) {
 		}
 		sl.n = n
 	}
-	sl.s.Add(key, weight)
-	w.mu.Unlock()
+	return sl.s
 }
 
 // Top returns up to n keys, heaviest first, summed over the buckets of the
