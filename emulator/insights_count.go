@@ -225,6 +225,12 @@ func (e *Engine) ContributorInsightsTop(ctx context.Context, ns Namespace, table
 		ip = &index
 	}
 	e.mu.RLock()
+	if e.lookup(tns, name, now) == nil {
+		e.mu.RUnlock()
+		// Not DynamoDB's message: this is ExtendDB's own endpoint, and the
+		// namespace is the likeliest mistake.
+		return nil, NewError(CodeResourceNotFound, "Requested resource not found: Table: %s not found in account %s, Region %s", name, tns.Account, tns.Region)
+	}
 	g, err := e.insightsTargetOf(tns, name, ip, now)
 	var tr *insightsTracker
 	if err == nil {
