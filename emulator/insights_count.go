@@ -198,6 +198,10 @@ type ContributorInsightsReport struct {
 	IndexName string `json:"index,omitempty"`
 	Status    string `json:"status"`
 	Mode      string `json:"mode,omitempty"`
+	// PartitionKey and SortKey name the key attributes of the table or
+	// index ("" for no sort key), so a viewer can print keys in order.
+	PartitionKey string `json:"partitionKey,omitempty"`
+	SortKey      string `json:"sortKey,omitempty"`
 	// WindowSeconds is how far back the lists reach.
 	WindowSeconds float64 `json:"windowSeconds"`
 	// The lists, heaviest first: partition keys and items (partition and
@@ -257,6 +261,10 @@ func (e *Engine) ContributorInsightsTop(ctx context.Context, ns Namespace, table
 	}
 	rep.WindowSeconds = win.Seconds()
 	items := tr.skType != av.TypeInvalid && g.ix == nil
+	rep.PartitionKey = tr.pkName
+	if items {
+		rep.SortKey = tr.skName
+	}
 	if tr.accessed {
 		rep.AccessedPartitionKeys = tr.report(tr.w.pkC.Top(now, span, n), false)
 		if items {
