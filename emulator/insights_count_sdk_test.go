@@ -197,3 +197,67 @@ func TestContributorInsightsIndexAndModes(t *testing.T) {
 		t.Fatalf("unknown index: %v", err)
 	}
 }
+
+// TestContributorInsightsIndexThrottled: a base-table write a GSI out of
+// capacity holds back counts as a throttle of that index partition key;
+// after a restart the setting is back and counting starts afresh.
+func TestContributorInsightsIndexThrottled(t *testing.T) {
+	clk := &stepClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s := testserver.New(t, testserver.WithClock(clk))
+	c := s.ClientFor("us-east-1", sdkAccount)
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("gix"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:             aws.String("byG"),
+			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
+		}},
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(100), WriteCapacityUnits: aws.Int64(100)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateContributorInsights(ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("gix"), IndexName: aws.String("byG"),
+		ContributorInsightsAction: "ENABLE", ContributorInsightsMode: types.ContributorInsightsModeThrottledKeys}); err != nil {
+		t.Fatal(err)
+	}
+	writes := func() (refused int) {
+		for i := range 4 {
+			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("gix"), Item: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: "p" + strconv.Itoa(i)}, "g": &types.AttributeValueMemberS{Value: "busy"}}})
+			switch {
+			case isThrottled(err):
+				refused++
+			case err != nil:
+				t.Fatal(err)
+			}
+		}
+		return refused
+	}
+	refused := writes()
+	if refused == 0 {
+		t.Fatal("the index never held a write back")
+	}
+	rep, err := s.Engine().ContributorInsightsTop(ctx, sdkNS, "gix", "byG", 0, 0)
+	if err != nil || len(rep.ThrottledPartitionKeys) != 1 || rep.ThrottledPartitionKeys[0].Key["g"].S != "busy" ||
+		rep.ThrottledPartitionKeys[0].Count != float64(refused) || rep.AccessedPartitionKeys != nil {
+		t.Fatalf("index report = %+v, %v (refused %d)", rep, err, refused)
+	}
+	s.Restart()
+	rep, err = s.Engine().ContributorInsightsTop(ctx, sdkNS, "gix", "byG", 0, 0)
+	if err != nil || rep.Status != "ENABLED" || len(rep.ThrottledPartitionKeys) != 0 {
+		t.Fatalf("after a restart = %+v, %v", rep, err)
+	}
+	if writes() == 0 {
+		t.Fatal("the index never held a write back after the restart")
+	}
+	if rep, _ = s.Engine().ContributorInsightsTop(ctx, sdkNS, "gix", "byG", 0, 0); len(rep.ThrottledPartitionKeys) != 1 {
+		t.Fatalf("no counting after a restart: %+v", rep)
+	}
+}
