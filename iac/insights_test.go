@@ -85,6 +85,7 @@ func TestProvisionCloudFormationContributorInsights(t *testing.T) {
 var tfInsights = tfTable3 + `
 resource "aws_dynamodb_contributor_insights" "ci" {
   table_name = aws_dynamodb_table.t.name
+  mode       = "THROTTLED_KEYS"
 }
 `
 
@@ -99,7 +100,7 @@ func TestProvisionTerraformContributorInsights(t *testing.T) {
 	if d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{})); d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	if c := ciDescribe(t, eng, ns, "tfp", ""); c.ContributorInsightsStatus != "ENABLED" {
+	if c := ciDescribe(t, eng, ns, "tfp", ""); c.ContributorInsightsStatus != "ENABLED" || c.ContributorInsightsMode != "THROTTLED_KEYS" {
 		t.Fatalf("table: %+v", c)
 	}
 	// A table_name that names no declared table is an error at the resource.

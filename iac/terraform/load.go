@@ -292,14 +292,13 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		if parts := strings.SplitN(*table, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
 			pi.ns.Account, pi.table = parts[4], strings.TrimPrefix(parts[5], "table/")
 		}
-		id := "name:" + pi.table
 		if ix := r.str(d.attrs, "index_name"); ix != nil {
 			pi.index = *ix
-			id += "/index:" + *ix
 		}
 		res.insights = append(res.insights, pi)
-		// The provider's ID: name:T[/index:I]/ACCOUNT.
-		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id + "/" + pi.ns.Account), "table_name": cty.StringVal(*table)})
+		// The provider's ID: name:T/index:I/ACCOUNT (I empty for the table).
+		id := "name:" + pi.table + "/index:" + pi.index + "/" + pi.ns.Account
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "table_name": cty.StringVal(*table)})
 	case "aws_dynamodb_table_replica":
 		arn := r.str(d.attrs, "global_table_arn")
 		if arn == nil {
