@@ -56,6 +56,9 @@ func TestProvisionCloudFormationContributorInsights(t *testing.T) {
 		return d
 	}
 	d := apply(strings.Replace(cfnInsights, "TABLE", "true", 1))
+	if out := Describe(&mustLoad(t, []string{dir}, Options{})[0]); !strings.Contains(out, "  insights:   table, index byG THROTTLED_KEYS\n") {
+		t.Errorf("Describe shows no Contributor Insights:\n%s", out)
+	}
 	if strings.Contains(diagText(d), "ContributorInsightsSpecification is accepted and not applied") {
 		t.Errorf("still reported as not applied: %s", diagText(d))
 	}
