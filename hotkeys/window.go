@@ -74,7 +74,11 @@ func (w *Window) AddString(now time.Time, key string, weight float64) {
 // sketchAt returns the sketch of now's bucket. The caller holds w.mu.
 func (w *Window) sketchAt(now time.Time) *Sketch {
 	n := w.bucketOf(now)
-	sl := &w.ring[int(n%int64(len(w.ring)))]
+	i := n % int64(len(w.ring))
+	if i < 0 {
+		i += int64(len(w.ring)) // a clock before 1970
+	}
+	sl := &w.ring[i]
 	if sl.n != n {
 		// The slot holds a bucket that has fallen out of the window (or
 		// none): reuse its sketch for this one.
