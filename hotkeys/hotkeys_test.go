@@ -107,9 +107,10 @@ func TestWindowAddString(t *testing.T) {
 
 func TestWindowBefore1970(t *testing.T) {
 	w := NewWindow(WindowOptions{Buckets: 3})
-	now := time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)
-	w.Add(now, []byte("old"), 1)
-	if top := w.Top(now, 0, 0); len(top) != 1 || top[0].Key != "old" {
-		t.Fatalf("Top = %v", top)
+	for _, now := range []time.Time{time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC), time.Unix(-90, 0)} {
+		w.Add(now, []byte("old"), 1)
+		if top := w.Top(now, 0, 0); len(top) != 1 || top[0].Key != "old" {
+			t.Fatalf("Top at %v = %v", now, top)
+		}
 	}
 }

@@ -33,7 +33,7 @@ type Window struct {
 }
 
 type slot struct {
-	n int64 // bucket number (Unix time / bucket width); 0 is unused
+	n int64 // bucket number (Unix time / bucket width + 1)
 	s *Sketch
 }
 
@@ -79,7 +79,7 @@ func (w *Window) sketchAt(now time.Time) *Sketch {
 		i += int64(len(w.ring)) // a clock before 1970
 	}
 	sl := &w.ring[i]
-	if sl.n != n {
+	if sl.n != n || sl.s == nil {
 		// The slot holds a bucket that has fallen out of the window (or
 		// none): reuse its sketch for this one.
 		if sl.s == nil {
