@@ -2,6 +2,7 @@ package hotkeys
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -111,6 +112,37 @@ func TestWindowBefore1970(t *testing.T) {
 		w.Add(now, []byte("old"), 1)
 		if top := w.Top(now, 0, 0); len(top) != 1 || top[0].Key != "old" {
 			t.Fatalf("Top at %v = %v", now, top)
+		}
+	}
+}
+
+// TestSketchBounds holds the sketch to Space-Saving's guarantees on a
+// random skewed stream: every key heavier than total/k is kept, and every
+// kept key's true weight lies in [Count-Err, Count].
+func TestSketchBounds(t *testing.T) {
+	const k, n = 20, 20000
+	r := rand.New(rand.NewPCG(1, 2))
+	s := NewSketch(k)
+	truth := map[string]float64{}
+	total := 0.0
+	for range n {
+		// Zipf-like: key i with weight about 1/(i+1).
+		key := fmt.Sprintf("k%d", int(r.ExpFloat64()*8))
+		w := float64(1 + r.IntN(3))
+		s.Add([]byte(key), w)
+		truth[key] += w
+		total += w
+	}
+	kept := map[string]Counter{}
+	for _, c := range s.Top(0) {
+		kept[c.Key] = c
+		if tw := truth[c.Key]; tw > c.Count || tw < c.Count-c.Err {
+			t.Errorf("%s: true %v outside [%v, %v]", c.Key, tw, c.Count-c.Err, c.Count)
+		}
+	}
+	for key, w := range truth {
+		if _, ok := kept[key]; w > total/k && !ok {
+			t.Errorf("%s (weight %v > total/k %v) was evicted", key, w, total/k)
 		}
 	}
 }
