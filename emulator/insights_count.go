@@ -168,17 +168,45 @@ func (tr *insightsTracker) tableThrottled(now time.Time, t *tableMeta, key []byt
 }
 
 // indexConsumed and indexThrottled count a GSI share: its index partition
-// (indexPartitionOf; "" for a Scan, not counted).
-func (tr *insightsTracker) indexConsumed(now time.Time, part string, units float64) {
-	if tr.accessed && part != "" && units > 0 {
-		tr.w.pkC.AddString(now, part, units)
+// (indexPartitionOf; "" for a Scan, not counted) and, for a write, the
+// index key of its entry as an item.
+func (tr *insightsTracker) indexConsumed(now time.Time, part string, entry []byte, units float64) {
+	if !tr.accessed || part == "" || units <= 0 {
+		return
+	}
+	tr.w.pkC.AddString(now, part, units)
+	if item := tr.indexItem(entry); item != nil {
+		tr.w.skC.Add(now, item, units)
 	}
 }
 
-func (tr *insightsTracker) indexThrottled(now time.Time, part string) {
-	if part != "" {
-		tr.w.pkT.AddString(now, part, 1)
+func (tr *insightsTracker) indexThrottled(now time.Time, part string, entry []byte) {
+	if part == "" {
+		return
 	}
+	tr.w.pkT.AddString(now, part, 1)
+	if item := tr.indexItem(entry); item != nil {
+		tr.w.skT.Add(now, item, 1)
+	}
+}
+
+// indexItem returns the hashed and encoded index key (partition and sort
+// key, without the table key that follows) of index entry key entry, or
+// nil when the index has no sort key or there is no entry.
+func (tr *insightsTracker) indexItem(entry []byte) []byte {
+	const head = 1 + len(tableID{}) + 4 // family byte, table ID, index ID
+	if tr.skType == av.TypeInvalid || len(entry) <= head+4 || entry[0] != famIndex {
+		return nil
+	}
+	p := entry[head:]
+	_, rest, err := av.DecodeKey(p[4:], tr.pkType)
+	if err != nil {
+		return nil
+	}
+	if _, rest, err = av.DecodeKey(rest, tr.skType); err != nil {
+		return nil
+	}
+	return p[:len(p)-len(rest)]
 }
 
 // ContributorKey is one key of a Contributor Insights list: the key's
@@ -260,7 +288,7 @@ func (e *Engine) ContributorInsightsTop(ctx context.Context, ns Namespace, table
 		win = span
 	}
 	rep.WindowSeconds = win.Seconds()
-	items := tr.skType != av.TypeInvalid && g.ix == nil
+	items := tr.skType != av.TypeInvalid
 	rep.PartitionKey = tr.pkName
 	if items {
 		rep.SortKey = tr.skName

@@ -211,11 +211,13 @@ func TestContributorInsightsIndexThrottled(t *testing.T) {
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("h"), AttributeType: types.ScalarAttributeTypeN},
 		},
 		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName:             aws.String("byG"),
-			KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			IndexName: aws.String("byG"),
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("h"), KeyType: types.KeyTypeRange}},
 			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 			ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
 		}},
@@ -230,7 +232,8 @@ func TestContributorInsightsIndexThrottled(t *testing.T) {
 	writes := func() (refused int) {
 		for i := range 4 {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("gix"), Item: map[string]types.AttributeValue{
-				"pk": &types.AttributeValueMemberS{Value: "p" + strconv.Itoa(i)}, "g": &types.AttributeValueMemberS{Value: "busy"}}})
+				"pk": &types.AttributeValueMemberS{Value: "p" + strconv.Itoa(i)}, "g": &types.AttributeValueMemberS{Value: "busy"},
+				"h": &types.AttributeValueMemberN{Value: "7"}}})
 			switch {
 			case isThrottled(err):
 				refused++
@@ -249,6 +252,11 @@ func TestContributorInsightsIndexThrottled(t *testing.T) {
 		rep.ThrottledPartitionKeys[0].Count != float64(refused) || rep.AccessedPartitionKeys != nil {
 		t.Fatalf("index report = %+v, %v (refused %d)", rep, err, refused)
 	}
+	// The index's own key (partition and sort key) is the throttled item.
+	if len(rep.ThrottledItems) != 1 || rep.ThrottledItems[0].Key["g"].S != "busy" || rep.ThrottledItems[0].Key["h"].S != "7" ||
+		len(rep.ThrottledItems[0].Key) != 2 || rep.SortKey != "h" {
+		t.Fatalf("index throttled items = %+v", rep.ThrottledItems)
+	}
 	s.Restart()
 	rep, err = s.Engine().ContributorInsightsTop(ctx, sdkNS, "gix", "byG", 0, 0)
 	if err != nil || rep.Status != "ENABLED" || len(rep.ThrottledPartitionKeys) != 0 {
@@ -259,5 +267,19 @@ func TestContributorInsightsIndexThrottled(t *testing.T) {
 	}
 	if rep, _ = s.Engine().ContributorInsightsTop(ctx, sdkNS, "gix", "byG", 0, 0); len(rep.ThrottledPartitionKeys) != 1 {
 		t.Fatalf("no counting after a restart: %+v", rep)
+	}
+	// Accesses too, once the mode says so: the index item written.
+	if _, err := c.UpdateContributorInsights(ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("gix"), IndexName: aws.String("byG"),
+		ContributorInsightsAction: "ENABLE"}); err != nil {
+		t.Fatal(err)
+	}
+	clk.add(10 * time.Second)
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("gix"), Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "q"}, "g": &types.AttributeValueMemberS{Value: "calm"}, "h": &types.AttributeValueMemberN{Value: "1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = s.Engine().ContributorInsightsTop(ctx, sdkNS, "gix", "byG", 0, 0)
+	if len(rep.AccessedItems) != 1 || rep.AccessedItems[0].Key["g"].S != "calm" || rep.AccessedItems[0].Key["h"].S != "1" || rep.AccessedItems[0].Count != 1 {
+		t.Fatalf("index accessed items = %+v", rep.AccessedItems)
 	}
 }

@@ -252,7 +252,7 @@ func (e *Engine) throttleShares(t *tableMeta, shares []gsiShare, d throttle.Dire
 				e.observeRefusal(o, t.ns(), t, t.Name, nil, c)
 			}
 			if sh.ix.ci != nil {
-				sh.ix.ci.indexThrottled(now, sh.part)
+				sh.ix.ci.indexThrottled(now, sh.part, sh.entry)
 			}
 			return c, sh.ix, false
 		}
@@ -284,7 +284,7 @@ func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte,
 	}
 	for _, sh := range c.shares {
 		if sh.ix.ci != nil {
-			sh.ix.ci.indexConsumed(e.now(), sh.part, sh.units)
+			sh.ix.ci.indexConsumed(e.now(), sh.part, sh.entry, sh.units)
 		}
 	}
 	if o := e.opts.Observer; o != nil {
