@@ -683,3 +683,64 @@ type RestoreSummary struct {
 	RestoreDateTime   float64 `json:"RestoreDateTime"`
 	RestoreInProgress bool    `json:"RestoreInProgress"`
 }
+
+// UpdateContributorInsightsInput is UpdateContributorInsights' request.
+type UpdateContributorInsightsInput struct {
+	TableName                 *string `json:"TableName,omitempty"`
+	IndexName                 *string `json:"IndexName,omitempty"`
+	ContributorInsightsAction *string `json:"ContributorInsightsAction,omitempty"`
+	ContributorInsightsMode   *string `json:"ContributorInsightsMode,omitempty"`
+}
+
+// UpdateContributorInsightsOutput is UpdateContributorInsights' response.
+type UpdateContributorInsightsOutput struct {
+	TableName                 string `json:"TableName,omitempty"`
+	IndexName                 string `json:"IndexName,omitempty"`
+	ContributorInsightsStatus string `json:"ContributorInsightsStatus,omitempty"`
+	ContributorInsightsMode   string `json:"ContributorInsightsMode,omitempty"`
+}
+
+// DescribeContributorInsightsInput is DescribeContributorInsights' request.
+type DescribeContributorInsightsInput struct {
+	TableName *string `json:"TableName,omitempty"`
+	IndexName *string `json:"IndexName,omitempty"`
+}
+
+// DescribeContributorInsightsOutput is DescribeContributorInsights' response.
+type DescribeContributorInsightsOutput struct {
+	TableName                   string            `json:"TableName,omitempty"`
+	IndexName                   string            `json:"IndexName,omitempty"`
+	ContributorInsightsRuleList []string          `json:"ContributorInsightsRuleList,omitempty"`
+	ContributorInsightsStatus   string            `json:"ContributorInsightsStatus,omitempty"`
+	LastUpdateDateTime          *float64          `json:"LastUpdateDateTime,omitempty"`
+	FailureException            *FailureException `json:"FailureException,omitempty"`
+	ContributorInsightsMode     string            `json:"ContributorInsightsMode,omitempty"`
+}
+
+// FailureException says why Contributor Insights went FAILED.
+type FailureException struct {
+	ExceptionName        string `json:"ExceptionName,omitempty"`
+	ExceptionDescription string `json:"ExceptionDescription,omitempty"`
+}
+
+// ListContributorInsightsInput is ListContributorInsights' request.
+type ListContributorInsightsInput struct {
+	TableName  *string `json:"TableName,omitempty"`
+	NextToken  *string `json:"NextToken,omitempty"`
+	MaxResults *int64  `json:"MaxResults,omitempty"`
+}
+
+// ListContributorInsightsOutput is ListContributorInsights' response.
+type ListContributorInsightsOutput struct {
+	ContributorInsightsSummaries []ContributorInsightsSummary `json:"ContributorInsightsSummaries"`
+	NextToken                    string                       `json:"NextToken,omitempty"`
+}
+
+// ContributorInsightsSummary is one table or index in
+// ListContributorInsights.
+type ContributorInsightsSummary struct {
+	TableName                 string `json:"TableName,omitempty"`
+	IndexName                 string `json:"IndexName,omitempty"`
+	ContributorInsightsStatus string `json:"ContributorInsightsStatus,omitempty"`
+	ContributorInsightsMode   string `json:"ContributorInsightsMode,omitempty"`
+}

@@ -83,16 +83,20 @@ type gsiShare struct {
 	// a request that spans partitions (Scan).
 	part  string
 	units float64
+	// entry is the index entry key a write puts or deletes (nil for a
+	// read): Contributor Insights counts its index key as an item.
+	entry []byte
 }
 
-// addShare records units on GSI ix's partition part for the throttle; ix
+// addShare records units on GSI ix's partition part (and entry key entry,
+// for a write) for the throttle; ix
 // without a throttle handle (an LSI, or a GSI that could not be
 // registered) records nothing and so stays pooled with the table.
-func (c *capacityUse) addShare(ix *indexMeta, part string, units float64) {
+func (c *capacityUse) addShare(ix *indexMeta, part string, entry []byte, units float64) {
 	if units == 0 || ix.thr == nil {
 		return
 	}
-	c.shares = append(c.shares, gsiShare{ix: ix, part: part, units: units})
+	c.shares = append(c.shares, gsiShare{ix: ix, part: part, units: units, entry: entry})
 }
 
 func (c *capacityUse) addIndex(ix *indexMeta, units float64) {

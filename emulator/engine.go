@@ -60,6 +60,8 @@ type Options struct {
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
+	// Insights sizes the Contributor Insights counters (insights_count.go).
+	Insights InsightsOptions
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -100,6 +102,8 @@ type Engine struct {
 	repl replState
 	// bk is the backup and restore jobs (backup.go, restore.go).
 	bk backupState
+	// ci is the Contributor Insights counters (insights_count.go).
+	ci insightsRegistry
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.

@@ -304,7 +304,7 @@ func (e *Engine) finishRead(ctx context.Context, p *readPlan, res *readResult, r
 		res.use.addIndex(p.ix, units)
 		res.use.table = tableUnits
 		if p.gsiMetered() {
-			res.use.addShare(p.ix, indexPartitionOf(p.ix, p.pk), units)
+			res.use.addShare(p.ix, indexPartitionOf(p.ix, p.pk), nil, units)
 		}
 	}
 	e.chargeThroughput(ctx, p.t, p.pk, &res.use)

@@ -99,11 +99,16 @@ type indexMeta struct {
 	// until DeletingUntil and is then dropped.
 	Deleted       bool      `json:"deleted,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
+	// Insights is the index's Contributor Insights setting (insights.go).
+	Insights *insightsState `json:"ci,omitempty"`
 
 	// thr is a GSI's throttle handle, set with its table's (see
 	// throttle_engine.go); nil for an LSI, which shares its table's
 	// capacity. Not stored.
 	thr *throttle.Index
+	// ci counts the GSI's keys while Contributor Insights is on
+	// (insights_count.go); not stored.
+	ci *insightsTracker
 }
 
 // status derives the index status at now.
@@ -201,9 +206,15 @@ type tableMeta struct {
 	// in and the table is CREATING.
 	Restore *restoreState `json:"restore,omitempty"`
 
+	// Insights is the table's Contributor Insights setting (insights.go).
+	Insights *insightsState `json:"ci,omitempty"`
+
 	// thr is the table's throttle handle, set by cacheTable (see
 	// throttle_engine.go); not stored.
 	thr *throttle.Table
+	// ci counts the table's keys while Contributor Insights is on
+	// (insights_count.go); not stored.
+	ci *insightsTracker
 }
 
 func (t *tableMeta) ns() Namespace { return Namespace{Account: t.Account, Region: t.Region} }
@@ -363,6 +374,7 @@ func (e *Engine) cacheTable(t *tableMeta) {
 		e.tables[ns] = m
 	}
 	e.throttleCached(t)
+	e.insightsCached(t)
 	m[t.Name] = t
 }
 
@@ -371,6 +383,7 @@ func (e *Engine) uncacheTable(ns Namespace, name string) {
 		delete(m, name)
 	}
 	e.throttleUncached(ns, name)
+	e.insightsUncached(ns, name)
 }
 
 // lookup returns the cached table or nil; a table whose deletion has

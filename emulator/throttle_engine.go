@@ -215,10 +215,14 @@ func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (
 	if t.thr == nil {
 		return throttle.Cause{}, true
 	}
-	c, ok := t.thr.Admit(e.now(), d, partitionOf(t, key))
+	now := e.now()
+	c, ok := t.thr.Admit(now, d, partitionOf(t, key))
 	if !ok {
 		if o := e.opts.Observer; o != nil {
 			e.observeRefusal(o, t.ns(), t, t.Name, key, c)
+		}
+		if t.ci != nil {
+			t.ci.tableThrottled(now, t, key)
 		}
 	}
 	return c, ok
@@ -247,6 +251,9 @@ func (e *Engine) throttleShares(t *tableMeta, shares []gsiShare, d throttle.Dire
 			if o := e.opts.Observer; o != nil {
 				e.observeRefusal(o, t.ns(), t, t.Name, nil, c)
 			}
+			if sh.ix.ci != nil {
+				sh.ix.ci.indexThrottled(now, sh.part, sh.entry)
+			}
 			return c, sh.ix, false
 		}
 	}
@@ -271,6 +278,14 @@ func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte,
 			units -= sh.units
 		}
 		t.thr.Charge(now, d, partitionOf(t, key), units)
+	}
+	if t.ci != nil {
+		t.ci.tableConsumed(e.now(), t, key, c.table)
+	}
+	for _, sh := range c.shares {
+		if sh.ix.ci != nil {
+			sh.ix.ci.indexConsumed(e.now(), sh.part, sh.entry, sh.units)
+		}
 	}
 	if o := e.opts.Observer; o != nil {
 		e.observeCharge(o, t, key, c)

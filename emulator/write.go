@@ -402,8 +402,8 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 		del, put := indexWrites(p.oldEntry, p.newEntry, p.oldKey, p.newKey)
 		pw.use.addIndex(ix, del+put)
 		if !ix.Local {
-			pw.use.addShare(ix, indexPartitionOf(ix, p.oldKey), del)
-			pw.use.addShare(ix, indexPartitionOf(ix, p.newKey), put)
+			pw.use.addShare(ix, indexPartitionOf(ix, p.oldKey), p.oldKey, del)
+			pw.use.addShare(ix, indexPartitionOf(ix, p.newKey), p.newKey, put)
 		}
 	}
 	return pw, nil

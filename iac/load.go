@@ -140,8 +140,8 @@ func checkDuplicates(specs []TableSpec) Diagnostics {
 }
 
 // Describe renders a spec for `extenddb validate`: name, keys, billing,
-// throughput or caps, indexes, stream, TTL, PITR, tags, resource policies
-// and ARN.
+// throughput or caps, indexes, stream, TTL, PITR, Contributor Insights,
+// tags, resource policies and ARN.
 func Describe(s *TableSpec) string {
 	var b strings.Builder
 	c := &s.Create
@@ -171,6 +171,28 @@ func Describe(s *TableSpec) string {
 	}
 	if p := s.PITR; p != nil && p.PointInTimeRecoveryEnabled != nil && *p.PointInTimeRecoveryEnabled {
 		fmt.Fprintf(&b, "  pitr:       enabled\n")
+	}
+	if len(s.Insights) > 0 {
+		names := make([]string, 0, len(s.Insights))
+		for k := range s.Insights {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, k := range names {
+			v, what := s.Insights[k], "table"
+			if k != "" {
+				what = "index " + k
+			}
+			switch {
+			case !v.Enabled:
+				what += " off"
+			case v.Mode != nil:
+				what += " " + *v.Mode
+			}
+			parts = append(parts, what)
+		}
+		fmt.Fprintf(&b, "  insights:   %s\n", strings.Join(parts, ", "))
 	}
 	if c.TableClass != nil {
 		fmt.Fprintf(&b, "  class:      %s\n", *c.TableClass)

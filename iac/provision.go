@@ -161,6 +161,21 @@ func (p *provisioner) fail(op string, err error) {
 	p.failAt(op, err)
 }
 
+// failAtPos reports err of op at pos, or at the table when pos is unknown.
+func (p *provisioner) failAtPos(op string, err error, pos spec.Pos) {
+	if pos.File == "" {
+		p.failAt(op, err)
+		return
+	}
+	p.failed = true
+	key := pos.String() + "\x00" + op + "\x00" + err.Error()
+	if p.reported[key] {
+		return
+	}
+	p.reported[key] = true
+	p.diags.Errorf(pos, "%s (%s in %s/%s): %s: %v", p.s.Source, p.s.Name(), p.ns.Account, p.ns.Region, op, err)
+}
+
 // failAt reports err of op where the first of paths found is declared
 // (spec.TableSpec.PosOf), else at the table.
 func (p *provisioner) failAt(op string, err error, paths ...string) {
@@ -230,6 +245,7 @@ func (p *provisioner) run(ctx context.Context) {
 	}
 	p.ttl(ctx)
 	p.pitr(ctx)
+	p.insights(ctx)
 	p.tags(ctx)
 	p.policies(ctx)
 	p.seed(ctx)
@@ -709,6 +725,45 @@ func (p *provisioner) pitr(ctx context.Context) {
 		p.fail("UpdateContinuousBackups", err)
 	}
 	p.changed = true
+}
+
+// insights applies the declared Contributor Insights settings, table
+// first, then each GSI by name; one already as declared is left alone.
+func (p *provisioner) insights(ctx context.Context) {
+	names := make([]string, 0, len(p.s.Insights))
+	for k := range p.s.Insights {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, index := range names {
+		want := p.s.Insights[index]
+		var ip *string
+		if index != "" {
+			ip = spec.Str(index)
+		}
+		cur, err := p.eng.DescribeContributorInsights(ctx, p.ns, &emulator.DescribeContributorInsightsInput{TableName: spec.Str(p.s.Name()), IndexName: ip})
+		if err != nil {
+			p.failAtPos("DescribeContributorInsights", err, want.Pos)
+			continue
+		}
+		on := cur.ContributorInsightsStatus == "ENABLING" || cur.ContributorInsightsStatus == "ENABLED"
+		if on == want.Enabled && (!on || want.Mode == nil || *want.Mode == cur.ContributorInsightsMode) {
+			continue
+		}
+		action := "DISABLE"
+		if want.Enabled {
+			action = "ENABLE"
+		}
+		in := &emulator.UpdateContributorInsightsInput{TableName: spec.Str(p.s.Name()), IndexName: ip, ContributorInsightsAction: spec.Str(action)}
+		if want.Enabled {
+			in.ContributorInsightsMode = want.Mode
+		}
+		if _, err := p.eng.UpdateContributorInsights(ctx, p.ns, in); err != nil {
+			p.failAtPos("UpdateContributorInsights", err, want.Pos)
+			continue
+		}
+		p.changed = true
+	}
 }
 
 // tags makes the table's tags exactly the declared ones.

@@ -38,6 +38,7 @@ type throttleAdminAnswer struct {
 func (h *handler) adminRoutes(r *mux.Router) {
 	r.Methods(http.MethodGet).Path(ThrottleAdminPath).HandlerFunc(h.throttleAdmin)
 	r.Methods(http.MethodPost).Path(ThrottleAdminPath + "/{action:reset|drain|pin|unpin}").HandlerFunc(h.throttleAdmin)
+	r.Methods(http.MethodGet).Path(InsightsAdminPath).HandlerFunc(h.insightsAdmin)
 }
 
 func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {

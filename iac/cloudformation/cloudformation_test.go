@@ -116,8 +116,11 @@ Resources:
 			infos++
 		}
 	}
-	if infos != 2 {
-		t.Errorf("accepted-and-ignored properties should each be reported: %v", diags)
+	if infos != 1 {
+		t.Errorf("accepted-and-ignored properties (KinesisStreamSpecification) should each be reported: %v", diags)
+	}
+	if ci := s.Insights; len(ci) != 2 || ci[""].Enabled || !ci["gsi"].Enabled || ci["gsi"].Mode != nil {
+		t.Errorf("ContributorInsightsSpecification: %+v", ci)
 	}
 }
 

@@ -423,6 +423,9 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 		if n := e.get("WarmThroughput"); n != nil {
 			g.WarmThroughput = d.warm(n)
 		}
+		if n := e.get("ContributorInsightsSpecification"); n != nil && g.IndexName != nil {
+			d.insights(&sp, *g.IndexName, n)
+		}
 		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, g)
 	}
 	c.LocalSecondaryIndexes = d.lsis(props.get("LocalSecondaryIndexes"))
@@ -455,8 +458,22 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	}
 	// CloudFormation applies the declared document as it is.
 	sp.ConfirmRemoveSelf = true
-	d.ignored(props, "KinesisStreamSpecification", "ContributorInsightsSpecification", "ImportSourceSpecification")
+	if n := props.get("ContributorInsightsSpecification"); n != nil {
+		d.insights(&sp, "", n)
+	}
+	d.ignored(props, "KinesisStreamSpecification", "ImportSourceSpecification")
 	return []spec.TableSpec{sp}
+}
+
+// insights reads a ContributorInsightsSpecification of the table (index
+// "") or of its GSI index.
+func (d *decoder) insights(sp *spec.TableSpec, index string, n *node) {
+	if !d.object(n, "ContributorInsightsSpecification", "Enabled", "Mode") {
+		return
+	}
+	d.required(n.get("Enabled"), n, "Enabled")
+	on := d.boolean(n.get("Enabled"), "Enabled")
+	sp.SetInsights(index, spec.InsightsSetting{Enabled: on != nil && *on, Mode: d.str(n.get("Mode"), "Mode"), Pos: n.pos})
 }
 
 func (s *stack) simpleTable(d *decoder, r *resource, props *node, name string) []spec.TableSpec {

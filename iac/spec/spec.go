@@ -25,6 +25,10 @@ type TableSpec struct {
 	TTL *emulator.TimeToLiveSpecification
 	// PITR, when set, is applied with UpdateContinuousBackups.
 	PITR *emulator.PointInTimeRecoverySpecification
+	// Insights are the declared Contributor Insights settings, by GSI name
+	// ("" for the table), applied with UpdateContributorInsights; a table
+	// or GSI not in the map is left as it is.
+	Insights map[string]InsightsSetting
 	// Items are seed items, written when absent.
 	Items []av.Item
 	// ItemPos is where each seed item is declared (parallel to Items).
@@ -46,6 +50,25 @@ type TableSpec struct {
 	// engine reports about that member points there (see PosOf). Filled
 	// by the loaders with At; read-only afterwards (replicas share it).
 	Where map[string]Pos
+}
+
+// InsightsSetting is one declared Contributor Insights setting
+// (CloudFormation ContributorInsightsSpecification, Terraform
+// aws_dynamodb_contributor_insights).
+type InsightsSetting struct {
+	Enabled bool
+	// Mode is ContributorInsightsMode; nil leaves the service's default.
+	Mode *string
+	// Pos is where it is declared.
+	Pos Pos
+}
+
+// SetInsights records the setting of index ("" for the table).
+func (s *TableSpec) SetInsights(index string, v InsightsSetting) {
+	if s.Insights == nil {
+		s.Insights = map[string]InsightsSetting{}
+	}
+	s.Insights[index] = v
 }
 
 // At records that the member at path is declared at pos; an unknown pos is

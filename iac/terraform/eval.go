@@ -79,6 +79,7 @@ type result struct {
 	tags     []pendingTag
 	replicas []pendingReplica
 	policies []pendingPolicy
+	insights []pendingInsights
 	outputs  cty.Value
 	diags    spec.Diagnostics
 }
@@ -88,6 +89,7 @@ func (r *result) merge(o *result) {
 	r.items = append(r.items, o.items...)
 	r.tags = append(r.tags, o.tags...)
 	r.replicas = append(r.replicas, o.replicas...)
+	r.insights = append(r.insights, o.insights...)
 	r.policies = append(r.policies, o.policies...)
 	r.diags = append(r.diags, o.diags...)
 }

@@ -39,6 +39,15 @@ type pendingPolicy struct {
 	pos     spec.Pos
 }
 
+// pendingInsights is an aws_dynamodb_contributor_insights: Contributor
+// Insights enabled on table (or its GSI index) in ns.
+type pendingInsights struct {
+	ns           emulator.Namespace
+	table, index string
+	mode         *string
+	pos          spec.Pos
+}
+
 // pendingReplica is an aws_dynamodb_table_replica.
 type pendingReplica struct {
 	arn        string
@@ -179,6 +188,20 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 		}
 		(*specs)[i].SetTag(t.key, t.value)
 	}
+	for _, pi := range res.insights {
+		found := false
+		for i := range *specs {
+			s := &(*specs)[i]
+			if s.Namespace() == pi.ns && s.Name() == pi.table {
+				s.SetInsights(pi.index, spec.InsightsSetting{Enabled: true, Mode: pi.mode, Pos: pi.pos})
+				found = true
+				break
+			}
+		}
+		if !found {
+			diags.Errorf(pi.pos, "table_name %s names no table declared in account %s, Region %s", pi.table, pi.ns.Account, pi.ns.Region)
+		}
+	}
 	for _, it := range res.items {
 		found := false
 		for i := range *specs {
@@ -256,6 +279,26 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*arn + "," + *key)})
 	case "aws_dynamodb_resource_policy":
 		return resourcePolicy(d, r, ctx, pos, res)
+	case "aws_dynamodb_contributor_insights":
+		table := r.str(d.attrs, "table_name")
+		if table == nil {
+			if d.attrs["table_name"] == nil {
+				diags.Errorf(pos, "Missing required argument: aws_dynamodb_contributor_insights needs table_name")
+			}
+			return cty.DynamicVal
+		}
+		pi := pendingInsights{ns: ns, table: *table, mode: r.str(d.attrs, "mode"), pos: pos}
+		// A table ARN names its table (in its own account).
+		if parts := strings.SplitN(*table, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
+			pi.ns.Account, pi.table = parts[4], strings.TrimPrefix(parts[5], "table/")
+		}
+		if ix := r.str(d.attrs, "index_name"); ix != nil {
+			pi.index = *ix
+		}
+		res.insights = append(res.insights, pi)
+		// The provider's ID: name:T/index:I/ACCOUNT (I empty for the table).
+		id := "name:" + pi.table + "/index:" + pi.index + "/" + pi.ns.Account
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "table_name": cty.StringVal(*table)})
 	case "aws_dynamodb_table_replica":
 		arn := r.str(d.attrs, "global_table_arn")
 		if arn == nil {

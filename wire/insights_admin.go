@@ -1,0 +1,89 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/extenddb/extenddb/emulator"
+)
+
+// InsightsAdminPath serves the top keys Contributor Insights counted, which
+// the service would deliver to CloudWatch: off the DynamoDB API, like the
+// throttle controls.
+//
+//	GET /_extenddb/insights?table=T[&index=I][&account=A][&region=R][&top=N][&minutes=M]
+//
+// account and region default to the server's defaults; top (default 10)
+// bounds each list, 0 for every counted key; minutes (default: the whole
+// window, an hour) is how far back the lists reach.
+const InsightsAdminPath = "/_extenddb/insights"
+
+// insightsAdminAnswer is the JSON body of an insights answer: the
+// (account, Region) asked for and the engine's report, or an error.
+type insightsAdminAnswer struct {
+	Account string `json:"account"`
+	Region  string `json:"region"`
+	*emulator.ContributorInsightsReport
+	Error string `json:"error,omitempty"`
+}
+
+func (h *handler) insightsAdmin(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	ans := insightsAdminAnswer{Account: q.Get("account"), Region: q.Get("region")}
+	if ans.Account == "" {
+		ans.Account = h.opts.DefaultAccount
+	}
+	if ans.Region == "" {
+		ans.Region = h.opts.DefaultRegion
+	}
+	reply := func(status int) {
+		body, _ := json.Marshal(ans)
+		writeBody(w, status, "application/json", append(body, '\n'))
+	}
+	fail := func(status int, msg string) {
+		ans.Error = msg
+		reply(status)
+	}
+	table := q.Get("table")
+	if table == "" {
+		fail(http.StatusBadRequest, "the table query parameter is required")
+		return
+	}
+	top := 10
+	if s := q.Get("top"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			fail(http.StatusBadRequest, "top must be a whole number of keys, not "+strconv.Quote(s))
+			return
+		}
+		top = n
+	}
+	var span time.Duration
+	if s := q.Get("minutes"); s != "" {
+		m, err := strconv.Atoi(s)
+		if err != nil || m < 1 {
+			fail(http.StatusBadRequest, "minutes must be a whole number of minutes from 1, not "+strconv.Quote(s))
+			return
+		}
+		span = time.Duration(m) * time.Minute
+	}
+	ns := emulator.Namespace{Account: ans.Account, Region: ans.Region}
+	rep, err := h.eng.ContributorInsightsTop(r.Context(), ns, table, q.Get("index"), top, span)
+	var ee *emulator.Error
+	switch {
+	case errors.As(err, &ee) && ee.Code == emulator.CodeResourceNotFound:
+		fail(http.StatusNotFound, ee.Message)
+		return
+	case errors.As(err, &ee):
+		fail(http.StatusBadRequest, ee.Message)
+		return
+	case err != nil:
+		fail(http.StatusInternalServerError, err.Error())
+		return
+	}
+	ans.ContributorInsightsReport = rep
+	reply(http.StatusOK)
+}
