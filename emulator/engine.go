@@ -60,6 +60,10 @@ type Options struct {
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
+	// Kinesis, when set, receives the change records of every table with
+	// a Kinesis streaming destination (kinesis_delivery.go); nil keeps the
+	// destinations as bookkeeping only.
+	Kinesis KinesisSink
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -100,6 +104,8 @@ type Engine struct {
 	repl replState
 	// bk is the backup and restore jobs (backup.go, restore.go).
 	bk backupState
+	// kds delivers change records to Kinesis (kinesis_delivery.go).
+	kds kdsState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -142,6 +148,7 @@ func New(opts Options) (*Engine, error) {
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
+	e.startKinesis()
 	return e, nil
 }
 
@@ -153,6 +160,7 @@ func (e *Engine) Close() error {
 	e.stopReplication()
 	e.bk.stop()
 	e.stopTTL()
+	e.stopKinesis()
 	return nil
 }
 
