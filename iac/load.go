@@ -140,8 +140,8 @@ func checkDuplicates(specs []TableSpec) Diagnostics {
 }
 
 // Describe renders a spec for `extenddb validate`: name, keys, billing,
-// throughput or caps, indexes, stream, TTL, PITR, tags, resource policies
-// and ARN.
+// throughput or caps, indexes, stream, TTL, PITR, Kinesis destination,
+// tags, resource policies and ARN.
 func Describe(s *TableSpec) string {
 	var b strings.Builder
 	c := &s.Create
@@ -171,6 +171,13 @@ func Describe(s *TableSpec) string {
 	}
 	if p := s.PITR; p != nil && p.PointInTimeRecoveryEnabled != nil && *p.PointInTimeRecoveryEnabled {
 		fmt.Fprintf(&b, "  pitr:       enabled\n")
+	}
+	if k := s.Kinesis; k != nil {
+		prec := k.Precision
+		if prec == "" {
+			prec = "MILLISECOND"
+		}
+		fmt.Fprintf(&b, "  kinesis:    %s (%s)\n", k.StreamArn, prec)
 	}
 	if c.TableClass != nil {
 		fmt.Fprintf(&b, "  class:      %s\n", *c.TableClass)

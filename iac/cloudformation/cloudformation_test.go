@@ -116,8 +116,11 @@ Resources:
 			infos++
 		}
 	}
-	if infos != 2 {
-		t.Errorf("accepted-and-ignored properties should each be reported: %v", diags)
+	if infos != 1 {
+		t.Errorf("accepted-and-ignored properties (ContributorInsightsSpecification) should each be reported: %v", diags)
+	}
+	if s.Kinesis == nil || s.Kinesis.StreamArn != "arn:aws:kinesis:eu-west-1:123456789012:stream/s" || s.Kinesis.Precision != "" {
+		t.Errorf("KinesisStreamSpecification: %+v", s.Kinesis)
 	}
 }
 

@@ -25,6 +25,12 @@ type TableSpec struct {
 	TTL *emulator.TimeToLiveSpecification
 	// PITR, when set, is applied with UpdateContinuousBackups.
 	PITR *emulator.PointInTimeRecoverySpecification
+	// Kinesis, when set, is the table's Kinesis streaming destination
+	// (CloudFormation KinesisStreamSpecification, Terraform
+	// aws_dynamodb_kinesis_streaming_destination), enabled with
+	// EnableKinesisStreamingDestination; an active destination not declared
+	// is disabled.
+	Kinesis *KinesisSpec
 	// Items are seed items, written when absent.
 	Items []av.Item
 	// ItemPos is where each seed item is declared (parallel to Items).
@@ -46,6 +52,15 @@ type TableSpec struct {
 	// engine reports about that member points there (see PosOf). Filled
 	// by the loaders with At; read-only afterwards (replicas share it).
 	Where map[string]Pos
+}
+
+// KinesisSpec is a Kinesis streaming destination.
+type KinesisSpec struct {
+	StreamArn string
+	// Precision is ApproximateCreationDateTimePrecision; empty is the
+	// service's default (MILLISECOND).
+	Precision string
+	Pos       Pos
 }
 
 // At records that the member at path is declared at pos; an unknown pos is
