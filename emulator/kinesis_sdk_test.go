@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func kdsDescribe(t *testing.T, c *dynamodb.Client, table string) []types.Kinesis
 	if err != nil {
 		t.Fatal(err)
 	}
-	if aws.ToString(d.TableName) != table && aws.ToString(d.TableName) != "txt" {
+	if want := table[strings.LastIndex(table, "/")+1:]; aws.ToString(d.TableName) != want {
 		t.Fatalf("TableName = %q", aws.ToString(d.TableName))
 	}
 	return d.KinesisDataStreamDestinations
@@ -257,5 +258,30 @@ func TestKinesisDestinationErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { apiErr(t, tc.call(), tc.code, tc.msg) })
+	}
+}
+
+// A destination belongs to its table: a new replica in another Region and
+// a table restored from a backup start without one.
+func TestKinesisDestinationNotInherited(t *testing.T) {
+	f := newGlobalFixture(t)
+	ctx := t.Context()
+	d := f.describe(t, f.home)
+	acct := strings.Split(aws.ToString(d.TableArn), ":")[4]
+	if _, err := f.home.EnableKinesisStreamingDestination(ctx, &dynamodb.EnableKinesisStreamingDestinationInput{TableName: aws.String("gtab"),
+		StreamArn: aws.String("arn:aws:kinesis:us-east-1:" + acct + ":stream/home")}); err != nil {
+		t.Fatal(err)
+	}
+	f.addReplica(t)
+	if ds := kdsDescribe(t, f.repl, "gtab"); len(ds) != 0 {
+		t.Fatalf("the replica inherited %+v", ds)
+	}
+	b := bkBackup(t, f.home, "gtab", "bk1")
+	bkRestore(t, f.s, f.home, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupArn, TargetTableName: aws.String("restored")})
+	if ds := kdsDescribe(t, f.home, "restored"); len(ds) != 0 {
+		t.Fatalf("the restored table inherited %+v", ds)
+	}
+	if ds := kdsDescribe(t, f.home, "gtab"); len(ds) != 1 {
+		t.Fatalf("the source lost its destination: %+v", ds)
 	}
 }

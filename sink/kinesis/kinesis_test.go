@@ -358,6 +358,39 @@ func TestDeliveryToKinesalite(t *testing.T) {
 	if got := recordKeys(k.readAll("orders", 3)); got != "INSERT x1,INSERT x2,INSERT x3" {
 		t.Fatalf("after the outage: %v", got)
 	}
+
+	// Replicated writes: a replica in another Region with a destination of
+	// its own delivers the changes it applies (not its seeding copies).
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("orders"),
+		ReplicaUpdates: []ddbtypes.ReplicationGroupUpdate{{Create: &ddbtypes.CreateReplicationGroupMemberAction{RegionName: aws.String("eu-west-1")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	eu := srv.ClientFor("eu-west-1", account)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+		if err == nil && len(d.Table.Replicas) == 1 && d.Table.Replicas[0].ReplicaStatus == ddbtypes.ReplicaStatusActive {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica not ACTIVE: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	k.createStream("replica")
+	if _, err := eu.EnableKinesisStreamingDestination(ctx, &dynamodb.EnableKinesisStreamingDestinationInput{TableName: aws.String("orders"),
+		StreamArn: aws.String("arn:aws:kinesis:eu-west-1:" + account + ":stream/replica")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: map[string]ddbtypes.AttributeValue{"pk": s("r1")}}); err != nil {
+		t.Fatal(err)
+	}
+	rep := k.readAll("replica", 1)
+	if got := recordKeys(rep); got != "INSERT r1" || rep[0].AwsRegion != "eu-west-1" {
+		t.Fatalf("replica stream: %v", rep)
+	}
+	if got := recordKeys(k.readAll("orders", 4)); got != "INSERT x1,INSERT x2,INSERT x3,INSERT r1" {
+		t.Fatalf("home stream: %v", got)
+	}
 }
 
 func recordKeys(rs []record) string {
