@@ -139,16 +139,19 @@ func New(opts Options) (*Engine, error) {
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}
+	// Before any worker that writes (replication, restores, TTL) can
+	// queue a Kinesis record: the queue's sequence must be set first.
+	e.startKinesis()
 	e.bf.init()
 	e.resumeBackfills()
 	e.bk.init()
 	if err := e.failUnfinishedBackups(); err != nil {
+		e.stopKinesis()
 		return nil, err
 	}
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
-	e.startKinesis()
 	return e, nil
 }
 
