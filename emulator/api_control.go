@@ -744,3 +744,67 @@ type ContributorInsightsSummary struct {
 	ContributorInsightsStatus string `json:"ContributorInsightsStatus,omitempty"`
 	ContributorInsightsMode   string `json:"ContributorInsightsMode,omitempty"`
 }
+
+// EnableKinesisStreamingConfiguration is the optional configuration of
+// Enable/DisableKinesisStreamingDestination.
+type EnableKinesisStreamingConfiguration struct {
+	ApproximateCreationDateTimePrecision *string `json:"ApproximateCreationDateTimePrecision,omitempty"`
+}
+
+// UpdateKinesisStreamingConfiguration is UpdateKinesisStreamingDestination's
+// configuration.
+type UpdateKinesisStreamingConfiguration struct {
+	ApproximateCreationDateTimePrecision *string `json:"ApproximateCreationDateTimePrecision,omitempty"`
+}
+
+// KinesisStreamingDestinationInput is the request of
+// EnableKinesisStreamingDestination and DisableKinesisStreamingDestination.
+type KinesisStreamingDestinationInput struct {
+	TableName                           *string                              `json:"TableName,omitempty"`
+	StreamArn                           *string                              `json:"StreamArn,omitempty"`
+	EnableKinesisStreamingConfiguration *EnableKinesisStreamingConfiguration `json:"EnableKinesisStreamingConfiguration,omitempty"`
+}
+
+// KinesisStreamingDestinationOutput is the response of
+// EnableKinesisStreamingDestination and DisableKinesisStreamingDestination.
+type KinesisStreamingDestinationOutput struct {
+	TableName                           string                               `json:"TableName,omitempty"`
+	StreamArn                           string                               `json:"StreamArn,omitempty"`
+	DestinationStatus                   string                               `json:"DestinationStatus,omitempty"`
+	EnableKinesisStreamingConfiguration *EnableKinesisStreamingConfiguration `json:"EnableKinesisStreamingConfiguration,omitempty"`
+}
+
+// UpdateKinesisStreamingDestinationInput is UpdateKinesisStreamingDestination's request.
+type UpdateKinesisStreamingDestinationInput struct {
+	TableName                           *string                              `json:"TableName,omitempty"`
+	StreamArn                           *string                              `json:"StreamArn,omitempty"`
+	UpdateKinesisStreamingConfiguration *UpdateKinesisStreamingConfiguration `json:"UpdateKinesisStreamingConfiguration,omitempty"`
+}
+
+// UpdateKinesisStreamingDestinationOutput is UpdateKinesisStreamingDestination's response.
+type UpdateKinesisStreamingDestinationOutput struct {
+	TableName                           string                               `json:"TableName,omitempty"`
+	StreamArn                           string                               `json:"StreamArn,omitempty"`
+	DestinationStatus                   string                               `json:"DestinationStatus,omitempty"`
+	UpdateKinesisStreamingConfiguration *UpdateKinesisStreamingConfiguration `json:"UpdateKinesisStreamingConfiguration,omitempty"`
+}
+
+// DescribeKinesisStreamingDestinationInput is DescribeKinesisStreamingDestination's request.
+type DescribeKinesisStreamingDestinationInput struct {
+	TableName *string `json:"TableName,omitempty"`
+}
+
+// KinesisDataStreamDestination is one destination in
+// DescribeKinesisStreamingDestination's answer.
+type KinesisDataStreamDestination struct {
+	StreamArn                            string `json:"StreamArn,omitempty"`
+	DestinationStatus                    string `json:"DestinationStatus,omitempty"`
+	DestinationStatusDescription         string `json:"DestinationStatusDescription,omitempty"`
+	ApproximateCreationDateTimePrecision string `json:"ApproximateCreationDateTimePrecision,omitempty"`
+}
+
+// DescribeKinesisStreamingDestinationOutput is DescribeKinesisStreamingDestination's response.
+type DescribeKinesisStreamingDestinationOutput struct {
+	TableName                     string                         `json:"TableName,omitempty"`
+	KinesisDataStreamDestinations []KinesisDataStreamDestination `json:"KinesisDataStreamDestinations"`
+}

@@ -1,6 +1,8 @@
 // Package emulator is the DynamoDB engine and its Go API: namespaces of
 // (account, Region) → tables, validation with DynamoDB's errors and messages,
 // items, expressions (emulator/expr), indexes, transactions, capacity
-// accounting, TTL and streams. It is the one place DynamoDB semantics live.
-// It stores everything through the kv contract and knows nothing of HTTP.
+// accounting, TTL, streams and Kinesis streaming destinations (their records
+// go out through a KinesisSink the caller provides). It is the one place
+// DynamoDB semantics live. It stores everything through the kv contract and
+// knows nothing of HTTP.
 package emulator

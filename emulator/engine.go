@@ -62,6 +62,10 @@ type Options struct {
 	ReplicationDelay time.Duration
 	// Insights sizes the Contributor Insights counters (insights_count.go).
 	Insights InsightsOptions
+	// Kinesis, when set, receives the change records of every table with
+	// a Kinesis streaming destination (kinesis_delivery.go); nil keeps the
+	// destinations as bookkeeping only.
+	Kinesis KinesisSink
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -104,6 +108,8 @@ type Engine struct {
 	bk backupState
 	// ci is the Contributor Insights counters (insights_count.go).
 	ci insightsRegistry
+	// kds delivers change records to Kinesis (kinesis_delivery.go).
+	kds kdsState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -137,10 +143,14 @@ func New(opts Options) (*Engine, error) {
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}
+	// Before any worker that writes (replication, restores, TTL) can
+	// queue a Kinesis record: the queue's sequence must be set first.
+	e.startKinesis()
 	e.bf.init()
 	e.resumeBackfills()
 	e.bk.init()
 	if err := e.failUnfinishedBackups(); err != nil {
+		e.stopKinesis()
 		return nil, err
 	}
 	e.startReplication()
@@ -157,6 +167,7 @@ func (e *Engine) Close() error {
 	e.stopReplication()
 	e.bk.stop()
 	e.stopTTL()
+	e.stopKinesis()
 	return nil
 }
 

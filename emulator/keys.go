@@ -16,6 +16,7 @@ import (
 //	's' <tableID:16> <stream-defined suffix>        → stream records (streams)
 //	'v' <tableID:16> <encoded primary key>          → item version (global tables, replicate.go)
 //	'q' <tableID:16> <seq:8>                        → replication outbox of that table (replicate.go)
+//	'k' <tableID:16> <seq:8>                        → Kinesis delivery queue of that table (kinesis_delivery.go)
 //	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
 //	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
 //

@@ -342,8 +342,8 @@ func (u *tableUpdate) createReplica(a *ReplicationGroupMemberAction) error {
 
 // newReplicaTable builds the table of a new replica of src in region: the
 // same keys, indexes, billing and stream view, its own ID, ARN and stream;
-// tags, PITR, deletion protection and the resource policy are per Region
-// and start unset.
+// tags, PITR, deletion protection, the resource policy and Kinesis
+// streaming destinations are per Region and start unset.
 func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Duration) (*tableMeta, error) {
 	rt := src.clone()
 	id, err := newTableID()
@@ -352,6 +352,7 @@ func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Du
 	}
 	rt.Region, rt.ID, rt.CreatedAt = region, id, now
 	rt.Tags, rt.ResourcePolicy, rt.DeletionProtection = nil, "", false
+	rt.Kinesis = nil
 	rt.PITREnabled, rt.PITRDays, rt.PITREnabledAt = false, 0, time.Time{}
 	rt.CreatingUntil, rt.UpdatingUntil, rt.UpdatingWhat = time.Time{}, time.Time{}, ""
 	if delay > 0 {

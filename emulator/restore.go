@@ -98,7 +98,8 @@ func (e *Engine) RestoreTableFromBackup(ctx context.Context, ns Namespace, in *R
 // restoredTable builds the restored table's metadata from the backup's
 // record of its source: data, indexes (unless overridden), billing mode,
 // capacity and encryption are kept; tags, stream, TTL, PITR, the resource
-// policy, deletion protection and the table class are not (§3.2).
+// policy, deletion protection, Kinesis streaming destinations and the table
+// class are not (§3.2).
 func restoredTable(ns Namespace, m *backupMeta, in *RestoreTableFromBackupInput, now time.Time, delay time.Duration) (*tableMeta, error) {
 	src := m.Table
 	t := src.clone()
@@ -112,6 +113,7 @@ func restoredTable(ns Namespace, m *backupMeta, in *RestoreTableFromBackupInput,
 	t.TTLEnabled, t.TTLAttr = false, ""
 	t.PITREnabled, t.PITRDays, t.PITREnabledAt = false, 0, time.Time{}
 	t.Tags, t.ResourcePolicy, t.DeletionProtection = nil, "", false
+	t.Kinesis = nil
 	t.TableClass, t.TableClassSet, t.TableClassUpdate = classStandard, false, time.Time{}
 	t.CreatingUntil, t.UpdatingUntil, t.UpdatingWhat = time.Time{}, time.Time{}, ""
 	t.Deleting, t.DeletingUntil = false, time.Time{}

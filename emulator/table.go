@@ -188,6 +188,9 @@ type tableMeta struct {
 	// included (replica.go); nil for a table that never had replicas.
 	Group []*replicaMeta `json:"group,omitempty"`
 
+	// Kinesis is the table's Kinesis streaming destinations (kinesis.go).
+	Kinesis []*kinesisDest `json:"kinesis,omitempty"`
+
 	PITREnabled   bool      `json:"pitr,omitempty"`
 	PITRDays      int64     `json:"pitrDays,omitempty"`
 	PITREnabledAt time.Time `json:"pitrAt,omitzero"`

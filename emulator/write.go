@@ -422,6 +422,8 @@ type writeBatch struct {
 	noSync bool
 	// enqueued is set when a staged write queued replication work.
 	enqueued bool
+	// kinesisQueued is set when a staged write queued Kinesis records.
+	kinesisQueued bool
 }
 
 func (e *Engine) newWriteBatch() *writeBatch {
@@ -464,6 +466,11 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 	}
 	if len(t.Group) > 0 {
 		if err := wb.stageReplication(&c); err != nil {
+			return err
+		}
+	}
+	if len(t.Kinesis) > 0 && wb.e.opts.Kinesis != nil && !c.quiet {
+		if err := wb.stageKinesis(&c); err != nil {
 			return err
 		}
 	}
@@ -521,6 +528,9 @@ func (wb *writeBatch) commit() error {
 	}
 	if wb.enqueued {
 		wb.e.wakeApplier()
+	}
+	if wb.kinesisQueued {
+		wb.e.wakeKinesis()
 	}
 	return nil
 }

@@ -141,7 +141,7 @@ func checkDuplicates(specs []TableSpec) Diagnostics {
 
 // Describe renders a spec for `extenddb validate`: name, keys, billing,
 // throughput or caps, indexes, stream, TTL, PITR, Contributor Insights,
-// tags, resource policies and ARN.
+// Kinesis destination, tags, resource policies and ARN.
 func Describe(s *TableSpec) string {
 	var b strings.Builder
 	c := &s.Create
@@ -193,6 +193,13 @@ func Describe(s *TableSpec) string {
 			parts = append(parts, what)
 		}
 		fmt.Fprintf(&b, "  insights:   %s\n", strings.Join(parts, ", "))
+	}
+	if k := s.Kinesis; k != nil {
+		prec := k.Precision
+		if prec == "" {
+			prec = "MILLISECOND"
+		}
+		fmt.Fprintf(&b, "  kinesis:    %s (%s)\n", k.StreamArn, prec)
 	}
 	if c.TableClass != nil {
 		fmt.Fprintf(&b, "  class:      %s\n", *c.TableClass)

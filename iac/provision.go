@@ -246,6 +246,7 @@ func (p *provisioner) run(ctx context.Context) {
 	p.ttl(ctx)
 	p.pitr(ctx)
 	p.insights(ctx)
+	p.kinesis(ctx)
 	p.tags(ctx)
 	p.policies(ctx)
 	p.seed(ctx)
@@ -763,6 +764,100 @@ func (p *provisioner) insights(ctx context.Context) {
 			continue
 		}
 		p.changed = true
+	}
+}
+
+// kinesis makes the declared Kinesis streaming destination the table's only
+// live one: it disables the others, enables the declared stream (or
+// updates its precision), and waits for each change to settle, so a
+// destination switched to another stream can be enabled (the engine
+// allows one live destination per table).
+func (p *provisioner) kinesis(ctx context.Context) {
+	name := spec.Str(p.s.Name())
+	want := p.s.Kinesis
+	wantPrec := "MILLISECOND"
+	if want != nil && want.Precision != "" {
+		wantPrec = want.Precision
+	}
+	cur, ok := p.kinesisSettled(ctx)
+	if !ok {
+		return
+	}
+	var have *emulator.KinesisDataStreamDestination
+	for i := range cur {
+		d := &cur[i]
+		if d.DestinationStatus != "ACTIVE" {
+			continue
+		}
+		if want != nil && d.StreamArn == want.StreamArn {
+			have = d
+			continue
+		}
+		if _, err := p.eng.DisableKinesisStreamingDestination(ctx, p.ns, &emulator.KinesisStreamingDestinationInput{TableName: name, StreamArn: spec.Str(d.StreamArn)}); err != nil {
+			p.failAt("DisableKinesisStreamingDestination", err, "KinesisStreamSpecification")
+			return
+		}
+		p.changed = true
+	}
+	if want == nil {
+		return
+	}
+	if _, ok := p.kinesisSettled(ctx); !ok {
+		return
+	}
+	switch {
+	case have == nil:
+		in := &emulator.KinesisStreamingDestinationInput{TableName: name, StreamArn: spec.Str(want.StreamArn)}
+		if want.Precision != "" {
+			in.EnableKinesisStreamingConfiguration = &emulator.EnableKinesisStreamingConfiguration{ApproximateCreationDateTimePrecision: spec.Str(want.Precision)}
+		}
+		if _, err := p.eng.EnableKinesisStreamingDestination(ctx, p.ns, in); err != nil {
+			p.failAt("EnableKinesisStreamingDestination", err, "KinesisStreamSpecification")
+			return
+		}
+	case have.ApproximateCreationDateTimePrecision != wantPrec:
+		if _, err := p.eng.UpdateKinesisStreamingDestination(ctx, p.ns, &emulator.UpdateKinesisStreamingDestinationInput{TableName: name, StreamArn: spec.Str(want.StreamArn),
+			UpdateKinesisStreamingConfiguration: &emulator.UpdateKinesisStreamingConfiguration{ApproximateCreationDateTimePrecision: spec.Str(wantPrec)}}); err != nil {
+			p.failAt("UpdateKinesisStreamingDestination", err, "KinesisStreamSpecification")
+			return
+		}
+	default:
+		return
+	}
+	p.changed = true
+	if cur, ok := p.kinesisSettled(ctx); ok {
+		for _, d := range cur {
+			if d.StreamArn == want.StreamArn && d.DestinationStatus == "ENABLE_FAILED" {
+				p.failAt("EnableKinesisStreamingDestination", fmt.Errorf("%s", d.DestinationStatusDescription), "KinesisStreamSpecification")
+			}
+		}
+	}
+}
+
+// kinesisSettled waits until no destination of the table is ENABLING,
+// UPDATING or DISABLING and returns them.
+func (p *provisioner) kinesisSettled(ctx context.Context) ([]emulator.KinesisDataStreamDestination, bool) {
+	for {
+		out, err := p.eng.DescribeKinesisStreamingDestination(ctx, p.ns, &emulator.DescribeKinesisStreamingDestinationInput{TableName: spec.Str(p.s.Name())})
+		if err != nil {
+			p.failAt("DescribeKinesisStreamingDestination", err, "KinesisStreamSpecification")
+			return nil, false
+		}
+		settled := true
+		for _, d := range out.KinesisDataStreamDestinations {
+			switch d.DestinationStatus {
+			case "ENABLING", "UPDATING", "DISABLING":
+				settled = false
+			}
+		}
+		if settled {
+			return out.KinesisDataStreamDestinations, true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }
 

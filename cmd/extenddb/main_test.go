@@ -105,6 +105,12 @@ func TestParseServe(t *testing.T) {
 		{name: "negative delay", getenv: home, args: []string{"--transition-delay", "-1s"}, wantErr: "--transition-delay"},
 		{name: "negative policy block", getenv: home, args: []string{"--policy-update-block", "-1s"}, wantErr: "--policy-update-block"},
 		{name: "negative replication delay", getenv: home, args: []string{"--replication-delay", "-1s"}, wantErr: "--replication-delay"},
+		{name: "kinesis endpoint", getenv: env("HOME", "/h", "EXTENDDB_KINESIS_ENDPOINT", "http://127.0.0.1:4567"), check: func(t *testing.T, c serveConfig) {
+			if c.kinesisEndpoint != "http://127.0.0.1:4567" {
+				t.Errorf("kinesisEndpoint = %q", c.kinesisEndpoint)
+			}
+		}},
+		{name: "bad kinesis endpoint", getenv: home, args: []string{"--kinesis-endpoint", "127.0.0.1:4567"}, wantErr: "--kinesis-endpoint: kinesis endpoint \"127.0.0.1:4567\": want an http:// or https:// URL"},
 		{name: "bad delay", getenv: home, args: []string{"--transition-delay", "soon"}, wantErr: "invalid value"},
 		{name: "bad access key", getenv: home, args: []string{"--access-key-account", "AKIA"}, wantErr: "AKID=ACCOUNT"},
 		{name: "bad access key account", getenv: home, args: []string{"--access-key-account", "AKIA=1"}, wantErr: "12 digits"},

@@ -20,6 +20,7 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/pebblestore"
+	kinesissink "github.com/extenddb/extenddb/sink/kinesis"
 	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
 )
@@ -45,6 +46,7 @@ type serveConfig struct {
 	sharedDB          bool
 	cors              string
 	pprof             string
+	kinesisEndpoint   string
 	iac               iacConfig
 	throttle          throttleConfig
 	web               webConfig
@@ -98,6 +100,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
 	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
 	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
+	fs.StringVar(&c.kinesisEndpoint, "kinesis-endpoint", c.kinesisEndpoint, "Kinesis Data Streams `URL` (e.g. http://127.0.0.1:4567) that receives the item changes of tables with a Kinesis streaming destination; empty: destinations are bookkeeping only")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
 	c.web.register(fs)
@@ -185,6 +188,11 @@ func (c *serveConfig) validate() error {
 	}
 	if !oneOf(c.logFormat, "console", "json") {
 		return fmt.Errorf("--log-format %q: must be console or json", c.logFormat)
+	}
+	if c.kinesisEndpoint != "" {
+		if _, err := kinesissink.New(kinesissink.Options{Endpoint: c.kinesisEndpoint}); err != nil {
+			return fmt.Errorf("--kinesis-endpoint: %w", err)
+		}
 	}
 	if c.replicationDelay < 0 {
 		return fmt.Errorf("--replication-delay %s: must not be negative", c.replicationDelay)
@@ -344,6 +352,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		PolicyUpdateBlock: cfg.policyUpdateBlock,
 		ReplicationDelay:  cfg.replicationDelay,
 		Logger:            &log,
+	}
+	if cfg.kinesisEndpoint != "" {
+		sink, err := kinesissink.New(kinesissink.Options{Endpoint: cfg.kinesisEndpoint})
+		if err != nil {
+			return err
+		}
+		engOpts.Kinesis = sink
 	}
 	cfg.throttle.apply(&engOpts)
 	web := newWeb(cfg.web)

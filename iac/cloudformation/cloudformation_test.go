@@ -117,10 +117,13 @@ Resources:
 		}
 	}
 	if infos != 1 {
-		t.Errorf("accepted-and-ignored properties (KinesisStreamSpecification) should each be reported: %v", diags)
+		t.Errorf("accepted-and-ignored properties should each be reported: %v", diags)
 	}
 	if ci := s.Insights; len(ci) != 2 || ci[""].Enabled || !ci["gsi"].Enabled || ci["gsi"].Mode != nil {
 		t.Errorf("ContributorInsightsSpecification: %+v", ci)
+	}
+	if s.Kinesis == nil || s.Kinesis.StreamArn != "arn:aws:kinesis:eu-west-1:123456789012:stream/s" || s.Kinesis.Precision != "" {
+		t.Errorf("KinesisStreamSpecification: %+v", s.Kinesis)
 	}
 }
 

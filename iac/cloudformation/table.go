@@ -319,6 +319,24 @@ func (d *decoder) pitr(n *node) *emulator.PointInTimeRecoverySpecification {
 	}
 }
 
+func (d *decoder) kinesis(n *node) *spec.KinesisSpec {
+	if !d.object(n, "KinesisStreamSpecification", "StreamArn", "ApproximateCreationDateTimePrecision") {
+		return nil
+	}
+	if !d.required(n.get("StreamArn"), n, "StreamArn") {
+		return nil
+	}
+	arn := d.str(n.get("StreamArn"), "StreamArn")
+	if arn == nil {
+		return nil
+	}
+	k := &spec.KinesisSpec{StreamArn: *arn, Pos: n.pos}
+	if p := d.str(n.get("ApproximateCreationDateTimePrecision"), "ApproximateCreationDateTimePrecision"); p != nil {
+		k.Precision = *p
+	}
+	return k
+}
+
 func (d *decoder) policy(n *node) *string {
 	if !d.object(n, "ResourcePolicy", "PolicyDocument") {
 		return nil
@@ -456,12 +474,16 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	if n := props.get("ResourcePolicy"); n != nil {
 		c.ResourcePolicy = d.policy(n)
 	}
+	if n := props.get("KinesisStreamSpecification"); n != nil {
+		sp.Kinesis = d.kinesis(n)
+		sp.At("KinesisStreamSpecification", n.pos)
+	}
 	// CloudFormation applies the declared document as it is.
 	sp.ConfirmRemoveSelf = true
 	if n := props.get("ContributorInsightsSpecification"); n != nil {
 		d.insights(&sp, "", n)
 	}
-	d.ignored(props, "KinesisStreamSpecification", "ImportSourceSpecification")
+	d.ignored(props, "ImportSourceSpecification")
 	return []spec.TableSpec{sp}
 }
 
@@ -756,9 +778,12 @@ func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) [
 				sp.At("StreamSpecification.ResourcePolicy", rp.pos)
 			}
 		}
+		if n := rep.get("KinesisStreamSpecification"); n != nil {
+			sp.Kinesis = d.kinesis(n)
+			sp.At("KinesisStreamSpecification", n.pos)
+		}
 		sp.ConfirmRemoveSelf = true
-		d.ignored(rep, "ContributorInsightsSpecification", "KinesisStreamSpecification",
-			"DisassociationProtectionEnabled")
+		d.ignored(rep, "ContributorInsightsSpecification", "DisassociationProtectionEnabled")
 		out = append(out, sp)
 	}
 	return out

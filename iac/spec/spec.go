@@ -29,6 +29,12 @@ type TableSpec struct {
 	// ("" for the table), applied with UpdateContributorInsights; a table
 	// or GSI not in the map is left as it is.
 	Insights map[string]InsightsSetting
+	// Kinesis, when set, is the table's Kinesis streaming destination
+	// (CloudFormation KinesisStreamSpecification, Terraform
+	// aws_dynamodb_kinesis_streaming_destination), enabled with
+	// EnableKinesisStreamingDestination; an active destination not declared
+	// is disabled.
+	Kinesis *KinesisSpec
 	// Items are seed items, written when absent.
 	Items []av.Item
 	// ItemPos is where each seed item is declared (parallel to Items).
@@ -69,6 +75,15 @@ func (s *TableSpec) SetInsights(index string, v InsightsSetting) {
 		s.Insights = map[string]InsightsSetting{}
 	}
 	s.Insights[index] = v
+}
+
+// KinesisSpec is a Kinesis streaming destination.
+type KinesisSpec struct {
+	StreamArn string
+	// Precision is ApproximateCreationDateTimePrecision; empty is the
+	// service's default (MILLISECOND).
+	Precision string
+	Pos       Pos
 }
 
 // At records that the member at path is declared at pos; an unknown pos is

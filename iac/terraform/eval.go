@@ -80,6 +80,7 @@ type result struct {
 	replicas []pendingReplica
 	policies []pendingPolicy
 	insights []pendingInsights
+	kinesis  []pendingKinesis
 	outputs  cty.Value
 	diags    spec.Diagnostics
 }
@@ -91,6 +92,7 @@ func (r *result) merge(o *result) {
 	r.replicas = append(r.replicas, o.replicas...)
 	r.insights = append(r.insights, o.insights...)
 	r.policies = append(r.policies, o.policies...)
+	r.kinesis = append(r.kinesis, o.kinesis...)
 	r.diags = append(r.diags, o.diags...)
 }
 

@@ -48,6 +48,15 @@ type pendingInsights struct {
 	pos          spec.Pos
 }
 
+// pendingKinesis is an aws_dynamodb_kinesis_streaming_destination.
+type pendingKinesis struct {
+	ns        emulator.Namespace
+	table     string
+	arn       string
+	precision string
+	pos       spec.Pos
+}
+
 // pendingReplica is an aws_dynamodb_table_replica.
 type pendingReplica struct {
 	arn        string
@@ -202,6 +211,25 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 			diags.Errorf(pi.pos, "table_name %s names no table declared in account %s, Region %s", pi.table, pi.ns.Account, pi.ns.Region)
 		}
 	}
+	for _, k := range res.kinesis {
+		found := false
+		for i := range *specs {
+			s := &(*specs)[i]
+			if s.Namespace() == k.ns && s.Name() == k.table {
+				if s.Kinesis != nil {
+					diags.Errorf(k.pos, "table %s already has a Kinesis streaming destination (%s, declared at %s): only one per table", k.table, s.Kinesis.StreamArn, s.Kinesis.Pos)
+				} else {
+					s.Kinesis = &spec.KinesisSpec{StreamArn: k.arn, Precision: k.precision, Pos: k.pos}
+					s.At("KinesisStreamSpecification", k.pos)
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			diags.Errorf(k.pos, "table_name %s names no table declared in account %s, Region %s", k.table, k.ns.Account, k.ns.Region)
+		}
+	}
 	for _, it := range res.items {
 		found := false
 		for i := range *specs {
@@ -232,6 +260,9 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		if !skipped[b.typ+"."+b.name] {
 			skipped[b.typ+"."+b.name] = true
 			diags.Infof(spec.PosFromHCL(&b.b.DefRange), "%s%s.%s: resource type %s is not a DynamoDB table, skipped", in.addr, b.typ, b.name, b.typ)
+		}
+		if b.typ == "aws_kinesis_stream" {
+			return kinesisStream(b, ctx, provs)
 		}
 		return cty.DynamicVal
 	}
@@ -299,6 +330,23 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		// The provider's ID: name:T/index:I/ACCOUNT (I empty for the table).
 		id := "name:" + pi.table + "/index:" + pi.index + "/" + pi.ns.Account
 		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "table_name": cty.StringVal(*table)})
+	case "aws_dynamodb_kinesis_streaming_destination":
+		table, arn := r.str(d.attrs, "table_name"), r.str(d.attrs, "stream_arn")
+		if table == nil || arn == nil {
+			if d.attrs["table_name"] == nil || d.attrs["stream_arn"] == nil {
+				diags.Errorf(pos, "Missing required argument: aws_dynamodb_kinesis_streaming_destination needs table_name and stream_arn")
+			} else {
+				diags.Warnf(pos, "%s: stream_arn or table_name is not known before apply; the destination is skipped", addr)
+			}
+			return cty.DynamicVal
+		}
+		k := pendingKinesis{ns: ns, table: *table, arn: *arn, pos: pos}
+		if p := r.str(d.attrs, "approximate_creation_date_time_precision"); p != nil {
+			k.precision = *p
+		}
+		res.kinesis = append(res.kinesis, k)
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*table + "," + *arn), "table_name": cty.StringVal(*table),
+			"stream_arn": cty.StringVal(*arn), "approximate_creation_date_time_precision": cty.StringVal(k.precision)})
 	case "aws_dynamodb_table_replica":
 		arn := r.str(d.attrs, "global_table_arn")
 		if arn == nil {
@@ -320,6 +368,33 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		return cty.DynamicVal
 	}
 	return cty.DynamicVal
+}
+
+// kinesisStream gives an aws_kinesis_stream (not provisioned: ExtendDB has
+// no Kinesis) its name, id and arn, so that a Kinesis streaming
+// destination's stream_arn = aws_kinesis_stream.S.arn is known.
+func kinesisStream(b *block, ctx *hcl.EvalContext, provs map[string]*providerCfg) cty.Value {
+	c, _, _ := b.body.PartialContent(&hcl.BodySchema{Attributes: attrs("name", "region", "provider")})
+	if c == nil || c.Attributes["name"] == nil {
+		return cty.DynamicVal
+	}
+	var none spec.Diagnostics
+	p := pickProvider(b.body, provs, b.b.DefRange, &none)
+	if p == nil {
+		return cty.DynamicVal
+	}
+	v, hd := c.Attributes["name"].Expr.Value(ctx)
+	if hd.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return cty.DynamicVal
+	}
+	region := p.region
+	if a := c.Attributes["region"]; a != nil {
+		if rv, rd := a.Expr.Value(ctx); !rd.HasErrors() && rv.IsKnown() && !rv.IsNull() && rv.Type() == cty.String {
+			region = rv.AsString()
+		}
+	}
+	arn := cty.StringVal("arn:" + emulator.Namespace{Account: p.account, Region: region}.Partition() + ":kinesis:" + region + ":" + p.account + ":stream/" + v.AsString())
+	return cty.ObjectVal(map[string]cty.Value{"name": v, "arn": arn, "id": arn})
 }
 
 // resourcePolicy reads an aws_dynamodb_resource_policy. A resource_arn that
