@@ -60,6 +60,11 @@ type Options struct {
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
+	// LegacyGlobalTables serves global tables version 2017.11.29
+	// (CreateGlobalTable and its five siblings) as DynamoDB did; off, they
+	// answer as today's DynamoDB does, which creates none
+	// (globaltable_legacy.go).
+	LegacyGlobalTables bool
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.

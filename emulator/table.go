@@ -182,6 +182,9 @@ type tableMeta struct {
 	// Group is the global table's replication group, this table
 	// included (replica.go); nil for a table that never had replicas.
 	Group []*replicaMeta `json:"group,omitempty"`
+	// Legacy is set on the members of a legacy (2017.11.29) global table,
+	// whose group is Group (globaltable_legacy.go).
+	Legacy *legacyGroup `json:"legacyGT,omitempty"`
 
 	PITREnabled   bool      `json:"pitr,omitempty"`
 	PITRDays      int64     `json:"pitrDays,omitempty"`

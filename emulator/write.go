@@ -316,6 +316,9 @@ type writeSpec struct {
 	// deferSync commits without fsync; the caller syncs the store once
 	// before answering (BatchWriteItem with Options.Sync).
 	deferSync bool
+	// replicated marks a change applied from another member of a global
+	// table: a legacy table's aws:rep:* attributes come with it.
+	replicated bool
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -367,6 +370,9 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	nw, err := s.build(old)
 	if err != nil {
 		return nil, err
+	}
+	if nw != nil && s.t.Legacy != nil && !s.replicated {
+		nw = stampLegacyRep(nw, s.t.Region, e.now())
 	}
 	if nw != nil {
 		pw.newSize = av.ItemSize(nw)
