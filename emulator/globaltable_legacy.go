@@ -646,7 +646,9 @@ func describeLegacy(t *tableMeta, now time.Time) *GlobalTableDescription {
 
 func describeLegacySettings(name string, members []*tableMeta, now time.Time) *DescribeGlobalTableSettingsOutput {
 	out := &DescribeGlobalTableSettingsOutput{GlobalTableName: name}
-	off := func() *AutoScalingSettingsDescription { return &AutoScalingSettingsDescription{AutoScalingDisabled: refOf(true)} }
+	off := func() *AutoScalingSettingsDescription {
+		return &AutoScalingSettingsDescription{AutoScalingDisabled: refOf(true)}
+	}
 	for _, t := range members {
 		status := statusActive
 		if now.Before(t.Legacy.CreatingUntil) {
@@ -711,12 +713,10 @@ func (e *Engine) UpdateGlobalTableSettings(ctx context.Context, ns Namespace, in
 		return nil, err
 	}
 	for _, t := range members {
-		up := legacySettingsUpdate(t, in)
-		if up == nil {
-			continue
-		}
-		if _, err := e.UpdateTable(ctx, t.ns(), up); err != nil {
-			return nil, err
+		for _, up := range legacySettingsUpdates(t, in) {
+			if _, err := e.UpdateTable(ctx, t.ns(), up); err != nil {
+				return nil, err
+			}
 		}
 	}
 	e.mu.RLock()
@@ -785,9 +785,10 @@ func checkLegacySettings(name string, members []*tableMeta, in *UpdateGlobalTabl
 	return nil
 }
 
-// legacySettingsUpdate is the UpdateTable that gives member t the
-// requested settings (nil: nothing changes for it).
-func legacySettingsUpdate(t *tableMeta, in *UpdateGlobalTableSettingsInput) *UpdateTableInput {
+// legacySettingsUpdates are the UpdateTable requests that give member t
+// the requested settings (none: nothing changes for it). A table class
+// change goes alone, as UpdateTable requires.
+func legacySettingsUpdates(t *tableMeta, in *UpdateGlobalTableSettingsInput) []*UpdateTableInput {
 	var rs *ReplicaSettingsUpdate
 	for i := range in.ReplicaSettingsUpdate {
 		if *in.ReplicaSettingsUpdate[i].RegionName == t.Region {
@@ -846,17 +847,18 @@ func legacySettingsUpdate(t *tableMeta, in *UpdateGlobalTableSettingsInput) *Upd
 			}
 		}
 	}
+	var out []*UpdateTableInput
+	if changed {
+		out = append(out, up)
+	}
 	if rs != nil && rs.ReplicaTableClass != nil {
 		cur := t.TableClass
 		if cur == "" {
 			cur = classStandard
 		}
 		if *rs.ReplicaTableClass != cur {
-			up.TableClass, changed = rs.ReplicaTableClass, true
+			out = append(out, &UpdateTableInput{TableName: refOf(t.Name), TableClass: rs.ReplicaTableClass})
 		}
 	}
-	if !changed {
-		return nil
-	}
-	return up
+	return out
 }
