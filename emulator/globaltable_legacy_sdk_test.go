@@ -3,9 +3,9 @@ package emulator_test
 import (
 	"net/http"
 	"slices"
-	"time"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"

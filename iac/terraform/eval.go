@@ -79,6 +79,7 @@ type result struct {
 	tags     []pendingTag
 	replicas []pendingReplica
 	policies []pendingPolicy
+	globals  []*spec.LegacyGlobal
 	outputs  cty.Value
 	diags    spec.Diagnostics
 }
@@ -89,6 +90,7 @@ func (r *result) merge(o *result) {
 	r.tags = append(r.tags, o.tags...)
 	r.replicas = append(r.replicas, o.replicas...)
 	r.policies = append(r.policies, o.policies...)
+	r.globals = append(r.globals, o.globals...)
 	r.diags = append(r.diags, o.diags...)
 }
 

@@ -54,6 +54,9 @@ func schema(typ string) *hcl.BodySchema {
 	case "aws_dynamodb_resource_policy":
 		return &hcl.BodySchema{Attributes: attrs(append([]string{"resource_arn", "policy", "confirm_remove_self_resource_access", "region"}, metaAttrs()...)...),
 			Blocks: blocks(metaBlocks()...)}
+	case "aws_dynamodb_global_table":
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"name", "region"}, metaAttrs()...)...),
+			Blocks: blocks(append([]string{"replica"}, metaBlocks()...)...)}
 	case "aws_dynamodb_table_replica":
 		return &hcl.BodySchema{Attributes: attrs(append([]string{"global_table_arn", "kms_key_arn", "point_in_time_recovery",
 			"table_class_override", "tags", "deletion_protection_enabled", "region"}, metaAttrs()...)...),
