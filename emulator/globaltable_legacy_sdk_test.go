@@ -283,6 +283,10 @@ func TestLegacyGlobalTableLifecycle(t *testing.T) {
 	if err != nil || up.GlobalTableDescription.GlobalTableStatus != types.GlobalTableStatusUpdating || !slices.Equal(lgRegions(up.GlobalTableDescription.ReplicationGroup), []string{lgEast}) {
 		t.Fatalf("UpdateGlobalTable Delete: %+v %v", up, err)
 	}
+	// The member that stays is not UPDATING for it (its table is its own).
+	if td, err := east.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("orders")}); err != nil || td.Table.TableStatus != types.TableStatusActive {
+		t.Errorf("the remaining member while a Region is removed: %+v %v", td, err)
+	}
 	clk.add(3 * time.Second)
 	lgPut(t, east, "orders", "c", "after")
 	lgSettle(t, s)
@@ -332,6 +336,24 @@ func TestLegacyGlobalTableAddRegion(t *testing.T) {
 	if strAttr(lgGet(t, east, "single", "x"), "v") != "from-ap" || strAttr(lgGet(t, ap, "single", "y"), "v") != "from-east" {
 		t.Error("the added Region does not replicate both ways")
 	}
+	// Batch and transactional writes replicate too, stamped at the source.
+	if _, err := east.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"single": {{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "batch"}, "sk": &types.AttributeValueMemberN{Value: "1"}}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ap.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{TableName: aws.String("single"),
+		Key:              map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "tx"}, "sk": &types.AttributeValueMemberN{Value: "1"}},
+		UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "t"}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	lgSettle(t, s)
+	if it := lgGet(t, ap, "single", "batch"); strAttr(it, "aws:rep:updateregion") != lgEast {
+		t.Errorf("batch write in the other Region: %v", it)
+	}
+	if it := lgGet(t, east, "single", "tx"); strAttr(it, "v") != "t" || strAttr(it, "aws:rep:updateregion") != lgAP {
+		t.Errorf("transactional write in the other Region: %v", it)
+	}
+
 	// A replicated item shows in the destination's GSI too.
 	q, err := east.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("single"), IndexName: aws.String("byG"),
 		KeyConditionExpression: aws.String("g = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: "G"}}})
@@ -474,4 +496,32 @@ func TestLegacyGlobalTableSettings(t *testing.T) {
 	_, err = east.UpdateGlobalTableSettings(ctx, &dynamodb.UpdateGlobalTableSettingsInput{GlobalTableName: aws.String("cap"),
 		GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate: &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(1)}})
 	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: auto scaling settings are not supported by ExtendDB")
+}
+
+// TestLegacyGlobalTableMemberDeleted: DeleteTable of a member leaves the
+// others a global table without it; deleting the last one ends it.
+func TestLegacyGlobalTableMemberDeleted(t *testing.T) {
+	s := newLegacyServer(t, true)
+	east, west := s.ClientFor(lgEast, testserver.DefaultAccessKeyID), s.ClientFor(lgWest, testserver.DefaultAccessKeyID)
+	ctx := t.Context()
+	createLegacyMember(t, east, "gone")
+	createLegacyMember(t, west, "gone")
+	if _, err := east.CreateGlobalTable(ctx, &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("gone"),
+		ReplicationGroup: []types.Replica{{RegionName: aws.String(lgEast)}, {RegionName: aws.String(lgWest)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := west.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("gone")}); err != nil {
+		t.Fatal(err)
+	}
+	dg, err := east.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("gone")})
+	if err != nil || !slices.Equal(lgRegions(dg.GlobalTableDescription.ReplicationGroup), []string{lgEast}) {
+		t.Fatalf("after DeleteTable of a member: %+v %v", dg, err)
+	}
+	lgPut(t, east, "gone", "a", "v") // nothing left to replicate to
+	lgSettle(t, s)
+	if _, err := east.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("gone")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = east.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("gone")})
+	wantAPIError(t, err, "GlobalTableNotFoundException", "Global table with name 'gone' does not exist.")
 }
