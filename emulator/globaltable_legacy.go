@@ -224,6 +224,9 @@ func (e *Engine) CreateGlobalTable(ctx context.Context, ns Namespace, in *Create
 		}
 		members = append(members, t)
 	}
+	if len(members) == 0 {
+		return nil, invalidParam("ReplicationGroup must name at least one Region")
+	}
 	if err := e.requireEmpty(members); err != nil {
 		return nil, err
 	}

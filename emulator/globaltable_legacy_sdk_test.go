@@ -172,9 +172,12 @@ func TestLegacyGlobalTableLifecycle(t *testing.T) {
 	createLegacyMember(t, west, "orders")
 	clk.add(3 * time.Second) // the tables are ACTIVE
 
+	// An empty replication group creates nothing.
+	_, err := east.CreateGlobalTable(ctx, &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("orders"), ReplicationGroup: []types.Replica{}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: ReplicationGroup must name at least one Region")
 	// Errors of CreateGlobalTable: a Region without the table, a table
 	// without the right stream, a table holding items.
-	_, err := east.CreateGlobalTable(ctx, &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("orders"),
+	_, err = east.CreateGlobalTable(ctx, &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("orders"),
 		ReplicationGroup: []types.Replica{{RegionName: aws.String(lgEast)}, {RegionName: aws.String(lgAP)}}})
 	wantAPIError(t, err, "TableNotFoundException", "Table: orders not found in region ap-southeast-2")
 	createLegacyMember(t, ap, "orders")
@@ -524,4 +527,35 @@ func TestLegacyGlobalTableMemberDeleted(t *testing.T) {
 	}
 	_, err = east.DescribeGlobalTable(ctx, &dynamodb.DescribeGlobalTableInput{GlobalTableName: aws.String("gone")})
 	wantAPIError(t, err, "GlobalTableNotFoundException", "Global table with name 'gone' does not exist.")
+}
+
+// TestLegacyGlobalTablesOddInput: odd bodies get a 4xx, never a 5xx or a
+// panic, in both modes, also on an existing global table.
+func TestLegacyGlobalTablesOddInput(t *testing.T) {
+	bodies := []string{`{}`, `{"GlobalTableName":null}`, `{"GlobalTableName":"odd","ReplicationGroup":[{}]}`,
+		`{"GlobalTableName":"odd","ReplicationGroup":[null,{"RegionName":""}]}`, `{"GlobalTableName":"odd","ReplicaUpdates":[{},null]}`,
+		`{"GlobalTableName":"odd","ReplicaUpdates":[{"Create":{"RegionName":"us-east-1"},"Delete":{"RegionName":"us-east-1"}}]}`,
+		`{"GlobalTableName":"odd","ReplicaUpdates":[]}`, `{"GlobalTableName":"odd","ReplicationGroup":"x"}`, `{"Limit":-1}`, `{"Limit":100000}`,
+		`{"GlobalTableName":"odd","ReplicaSettingsUpdate":[{"RegionName":"us-east-1","ReplicaGlobalSecondaryIndexSettingsUpdate":[{}]}]}`,
+		`{"GlobalTableName":"odd","GlobalTableGlobalSecondaryIndexSettingsUpdate":[]}`,
+		`{"GlobalTableName":"odd","GlobalTableBillingMode":"PROVISIONED"}`,
+		`{"GlobalTableName":"odd","GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate":{"ScalingPolicyUpdate":{}}}`}
+	ops := []string{"CreateGlobalTable", "DescribeGlobalTable", "UpdateGlobalTable", "ListGlobalTables", "DescribeGlobalTableSettings", "UpdateGlobalTableSettings"}
+	for _, legacy := range []bool{false, true} {
+		s := newLegacyServer(t, legacy)
+		if legacy {
+			createLegacyMember(t, s.Client, "odd")
+			if _, err := s.Client.CreateGlobalTable(t.Context(), &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("odd"),
+				ReplicationGroup: []types.Replica{{RegionName: aws.String("us-east-1")}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, op := range ops {
+			for _, b := range bodies {
+				if code, out := rawCall(t, s, op, b); code >= 500 {
+					t.Errorf("legacy=%v %s %s: %d %v", legacy, op, b, code, out)
+				}
+			}
+		}
+	}
 }
