@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	sttypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
@@ -557,5 +559,69 @@ func TestLegacyGlobalTablesOddInput(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// lgStream returns the stream records of table in c's Region.
+func lgStream(t *testing.T, s *testserver.Server, region, table string) []sttypes.Record {
+	t.Helper()
+	ctx := t.Context()
+	d, err := s.ClientFor(region, testserver.DefaultAccessKeyID).DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := dynamodbstreams.NewFromConfig(s.AWSConfig(region, testserver.DefaultAccessKeyID))
+	ds, err := st.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: d.Table.LatestStreamArn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []sttypes.Record
+	for _, sh := range ds.StreamDescription.Shards {
+		it, err := st.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: d.Table.LatestStreamArn, ShardId: sh.ShardId, ShardIteratorType: sttypes.ShardIteratorTypeTrimHorizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := st.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, recs.Records...)
+	}
+	return out
+}
+
+// TestLegacyGlobalTableStreams: a local write gives two records, the
+// write and then the update adding aws:rep:* (control-plane-facts §2.2);
+// the other Region's stream gets the replicated item once.
+func TestLegacyGlobalTableStreams(t *testing.T) {
+	s := newLegacyServer(t, true)
+	east, west := s.ClientFor(lgEast, testserver.DefaultAccessKeyID), s.ClientFor(lgWest, testserver.DefaultAccessKeyID)
+	ctx := t.Context()
+	createLegacyMember(t, east, "strm")
+	createLegacyMember(t, west, "strm")
+	if _, err := east.CreateGlobalTable(ctx, &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("strm"),
+		ReplicationGroup: []types.Replica{{RegionName: aws.String(lgEast)}, {RegionName: aws.String(lgWest)}}}); err != nil {
+		t.Fatal(err)
+	}
+	lgPut(t, east, "strm", "a", "1")
+	lgSettle(t, s)
+	type rec struct {
+		name           string
+		oldRep, newRep bool
+	}
+	summary := func(rs []sttypes.Record) []rec {
+		var out []rec
+		for _, r := range rs {
+			_, o := r.Dynamodb.OldImage["aws:rep:updateregion"]
+			_, n := r.Dynamodb.NewImage["aws:rep:updateregion"]
+			out = append(out, rec{string(r.EventName), o, n})
+		}
+		return out
+	}
+	if got, want := summary(lgStream(t, s, lgEast, "strm")), []rec{{"INSERT", false, false}, {"MODIFY", false, true}}; !slices.Equal(got, want) {
+		t.Errorf("source stream %v, want %v", got, want)
+	}
+	if got, want := summary(lgStream(t, s, lgWest, "strm")), []rec{{"INSERT", false, true}}; !slices.Equal(got, want) {
+		t.Errorf("destination stream %v, want %v", got, want)
 	}
 }

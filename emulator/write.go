@@ -297,6 +297,10 @@ type itemChange struct {
 	// quiet leaves the change out of the stream (a new replica's seeding
 	// copies existed before its stream).
 	quiet bool
+	// unstamped is a legacy global table's item as written, before its
+	// aws:rep:* attributes (globaltable_legacy.go): its stream gets the
+	// write, then the update adding them, as DynamoDB's did.
+	unstamped av.Item
 }
 
 // writeSpec describes one single-item write.
@@ -372,6 +376,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 		return nil, err
 	}
 	if nw != nil && s.t.Legacy != nil && !s.replicated {
+		pw.change.unstamped = nw
 		nw = stampLegacyRep(nw, s.t.Region, e.now())
 	}
 	if nw != nil {
@@ -472,6 +477,13 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 		if err := wb.stageReplication(&c); err != nil {
 			return err
 		}
+	}
+	if u := c.unstamped; u != nil {
+		write, stamp := c, c
+		write.New, write.unstamped = u, nil
+		stamp.Old, stamp.unstamped = u, nil
+		wb.changes = append(wb.changes, write, stamp)
+		return nil
 	}
 	wb.changes = append(wb.changes, c)
 	return nil
