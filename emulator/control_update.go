@@ -300,8 +300,11 @@ func (u *tableUpdate) apply() error {
 	if u.in.DeletionProtectionEnabled != nil {
 		u.t.DeletionProtection = *u.in.DeletionProtectionEnabled
 	}
-	u.propagateGSIs()
-	u.propagateWriteCap()
+	if u.t.Legacy == nil {
+		// A legacy member's indexes and capacity are its own.
+		u.propagateGSIs()
+		u.propagateWriteCap()
+	}
 	if d := u.e.opts.TransitionDelay; d > 0 && u.updating != "" {
 		u.t.UpdatingUntil, u.t.UpdatingWhat = u.now.Add(d), u.updating
 	}

@@ -359,6 +359,26 @@ func TestLegacyGlobalTableAddRegion(t *testing.T) {
 		t.Errorf("transactional write in the other Region: %v", it)
 	}
 
+	// Settings are each member's own: a TTL or a new index in one Region
+	// stays there.
+	if _, err := east.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("single"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	if ttl, err := ap.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("single")}); err != nil ||
+		ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusDisabled {
+		t.Errorf("TTL of the other member: %+v %v", ttl, err)
+	}
+	if _, err := east.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("single"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("v"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String("byV"),
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("v"), KeyType: types.KeyTypeHash}}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if td, err := ap.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("single")}); err != nil || len(td.Table.GlobalSecondaryIndexes) != 1 {
+		t.Errorf("indexes of the other member: %+v %v", td, err)
+	}
+
 	// A replicated item shows in the destination's GSI too.
 	q, err := east.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("single"), IndexName: aws.String("byG"),
 		KeyConditionExpression: aws.String("g = :g"), ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: "G"}}})

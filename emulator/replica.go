@@ -174,7 +174,13 @@ func describeReplicas(d *TableDescription, t *tableMeta, now time.Time) {
 func (e *Engine) saveGrouped(nt *tableMeta, change func(*tableMeta)) error {
 	now := e.now()
 	all := []*tableMeta{nt}
-	for _, r := range nt.replicas(now) {
+	var others []*replicaMeta
+	if nt.Legacy == nil {
+		// A legacy (2017.11.29) member's settings are its own: only items
+		// replicate (globaltable_legacy.go).
+		others = nt.replicas(now)
+	}
+	for _, r := range others {
 		if r.Deleting {
 			continue
 		}
