@@ -59,6 +59,11 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	if t == nil {
 		return nil, TableNotFound(name)
 	}
+	if t.Legacy != nil && len(in.ReplicaUpdates) > 0 {
+		// The two versions do not mix: a legacy group changes through
+		// UpdateGlobalTable (unverified message, docs/differences.md).
+		return nil, Validation("Table %s is a replica of a global table version %s; use UpdateGlobalTable to change its replicas.", t.Name, legacyGlobalTableVersion)
+	}
 	if err := replicaPrechecks(t, in, now); err != nil {
 		return nil, err
 	}
@@ -295,8 +300,11 @@ func (u *tableUpdate) apply() error {
 	if u.in.DeletionProtectionEnabled != nil {
 		u.t.DeletionProtection = *u.in.DeletionProtectionEnabled
 	}
-	u.propagateGSIs()
-	u.propagateWriteCap()
+	if u.t.Legacy == nil {
+		// A legacy member's indexes and capacity are its own.
+		u.propagateGSIs()
+		u.propagateWriteCap()
+	}
 	if d := u.e.opts.TransitionDelay; d > 0 && u.updating != "" {
 		u.t.UpdatingUntil, u.t.UpdatingWhat = u.now.Add(d), u.updating
 	}
@@ -358,7 +366,7 @@ func (u *tableUpdate) applyBilling() error {
 		u.updating = "iops"
 		return nil
 	}
-	if len(t.replicas(u.now)) > 0 {
+	if len(t.replicas(u.now)) > 0 && t.Legacy == nil {
 		// Replicas need on-demand (or auto-scaled) writes; auto scaling
 		// is not emulated.
 		return Validation(msgWriteCapacity)

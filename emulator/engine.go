@@ -66,6 +66,11 @@ type Options struct {
 	// a Kinesis streaming destination (kinesis_delivery.go); nil keeps the
 	// destinations as bookkeeping only.
 	Kinesis KinesisSink
+	// LegacyGlobalTables serves global tables version 2017.11.29
+	// (CreateGlobalTable and its five siblings) as DynamoDB did; off, they
+	// answer as today's DynamoDB does, which creates none
+	// (globaltable_legacy.go).
+	LegacyGlobalTables bool
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.

@@ -34,6 +34,11 @@ const (
 	CodeInternalServerError           = "InternalServerError"
 	CodeExpiredIterator               = "ExpiredIteratorException"
 	CodeTrimmedDataAccess             = "TrimmedDataAccessException"
+	CodeGlobalTableNotFound           = "GlobalTableNotFoundException"
+	CodeGlobalTableAlreadyExists      = "GlobalTableAlreadyExistsException"
+	CodeReplicaAlreadyExists          = "ReplicaAlreadyExistsException"
+	CodeReplicaNotFound               = "ReplicaNotFoundException"
+	CodeIndexNotFound                 = "IndexNotFoundException"
 )
 
 // ThrottlingReason is one entry of a throttle error's reasons list.

@@ -93,6 +93,9 @@ func (t *tableMeta) member(region string) *replicaMeta {
 // being seeded, UPDATING while another member is created or deleted, ""
 // otherwise.
 func (t *tableMeta) groupStatus(now time.Time) string {
+	if t.Legacy != nil {
+		return "" // a legacy group has a status of its own
+	}
 	busy := ""
 	for _, r := range t.Group {
 		if r.Region == t.Region {
@@ -131,8 +134,8 @@ func cloneGroup(g []*replicaMeta) []*replicaMeta {
 // other Regions are listed (control-plane-facts §1.3).
 func describeReplicas(d *TableDescription, t *tableMeta, now time.Time) {
 	others := t.replicas(now)
-	if len(others) == 0 {
-		return
+	if len(others) == 0 || t.Legacy != nil {
+		return // a legacy group is described by DescribeGlobalTable
 	}
 	d.GlobalTableVersion = globalTableVersion
 	for _, r := range others {
@@ -171,7 +174,13 @@ func describeReplicas(d *TableDescription, t *tableMeta, now time.Time) {
 func (e *Engine) saveGrouped(nt *tableMeta, change func(*tableMeta)) error {
 	now := e.now()
 	all := []*tableMeta{nt}
-	for _, r := range nt.replicas(now) {
+	var others []*replicaMeta
+	if nt.Legacy == nil {
+		// A legacy (2017.11.29) member's settings are its own: only items
+		// replicate (globaltable_legacy.go).
+		others = nt.replicas(now)
+	}
+	for _, r := range others {
 		if r.Deleting {
 			continue
 		}

@@ -426,8 +426,8 @@ func (u *tableUpdate) leave(r *replicaMeta) {
 		}
 	}
 	t.Group = kept
-	if len(t.replicas(u.now)) == 0 {
-		t.Group = nil
+	if len(t.replicas(u.now)) == 0 && t.Legacy == nil {
+		t.Group = nil // a legacy group of one is still a global table
 	}
 }
 

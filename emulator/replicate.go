@@ -350,7 +350,7 @@ func (e *Engine) applyReplicated(t *tableMeta, en *replEntry, qkey []byte) error
 			return internalError(err)
 		}
 	}
-	pw, err := e.prepare(e.opts.Store, &writeSpec{t: t, key: k, sizeMsg: "Item size has exceeded the maximum allowed size",
+	pw, err := e.prepare(e.opts.Store, &writeSpec{t: t, key: k, sizeMsg: "Item size has exceeded the maximum allowed size", replicated: true,
 		build: func(av.Item) (av.Item, error) { return item, nil }})
 	if err != nil {
 		// The members share their schema, so this is a corrupt entry.

@@ -187,6 +187,9 @@ type tableMeta struct {
 	// Group is the global table's replication group, this table
 	// included (replica.go); nil for a table that never had replicas.
 	Group []*replicaMeta `json:"group,omitempty"`
+	// Legacy is set on the members of a legacy (2017.11.29) global table,
+	// whose group is Group (globaltable_legacy.go).
+	Legacy *legacyGroup `json:"legacyGT,omitempty"`
 
 	// Kinesis is the table's Kinesis streaming destinations (kinesis.go).
 	Kinesis []*kinesisDest `json:"kinesis,omitempty"`

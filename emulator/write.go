@@ -297,6 +297,10 @@ type itemChange struct {
 	// quiet leaves the change out of the stream (a new replica's seeding
 	// copies existed before its stream).
 	quiet bool
+	// unstamped is a legacy global table's item as written, before its
+	// aws:rep:* attributes (globaltable_legacy.go): its stream gets the
+	// write, then the update adding them, as DynamoDB's did.
+	unstamped av.Item
 }
 
 // writeSpec describes one single-item write.
@@ -316,6 +320,9 @@ type writeSpec struct {
 	// deferSync commits without fsync; the caller syncs the store once
 	// before answering (BatchWriteItem with Options.Sync).
 	deferSync bool
+	// replicated marks a change applied from another member of a global
+	// table: a legacy table's aws:rep:* attributes come with it.
+	replicated bool
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -367,6 +374,10 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	nw, err := s.build(old)
 	if err != nil {
 		return nil, err
+	}
+	if nw != nil && s.t.Legacy != nil && !s.replicated {
+		pw.change.unstamped = nw
+		nw = stampLegacyRep(nw, s.t.Region, e.now())
 	}
 	if nw != nil {
 		pw.newSize = av.ItemSize(nw)
@@ -473,6 +484,13 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 		if err := wb.stageKinesis(&c); err != nil {
 			return err
 		}
+	}
+	if u := c.unstamped; u != nil {
+		write, stamp := c, c
+		write.New, write.unstamped = u, nil
+		stamp.Old, stamp.unstamped = u, nil
+		wb.changes = append(wb.changes, write, stamp)
+		return nil
 	}
 	wb.changes = append(wb.changes, c)
 	return nil

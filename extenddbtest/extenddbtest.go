@@ -35,6 +35,7 @@ type options struct {
 	initialBurst        *float64
 	transitionDelay     time.Duration
 	replicationDelay    time.Duration
+	legacyGlobalTables  bool
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -90,6 +91,14 @@ func WithTransitionDelay(d time.Duration) Option {
 // code that must tolerate replication lag is tested against it.
 func WithReplicationDelay(d time.Duration) Option {
 	return func(o *options) { o.replicationDelay = d }
+}
+
+// WithLegacyGlobalTables serves global tables version 2017.11.29
+// (CreateGlobalTable and friends; serve's --legacy-global-tables), for code
+// that still uses them. Without it they answer as today's DynamoDB, which
+// creates none.
+func WithLegacyGlobalTables() Option {
+	return func(o *options) { o.legacyGlobalTables = true }
 }
 
 // WithLoad provisions the tables of Terraform directories, CloudFormation
@@ -157,10 +166,11 @@ func Start(t testing.TB, opts ...Option) *Server {
 		t.Fatalf("extenddbtest: %v", err)
 	}
 	eng, err := emulator.New(emulator.Options{
-		Store:            store,
-		TransitionDelay:  o.transitionDelay,
-		ReplicationDelay: o.replicationDelay,
-		Throttle:         emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
+		Store:              store,
+		TransitionDelay:    o.transitionDelay,
+		ReplicationDelay:   o.replicationDelay,
+		LegacyGlobalTables: o.legacyGlobalTables,
+		Throttle:           emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
 	})
 	if err != nil {
 		_ = store.Close()

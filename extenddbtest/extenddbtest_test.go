@@ -229,3 +229,27 @@ func waitReplicaActive(t *testing.T, db *dynamodb.Client, table string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestStartWithLegacyGlobalTables(t *testing.T) {
+	create := func(srv *extenddbtest.Server) error {
+		db := srv.DynamoDB()
+		if _, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{
+			TableName:            aws.String("Legacy"),
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+			BillingMode:          types.BillingModePayPerRequest,
+			StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := db.CreateGlobalTable(t.Context(), &dynamodb.CreateGlobalTableInput{GlobalTableName: aws.String("Legacy"),
+			ReplicationGroup: []types.Replica{{RegionName: aws.String("us-east-1")}}})
+		return err
+	}
+	if err := create(extenddbtest.Start(t)); err == nil || !strings.Contains(err.Error(), "2017.11.29 is not supported") {
+		t.Errorf("by default: %v, want today's ValidationException", err)
+	}
+	if err := create(extenddbtest.Start(t, extenddbtest.WithLegacyGlobalTables())); err != nil {
+		t.Errorf("WithLegacyGlobalTables: %v", err)
+	}
+}

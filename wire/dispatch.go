@@ -87,6 +87,13 @@ func dynamoDBOperations() map[string]operation {
 		"DescribeKinesisStreamingDestination": op((*emulator.Engine).DescribeKinesisStreamingDestination),
 		"GetResourcePolicy":                   op((*emulator.Engine).GetResourcePolicy),
 		"DeleteResourcePolicy":                op((*emulator.Engine).DeleteResourcePolicy),
+		// Global tables version 2017.11.29 (legacy).
+		"CreateGlobalTable":           op((*emulator.Engine).CreateGlobalTable),
+		"DescribeGlobalTable":         op((*emulator.Engine).DescribeGlobalTable),
+		"UpdateGlobalTable":           op((*emulator.Engine).UpdateGlobalTable),
+		"ListGlobalTables":            op((*emulator.Engine).ListGlobalTables),
+		"DescribeGlobalTableSettings": op((*emulator.Engine).DescribeGlobalTableSettings),
+		"UpdateGlobalTableSettings":   op((*emulator.Engine).UpdateGlobalTableSettings),
 		// Data plane.
 		"GetItem":            op((*emulator.Engine).GetItemStored),
 		"PutItem":            op((*emulator.Engine).PutItem),

@@ -82,6 +82,11 @@ var errorSpecs = map[string]errorSpec{
 	emulator.CodeTableAlreadyExists:            {namespace: nsDynamoDB, status: 400},
 	emulator.CodeTableInUse:                    {namespace: nsDynamoDB, status: 400},
 	emulator.CodeExpiredIterator:               {namespace: nsDynamoDB, status: 400},
+	emulator.CodeGlobalTableNotFound:           {namespace: nsDynamoDB, status: 400},
+	emulator.CodeGlobalTableAlreadyExists:      {namespace: nsDynamoDB, status: 400},
+	emulator.CodeReplicaAlreadyExists:          {namespace: nsDynamoDB, status: 400},
+	emulator.CodeReplicaNotFound:               {namespace: nsDynamoDB, status: 400},
+	emulator.CodeIndexNotFound:                 {namespace: nsDynamoDB, status: 400},
 	emulator.CodeTrimmedDataAccess:             {namespace: nsDynamoDB, status: 400},
 	emulator.CodeInternalServerError:           {namespace: nsDynamoDB, status: http.StatusInternalServerError},
 }

@@ -84,6 +84,16 @@ func TestParseServe(t *testing.T) {
 					t.Errorf("addr = %q", c.addr)
 				}
 			}},
+		{name: "legacy global tables", getenv: home, args: []string{"--legacy-global-tables"}, check: func(t *testing.T, c serveConfig) {
+			if !c.legacyGlobal {
+				t.Error("legacyGlobal not set")
+			}
+		}},
+		{name: "legacy global tables from env", getenv: env("HOME", "/h", "EXTENDDB_LEGACY_GLOBAL_TABLES", "true"), check: func(t *testing.T, c serveConfig) {
+			if !c.legacyGlobal {
+				t.Error("legacyGlobal not set from EXTENDDB_LEGACY_GLOBAL_TABLES")
+			}
+		}},
 		{name: "in memory", getenv: home, args: []string{"--in-memory"}, check: func(t *testing.T, c serveConfig) {
 			if !c.inMemory {
 				t.Error("inMemory not set")

@@ -39,6 +39,7 @@ type serveConfig struct {
 	transitionDelay   time.Duration
 	policyUpdateBlock time.Duration
 	replicationDelay  time.Duration
+	legacyGlobal      bool
 	ttlInterval       time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
@@ -94,6 +95,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
 	fs.DurationVar(&c.policyUpdateBlock, "policy-update-block", c.policyUpdateBlock, "`DURATION` after a change of a resource-based policy during which further changes are refused, as DynamoDB's 15s (e.g. 15s); 0 is none")
 	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
+	fs.BoolVar(&c.legacyGlobal, "legacy-global-tables", c.legacyGlobal, "serve global tables version 2017.11.29 (CreateGlobalTable and friends) as DynamoDB did; off, they answer as today's DynamoDB, which creates none")
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
@@ -346,12 +348,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		}
 	}()
 	engOpts := emulator.Options{
-		Store:             store,
-		Sync:              cfg.sync,
-		TransitionDelay:   cfg.transitionDelay,
-		PolicyUpdateBlock: cfg.policyUpdateBlock,
-		ReplicationDelay:  cfg.replicationDelay,
-		Logger:            &log,
+		Store:              store,
+		Sync:               cfg.sync,
+		TransitionDelay:    cfg.transitionDelay,
+		PolicyUpdateBlock:  cfg.policyUpdateBlock,
+		ReplicationDelay:   cfg.replicationDelay,
+		LegacyGlobalTables: cfg.legacyGlobal,
+		Logger:             &log,
 	}
 	if cfg.kinesisEndpoint != "" {
 		sink, err := kinesissink.New(kinesissink.Options{Endpoint: cfg.kinesisEndpoint})

@@ -50,6 +50,10 @@ type TableSpec struct {
 	// Replicas lists the Regions of the global table this table belongs
 	// to, its own included; empty for a single-Region table.
 	Replicas []string
+	// LegacyGlobal is the global table version 2017.11.29 (legacy) this
+	// table is a member of (Terraform aws_dynamodb_global_table), shared
+	// by its members' specs; nil for none.
+	LegacyGlobal *LegacyGlobal
 	// Where maps a member path of Create ("BillingMode", "KeySchema[1]",
 	// "GlobalSecondaryIndexes[0].Projection.ProjectionType") to the
 	// attribute, block or property that declares it, so an error the
@@ -84,6 +88,16 @@ type KinesisSpec struct {
 	// service's default (MILLISECOND).
 	Precision string
 	Pos       Pos
+}
+
+// LegacyGlobal is a global table version 2017.11.29: tables of one name
+// in the Regions listed, linked by CreateGlobalTable once they exist.
+type LegacyGlobal struct {
+	Name    string
+	Account string
+	Regions []string
+	Pos     Pos
+	Source  string
 }
 
 // At records that the member at path is declared at pos; an unknown pos is

@@ -81,6 +81,7 @@ type result struct {
 	policies []pendingPolicy
 	insights []pendingInsights
 	kinesis  []pendingKinesis
+	globals  []*spec.LegacyGlobal
 	outputs  cty.Value
 	diags    spec.Diagnostics
 }
@@ -93,6 +94,7 @@ func (r *result) merge(o *result) {
 	r.insights = append(r.insights, o.insights...)
 	r.policies = append(r.policies, o.policies...)
 	r.kinesis = append(r.kinesis, o.kinesis...)
+	r.globals = append(r.globals, o.globals...)
 	r.diags = append(r.diags, o.diags...)
 }
 

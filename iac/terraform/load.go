@@ -230,6 +230,20 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 			diags.Errorf(k.pos, "table_name %s names no table declared in account %s, Region %s", k.table, k.ns.Account, k.ns.Region)
 		}
 	}
+	for _, g := range res.globals {
+		for _, region := range g.Regions {
+			found := false
+			for i := range *specs {
+				s := &(*specs)[i]
+				if s.Account == g.Account && s.Region == region && s.Name() == g.Name {
+					s.LegacyGlobal, found = g, true
+				}
+			}
+			if !found {
+				diags.Errorf(g.Pos, "aws_dynamodb_global_table %s: no table %s is declared in account %s, Region %s", g.Name, g.Name, g.Account, region)
+			}
+		}
+	}
 	for _, it := range res.items {
 		found := false
 		for i := range *specs {
@@ -347,6 +361,31 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 		res.kinesis = append(res.kinesis, k)
 		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*table + "," + *arn), "table_name": cty.StringVal(*table),
 			"stream_arn": cty.StringVal(*arn), "approximate_creation_date_time_precision": cty.StringVal(k.precision)})
+	case "aws_dynamodb_global_table":
+		// Version 2017.11.29 (legacy): it links tables declared apart,
+		// one per Region, provisioned with --legacy-global-tables.
+		name := r.str(d.attrs, "name")
+		if name == nil {
+			if d.attrs["name"] == nil {
+				diags.Errorf(pos, "Missing required argument: aws_dynamodb_global_table needs name and replica")
+			}
+			return cty.DynamicVal
+		}
+		g := &spec.LegacyGlobal{Name: *name, Account: p.account, Pos: pos, Source: addr}
+		for _, rb := range d.blocks["replica"] {
+			if rn := r.str(rb.attrs, "region_name"); rn != nil {
+				g.Regions = append(g.Regions, *rn)
+			} else if rb.attrs["region_name"] == nil {
+				diags.Errorf(spec.PosFromHCL(&rb.rng), "Missing required argument: replica needs region_name")
+			}
+		}
+		if len(g.Regions) == 0 {
+			diags.Errorf(pos, "Insufficient replica blocks: aws_dynamodb_global_table needs at least one replica")
+			return cty.DynamicVal
+		}
+		res.globals = append(res.globals, g)
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*name), "name": cty.StringVal(*name),
+			"arn": cty.StringVal("arn:aws:dynamodb::" + p.account + ":global-table/" + *name)})
 	case "aws_dynamodb_table_replica":
 		arn := r.str(d.attrs, "global_table_arn")
 		if arn == nil {

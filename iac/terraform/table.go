@@ -60,6 +60,9 @@ func schema(typ string) *hcl.BodySchema {
 	case "aws_dynamodb_kinesis_streaming_destination":
 		return &hcl.BodySchema{Attributes: attrs(append([]string{"table_name", "stream_arn", "approximate_creation_date_time_precision", "region"}, metaAttrs()...)...),
 			Blocks: blocks(metaBlocks()...)}
+	case "aws_dynamodb_global_table":
+		return &hcl.BodySchema{Attributes: attrs(append([]string{"name", "region"}, metaAttrs()...)...),
+			Blocks: blocks(append([]string{"replica"}, metaBlocks()...)...)}
 	case "aws_dynamodb_table_replica":
 		return &hcl.BodySchema{Attributes: attrs(append([]string{"global_table_arn", "kms_key_arn", "point_in_time_recovery",
 			"table_class_override", "tags", "deletion_protection_enabled", "region"}, metaAttrs()...)...),
