@@ -100,6 +100,9 @@ type indexMeta struct {
 	Deleted       bool      `json:"deleted,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
 
+	// Scaling is the index's auto scaling (autoscaling.go); nil: none.
+	Scaling *capacityScaling `json:"scaling,omitempty"`
+
 	// thr is a GSI's throttle handle, set with its table's (see
 	// throttle_engine.go); nil for an LSI, which shares its table's
 	// capacity. Not stored.
@@ -182,6 +185,10 @@ type tableMeta struct {
 	// Group is the global table's replication group, this table
 	// included (replica.go); nil for a table that never had replicas.
 	Group []*replicaMeta `json:"group,omitempty"`
+
+	// Scaling is the table's auto scaling (autoscaling.go): read settings
+	// are this Region's, write settings the group's, kept in step.
+	Scaling *capacityScaling `json:"scaling,omitempty"`
 
 	PITREnabled   bool      `json:"pitr,omitempty"`
 	PITRDays      int64     `json:"pitrDays,omitempty"`

@@ -80,6 +80,10 @@ func dynamoDBOperations() map[string]operation {
 		"PutResourcePolicy":         op((*emulator.Engine).PutResourcePolicy),
 		"GetResourcePolicy":         op((*emulator.Engine).GetResourcePolicy),
 		"DeleteResourcePolicy":      op((*emulator.Engine).DeleteResourcePolicy),
+
+		// Replica auto scaling.
+		"DescribeTableReplicaAutoScaling": op((*emulator.Engine).DescribeTableReplicaAutoScaling),
+		"UpdateTableReplicaAutoScaling":   op((*emulator.Engine).UpdateTableReplicaAutoScaling),
 		// Data plane.
 		"GetItem":            op((*emulator.Engine).GetItem),
 		"PutItem":            op((*emulator.Engine).PutItem),
