@@ -60,6 +60,10 @@ type Options struct {
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
+	// AutoScaleInterval is the period of the auto scaling worker
+	// (autoscaling_worker.go); zero means DefaultAutoScaleInterval,
+	// negative disables the worker.
+	AutoScaleInterval time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -100,6 +104,8 @@ type Engine struct {
 	repl replState
 	// bk is the backup and restore jobs (backup.go, restore.go).
 	bk backupState
+	// as is the auto scaling worker (autoscaling_worker.go).
+	as autoScaleState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -142,6 +148,7 @@ func New(opts Options) (*Engine, error) {
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
+	e.startAutoScale()
 	return e, nil
 }
 
@@ -149,6 +156,7 @@ func New(opts Options) (*Engine, error) {
 // or restore resumes at the next New; an unfinished backup fails there, see
 // backup.go). It does not close the store.
 func (e *Engine) Close() error {
+	e.stopAutoScale()
 	e.bf.stop()
 	e.stopReplication()
 	e.bk.stop()
