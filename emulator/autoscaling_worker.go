@@ -146,10 +146,10 @@ func (e *Engine) AutoScale(ctx context.Context) (int, error) {
 	// want collects the new capacities per table, then per GSI, so both
 	// directions of one change go in one UpdateTable.
 	type change struct {
-		t         *tableMeta
-		ix        *indexMeta
-		read      int64
-		write     int64
+		t       *tableMeta
+		ix      *indexMeta
+		read    int64
+		write   int64
 		out, in []scaleKey
 	}
 	var order []string

@@ -95,7 +95,7 @@ func TestAutoScalingScalesOutAndIn(t *testing.T) {
 	var history []int64
 	for minute := 1; minute <= 10; minute++ {
 		clk.add(time.Minute)
-		load(t, c, "scaled", 60, &seq, false) // 10 WCU/s asked of 5..15
+		load(t, c, "scaled", 120, &seq, false) // 20 WCU/s asked of 5..15
 		pass(t, s)
 		_, w := capacity(t, c, "scaled", "")
 		if w > 15 {
