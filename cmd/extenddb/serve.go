@@ -39,6 +39,7 @@ type serveConfig struct {
 	policyUpdateBlock time.Duration
 	replicationDelay  time.Duration
 	ttlInterval       time.Duration
+	autoScaleInterval time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
 	accountPerKey     bool
@@ -60,6 +61,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logFormat:         "console",
 		shutdownTimeout:   10 * time.Second,
 		ttlInterval:       emulator.DefaultTTLInterval,
+		autoScaleInterval: emulator.DefaultAutoScaleInterval,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -93,6 +95,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.policyUpdateBlock, "policy-update-block", c.policyUpdateBlock, "`DURATION` after a change of a resource-based policy during which further changes are refused, as DynamoDB's 15s (e.g. 15s); 0 is none")
 	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
+	fs.DurationVar(&c.autoScaleInterval, "auto-scale-interval", c.autoScaleInterval, "`DURATION` between passes of the auto scaling worker (e.g. 1s); 0 turns auto scaling off")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
@@ -197,6 +200,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.ttlInterval < 0 {
 		return fmt.Errorf("--ttl-interval %s: must not be negative", c.ttlInterval)
+	}
+	if c.autoScaleInterval < 0 {
+		return fmt.Errorf("--auto-scale-interval %s: must not be negative", c.autoScaleInterval)
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
@@ -351,6 +357,10 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	engOpts.TTLInterval = cfg.ttlInterval
 	if cfg.ttlInterval == 0 {
 		engOpts.TTLInterval = -1 // the engine's "off"
+	}
+	engOpts.AutoScaleInterval = cfg.autoScaleInterval
+	if cfg.autoScaleInterval == 0 {
+		engOpts.AutoScaleInterval = -1 // the engine's "off"
 	}
 	eng, err := emulator.New(engOpts)
 	if err != nil {
