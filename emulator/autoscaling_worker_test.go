@@ -211,3 +211,25 @@ func TestAutoScalingIndex(t *testing.T) {
 		t.Fatalf("table write capacity %d moved; only the index is auto scaled", w)
 	}
 }
+
+// TestAutoScalingWorkerRuns: the background worker, not only a pass the
+// test calls, applies the settings (here: raising a capacity below the new
+// minimum), and stops with the engine.
+func TestAutoScalingWorkerRuns(t *testing.T) {
+	s := testserver.New(t, testserver.WithEngineOptions(func(o *emulator.Options) { o.AutoScaleInterval = time.Millisecond }))
+	c := s.Client
+	createScaledTable(t, c, "bgw", types.BillingModeProvisioned)
+	if _, err := c.UpdateTableReplicaAutoScaling(t.Context(), &dynamodb.UpdateTableReplicaAutoScalingInput{
+		TableName: aws.String("bgw"), ProvisionedWriteCapacityAutoScalingUpdate: settingsUpdate(7, 9, 70)}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, w := capacity(t, c, "bgw", ""); w == 7 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not raise the write capacity to the minimum, 7, within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
