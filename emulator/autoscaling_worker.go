@@ -7,8 +7,8 @@ package emulator
 // Each pass samples, for every PROVISIONED table and GSI capacity with
 // settings (autoscaling.go), the running total of units charged to its
 // bucket (throttle's Consumed) and turns what was consumed since the last
-// sample into one datapoint per whole minute of the engine's clock, in
-// units per second. Then, like the service's two alarms:
+// sample into one datapoint per whole minute of the engine's clock
+// (Options.AutoScaleDatapoint), in units per second. Then, like the service's two alarms:
 //   - scale-out: the last 2 datapoints both above the target utilisation of
 //     the current capacity raise it to what would put the latest at the
 //     target, at most MaximumUnits;
@@ -138,6 +138,10 @@ func (e *Engine) AutoScale(ctx context.Context) (int, error) {
 	e.as.mu.Lock()
 	defer e.as.mu.Unlock()
 	now := e.now()
+	period := e.opts.AutoScaleDatapoint
+	if period <= 0 {
+		period = time.Minute
+	}
 	targets := e.scaleTargets(now)
 	if e.as.series == nil {
 		e.as.series = map[scaleKey]*scaleSeries{}
@@ -156,7 +160,7 @@ func (e *Engine) AutoScale(ctx context.Context) (int, error) {
 	changes := map[string]*change{}
 	for _, g := range targets {
 		live[g.key] = true
-		ser := e.as.sample(g, now)
+		ser := e.as.sample(g, now, period)
 		next, out := decide(g, ser, now)
 		if next == g.cur {
 			continue
@@ -280,9 +284,9 @@ func (e *Engine) scaleTargets(now time.Time) []scaleTarget {
 	return out
 }
 
-// sample adds g's datapoints up to now to its series and returns it. The
-// caller holds s.mu.
-func (s *autoScaleState) sample(g scaleTarget, now time.Time) *scaleSeries {
+// sample adds g's datapoints (one per period) up to now to its series and
+// returns it. The caller holds s.mu.
+func (s *autoScaleState) sample(g scaleTarget, now time.Time, period time.Duration) *scaleSeries {
 	ser := s.series[g.key]
 	used := g.src.Consumed(g.key.d)
 	if ser == nil || ser.src != g.src || ser.table != g.t.ID || now.Before(ser.at) {
@@ -291,7 +295,7 @@ func (s *autoScaleState) sample(g scaleTarget, now time.Time) *scaleSeries {
 		return ser
 	}
 	elapsed := now.Sub(ser.at)
-	k := int(elapsed / time.Minute)
+	k := int(elapsed / period)
 	if k < 1 {
 		return ser
 	}

@@ -64,6 +64,11 @@ type Options struct {
 	// (autoscaling_worker.go); zero means DefaultAutoScaleInterval,
 	// negative disables the worker.
 	AutoScaleInterval time.Duration
+	// AutoScaleDatapoint is how much of the clock one auto scaling
+	// datapoint covers: zero means a minute, the service's CloudWatch
+	// period. Shorter makes auto scaling react that much sooner (2
+	// datapoints above the target, 15 below), for tests that watch it.
+	AutoScaleDatapoint time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.

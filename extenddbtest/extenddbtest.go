@@ -35,6 +35,7 @@ type options struct {
 	initialBurst        *float64
 	transitionDelay     time.Duration
 	replicationDelay    time.Duration
+	autoScaleDatapoint  time.Duration
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -90,6 +91,14 @@ func WithTransitionDelay(d time.Duration) Option {
 // code that must tolerate replication lag is tested against it.
 func WithReplicationDelay(d time.Duration) Option {
 	return func(o *options) { o.replicationDelay = d }
+}
+
+// WithAutoScaleDatapoint makes one auto scaling datapoint d instead of a
+// minute (serve's --auto-scale-datapoint), so a table given auto scaling by
+// UpdateTableReplicaAutoScaling scales out after 2d of sustained use above
+// its target and in after 15d below it: auto scaling a test can watch.
+func WithAutoScaleDatapoint(d time.Duration) Option {
+	return func(o *options) { o.autoScaleDatapoint = d }
 }
 
 // WithLoad provisions the tables of Terraform directories, CloudFormation
@@ -160,7 +169,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Store:            store,
 		TransitionDelay:  o.transitionDelay,
 		ReplicationDelay: o.replicationDelay,
-		Throttle:         emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
+		// Passes ten times a datapoint, so a finished one is seen soon.
+		AutoScaleDatapoint: o.autoScaleDatapoint,
+		AutoScaleInterval:  o.autoScaleDatapoint / 10,
+		Throttle:           emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
 	})
 	if err != nil {
 		_ = store.Close()
