@@ -881,14 +881,6 @@ type DescribeGlobalTableSettingsInput struct {
 	GlobalTableName *string `json:"GlobalTableName"`
 }
 
-// AutoScalingSettingsDescription is a capacity's auto scaling settings.
-type AutoScalingSettingsDescription struct {
-	MinimumUnits        *int64 `json:"MinimumUnits,omitempty"`
-	MaximumUnits        *int64 `json:"MaximumUnits,omitempty"`
-	AutoScalingDisabled *bool  `json:"AutoScalingDisabled,omitempty"`
-	AutoScalingRoleArn  string `json:"AutoScalingRoleArn,omitempty"`
-}
-
 // ReplicaGlobalSecondaryIndexSettingsDescription is one index of a
 // replica's settings.
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
@@ -917,27 +909,6 @@ type ReplicaSettingsDescription struct {
 type DescribeGlobalTableSettingsOutput struct {
 	GlobalTableName string                       `json:"GlobalTableName,omitempty"`
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitempty"`
-}
-
-// AutoScalingSettingsUpdate is the auto scaling part of a settings update.
-type AutoScalingSettingsUpdate struct {
-	MinimumUnits        *int64                   `json:"MinimumUnits,omitempty"`
-	MaximumUnits        *int64                   `json:"MaximumUnits,omitempty"`
-	AutoScalingDisabled *bool                    `json:"AutoScalingDisabled,omitempty"`
-	AutoScalingRoleArn  *string                  `json:"AutoScalingRoleArn,omitempty"`
-	ScalingPolicyUpdate *AutoScalingPolicyUpdate `json:"ScalingPolicyUpdate,omitempty"`
-}
-
-type AutoScalingPolicyUpdate struct {
-	PolicyName                               *string                                             `json:"PolicyName,omitempty"`
-	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigUpdate `json:"TargetTrackingScalingPolicyConfiguration,omitempty"`
-}
-
-type AutoScalingTargetTrackingScalingPolicyConfigUpdate struct {
-	DisableScaleIn   *bool    `json:"DisableScaleIn,omitempty"`
-	ScaleInCooldown  *int64   `json:"ScaleInCooldown,omitempty"`
-	ScaleOutCooldown *int64   `json:"ScaleOutCooldown,omitempty"`
-	TargetValue      *float64 `json:"TargetValue,omitempty"`
 }
 
 type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {

@@ -367,8 +367,8 @@ func (u *tableUpdate) applyBilling() error {
 		return nil
 	}
 	if len(t.replicas(u.now)) > 0 && t.Legacy == nil {
-		// Replicas need on-demand (or auto-scaled) writes; auto scaling
-		// is not emulated.
+		// Replicas need on-demand (or auto-scaled) writes; provisioned
+		// global tables are not emulated, auto-scaled or not.
 		return Validation(msgWriteCapacity)
 	}
 	if pt == nil {

@@ -2,7 +2,7 @@
 // (account, Region) → tables, validation with DynamoDB's errors and messages,
 // items, expressions (emulator/expr), indexes, transactions, capacity
 // accounting, TTL, streams and Kinesis streaming destinations (their records
-// go out through a KinesisSink the caller provides). It is the one place
-// DynamoDB semantics live. It stores everything through the kv contract and
-// knows nothing of HTTP.
+// go out through a KinesisSink the caller provides), auto scaling of
+// provisioned capacity. It is the one place DynamoDB semantics live. It
+// stores everything through the kv contract and knows nothing of HTTP.
 package emulator

@@ -71,6 +71,15 @@ type Options struct {
 	// answer as today's DynamoDB does, which creates none
 	// (globaltable_legacy.go).
 	LegacyGlobalTables bool
+	// AutoScaleInterval is the period of the auto scaling worker
+	// (autoscaling_worker.go); zero means DefaultAutoScaleInterval,
+	// negative disables the worker.
+	AutoScaleInterval time.Duration
+	// AutoScaleDatapoint is how much of the clock one auto scaling
+	// datapoint covers: zero means a minute, the service's CloudWatch
+	// period. Shorter makes auto scaling react that much sooner (2
+	// datapoints above the target, 15 below), for tests that watch it.
+	AutoScaleDatapoint time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -115,6 +124,8 @@ type Engine struct {
 	ci insightsRegistry
 	// kds delivers change records to Kinesis (kinesis_delivery.go).
 	kds kdsState
+	// as is the auto scaling worker (autoscaling_worker.go).
+	as autoScaleState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -161,6 +172,7 @@ func New(opts Options) (*Engine, error) {
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
+	e.startAutoScale()
 	return e, nil
 }
 
@@ -168,6 +180,7 @@ func New(opts Options) (*Engine, error) {
 // or restore resumes at the next New; an unfinished backup fails there, see
 // backup.go). It does not close the store.
 func (e *Engine) Close() error {
+	e.stopAutoScale()
 	e.bf.stop()
 	e.stopReplication()
 	e.bk.stop()

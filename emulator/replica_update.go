@@ -214,8 +214,8 @@ func (u *tableUpdate) memberTable(r *replicaMeta) *tableMeta {
 }
 
 // checkOverrides validates a Create or Update action's overrides against
-// t. Global tables here are always on demand (write capacity cannot be
-// auto scaled), so a read-capacity override is refused in an Update and,
+// t. Global tables here are always on demand (provisioned ones, even
+// auto-scaled, are not emulated), so a read-capacity override is refused in an Update and,
 // as the service does, accepted and ignored in a Create.
 func (u *tableUpdate) checkOverrides(a *ReplicationGroupMemberAction, update bool) error {
 	msgPPR := "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST"

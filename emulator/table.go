@@ -102,6 +102,9 @@ type indexMeta struct {
 	// Insights is the index's Contributor Insights setting (insights.go).
 	Insights *insightsState `json:"ci,omitempty"`
 
+	// Scaling is the index's auto scaling (autoscaling.go); nil: none.
+	Scaling *capacityScaling `json:"scaling,omitempty"`
+
 	// thr is a GSI's throttle handle, set with its table's (see
 	// throttle_engine.go); nil for an LSI, which shares its table's
 	// capacity. Not stored.
@@ -193,6 +196,10 @@ type tableMeta struct {
 
 	// Kinesis is the table's Kinesis streaming destinations (kinesis.go).
 	Kinesis []*kinesisDest `json:"kinesis,omitempty"`
+
+	// Scaling is the table's auto scaling (autoscaling.go): read settings
+	// are this Region's, write settings the group's, kept in step.
+	Scaling *capacityScaling `json:"scaling,omitempty"`
 
 	PITREnabled   bool      `json:"pitr,omitempty"`
 	PITRDays      int64     `json:"pitrDays,omitempty"`

@@ -36,6 +36,7 @@ type options struct {
 	transitionDelay     time.Duration
 	replicationDelay    time.Duration
 	legacyGlobalTables  bool
+	autoScaleDatapoint  time.Duration
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -99,6 +100,14 @@ func WithReplicationDelay(d time.Duration) Option {
 // creates none.
 func WithLegacyGlobalTables() Option {
 	return func(o *options) { o.legacyGlobalTables = true }
+}
+
+// WithAutoScaleDatapoint makes one auto scaling datapoint d instead of a
+// minute (serve's --auto-scale-datapoint), so a table given auto scaling by
+// UpdateTableReplicaAutoScaling scales out after 2d of sustained use above
+// its target and in after 15d below it: auto scaling a test can watch.
+func WithAutoScaleDatapoint(d time.Duration) Option {
+	return func(o *options) { o.autoScaleDatapoint = d }
 }
 
 // WithLoad provisions the tables of Terraform directories, CloudFormation
@@ -170,6 +179,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 		TransitionDelay:    o.transitionDelay,
 		ReplicationDelay:   o.replicationDelay,
 		LegacyGlobalTables: o.legacyGlobalTables,
+		// Passes ten times a datapoint, so a finished one is seen soon.
+		AutoScaleDatapoint: o.autoScaleDatapoint,
+		AutoScaleInterval:  o.autoScaleDatapoint / 10,
 		Throttle:           emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
 	})
 	if err != nil {

@@ -146,7 +146,8 @@ func TestStartWithThrottleInitialBurst(t *testing.T) {
 	for i := range 20 {
 		wg.Go(func() {
 			_, err := db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("Small"),
-				Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}}})
+				Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}}},
+				func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 			errs <- err
 		})
 	}
@@ -251,5 +252,48 @@ func TestStartWithLegacyGlobalTables(t *testing.T) {
 	}
 	if err := create(extenddbtest.Start(t, extenddbtest.WithLegacyGlobalTables())); err != nil {
 		t.Errorf("WithLegacyGlobalTables: %v", err)
+	}
+}
+
+// TestAutoScaleDatapoint: with 500 ms datapoints a provisioned table under
+// sustained writes is scaled out by the auto scaling the test configured,
+// within a generous deadline, as a user's test would watch it.
+func TestAutoScaleDatapoint(t *testing.T) {
+	srv := extenddbtest.Start(t, extenddbtest.WithAutoScaleDatapoint(500*time.Millisecond))
+	db := srv.DynamoDB()
+	if _, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{
+		TableName:             aws.String("Scaled"),
+		AttributeDefinitions:  []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:             []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:           types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateTableReplicaAutoScaling(t.Context(), &dynamodb.UpdateTableReplicaAutoScalingInput{
+		TableName: aws.String("Scaled"),
+		ProvisionedWriteCapacityAutoScalingUpdate: &types.AutoScalingSettingsUpdate{MinimumUnits: aws.Int64(5), MaximumUnits: aws.Int64(10),
+			ScalingPolicyUpdate: &types.AutoScalingPolicyUpdate{TargetTrackingScalingPolicyConfiguration: &types.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate{TargetValue: aws.Float64(70)}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, deadline := 0, time.Now().Add(20*time.Second); ; i++ {
+		// Throttled writes are expected: the table is at capacity.
+		_, _ = db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("Scaled"),
+			Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: fmt.Sprint(i)}}},
+			func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+		d, err := db.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Scaled")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := aws.ToInt64(d.Table.ProvisionedThroughput.WriteCapacityUnits); w > 5 {
+			if w > 10 {
+				t.Fatalf("write capacity %d above the maximum, 10", w)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("sustained writes did not scale the table out within 20s")
+		}
 	}
 }

@@ -83,6 +83,10 @@ func (ix *Index) Throughput() Throughput { return ix.own.Throughput() }
 // OnDemandThroughput cap.
 func (ix *Index) Limit(d Direction) (rate float64, capped bool) { return ix.own.Limit(d) }
 
+// Consumed returns every unit charged to the index in direction d since
+// it was first registered, as Table.Consumed does.
+func (ix *Index) Consumed(d Direction) float64 { return ix.own.Consumed(d) }
+
 // Balance returns the index bucket's balance in direction d at now.
 func (ix *Index) Balance(now time.Time, d Direction) float64 { return ix.own.Balance(now, d) }
 

@@ -44,6 +44,9 @@ type tableDir struct {
 	// refuse and is not kept.
 	parts   map[string]*bucket
 	sweepAt int
+	// used is every unit charged so far, for consumption-driven callers
+	// (auto scaling) that sample it and take differences.
+	used float64
 }
 
 func newTable(cfg *Config, acct *Account, n int64, tp Throughput, minSweep int) *Table {
@@ -161,6 +164,7 @@ func (t *Table) chargeOwn(n int64, d Direction, key string, units float64) {
 	td := &t.dirs[d]
 	td.b.refill(n, td.rate, td.rate*t.cfg.BurstSeconds)
 	td.b.bal -= units
+	td.used += units
 	if key == "" || td.parts == nil {
 		return
 	}
@@ -210,6 +214,16 @@ func (t *Table) sweep(td *tableDir, n int64, rate, ceil float64) {
 		td.parts = m
 	}
 	td.sweepAt = max(t.minSweep, 2*len(td.parts))
+}
+
+// Consumed returns every unit charged to the table's own bucket in
+// direction d since it was first registered (its indexes' units are
+// theirs): a running total, so a sampler takes the difference of two reads
+// as what was consumed between them.
+func (t *Table) Consumed(d Direction) float64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dirs[d].used
 }
 
 // Balance returns the table bucket's balance in direction d at now.

@@ -94,6 +94,9 @@ func dynamoDBOperations() map[string]operation {
 		"ListGlobalTables":            op((*emulator.Engine).ListGlobalTables),
 		"DescribeGlobalTableSettings": op((*emulator.Engine).DescribeGlobalTableSettings),
 		"UpdateGlobalTableSettings":   op((*emulator.Engine).UpdateGlobalTableSettings),
+		// Replica auto scaling.
+		"DescribeTableReplicaAutoScaling": op((*emulator.Engine).DescribeTableReplicaAutoScaling),
+		"UpdateTableReplicaAutoScaling":   op((*emulator.Engine).UpdateTableReplicaAutoScaling),
 		// Data plane.
 		"GetItem":            op((*emulator.Engine).GetItemStored),
 		"PutItem":            op((*emulator.Engine).PutItem),

@@ -41,6 +41,8 @@ type serveConfig struct {
 	replicationDelay  time.Duration
 	legacyGlobal      bool
 	ttlInterval       time.Duration
+	autoScaleInterval time.Duration
+	autoScalePoint    time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
 	accountPerKey     bool
@@ -63,6 +65,8 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logFormat:         "console",
 		shutdownTimeout:   10 * time.Second,
 		ttlInterval:       emulator.DefaultTTLInterval,
+		autoScaleInterval: emulator.DefaultAutoScaleInterval,
+		autoScalePoint:    time.Minute,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -97,6 +101,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
 	fs.BoolVar(&c.legacyGlobal, "legacy-global-tables", c.legacyGlobal, "serve global tables version 2017.11.29 (CreateGlobalTable and friends) as DynamoDB did; off, they answer as today's DynamoDB, which creates none")
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
+	fs.DurationVar(&c.autoScaleInterval, "auto-scale-interval", c.autoScaleInterval, "`DURATION` between passes of the auto scaling worker (e.g. 1s); 0 turns auto scaling off")
+	fs.DurationVar(&c.autoScalePoint, "auto-scale-datapoint", c.autoScalePoint, "`DURATION` one auto scaling datapoint covers (the service's is 1m); shorter makes auto scaling react sooner")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
@@ -207,6 +213,12 @@ func (c *serveConfig) validate() error {
 	}
 	if c.ttlInterval < 0 {
 		return fmt.Errorf("--ttl-interval %s: must not be negative", c.ttlInterval)
+	}
+	if c.autoScaleInterval < 0 {
+		return fmt.Errorf("--auto-scale-interval %s: must not be negative", c.autoScaleInterval)
+	}
+	if c.autoScalePoint <= 0 {
+		return fmt.Errorf("--auto-scale-datapoint %s: must be positive", c.autoScalePoint)
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
@@ -369,6 +381,11 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	engOpts.TTLInterval = cfg.ttlInterval
 	if cfg.ttlInterval == 0 {
 		engOpts.TTLInterval = -1 // the engine's "off"
+	}
+	engOpts.AutoScaleInterval = cfg.autoScaleInterval
+	engOpts.AutoScaleDatapoint = cfg.autoScalePoint
+	if cfg.autoScaleInterval == 0 {
+		engOpts.AutoScaleInterval = -1 // the engine's "off"
 	}
 	eng, err := emulator.New(engOpts)
 	if err != nil {
