@@ -285,15 +285,7 @@ func (e *Engine) describeBackups(t *tableMeta, now time.Time) *ContinuousBackups
 		PointInTimeRecoveryDescription: &PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "DISABLED"},
 	}
 	if t.PITREnabled {
-		earliest := t.PITREnabledAt
-		if w := now.Add(-time.Duration(t.PITRDays) * 24 * time.Hour); w.After(earliest) {
-			earliest = w
-		}
-		// The service trails real time by about five minutes.
-		latest := now.Add(-5 * time.Minute)
-		if latest.Before(earliest) {
-			latest = earliest
-		}
+		earliest, latest := e.pitrWindow(t, now)
 		d.PointInTimeRecoveryDescription = &PointInTimeRecoveryDescription{
 			PointInTimeRecoveryStatus:  "ENABLED",
 			RecoveryPeriodInDays:       refOf(t.PITRDays),
@@ -349,9 +341,21 @@ func (e *Engine) UpdateContinuousBackups(ctx context.Context, ns Namespace, in *
 	} else {
 		nt.PITREnabled, nt.PITRDays, nt.PITREnabledAt = false, 0, time.Time{}
 	}
-	if err := e.saveTable(nt); err != nil {
+	// Turning PITR off drops the history in the same batch (pitr.go).
+	b := e.opts.Store.NewBatch()
+	err = putTable(b, nt)
+	if err == nil && t.PITREnabled && !nt.PITREnabled {
+		err = dropHistory(b, nt.ID)
+	}
+	if err == nil {
+		err = e.commit(b)
+	} else {
+		_ = b.Close()
+	}
+	if err != nil {
 		return nil, internalError(err)
 	}
+	e.cacheTable(nt)
 	return &UpdateContinuousBackupsOutput{ContinuousBackupsDescription: e.describeBackups(nt, now)}, nil
 }
 

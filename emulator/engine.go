@@ -60,6 +60,14 @@ type Options struct {
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
+	// PITRLag is how far LatestRestorableDateTime trails the clock (pitr.go):
+	// zero means DefaultPITRLag (DynamoDB's five minutes), negative means
+	// none, so a test can restore the moment it just wrote.
+	PITRLag time.Duration
+	// PITRTrimInterval is the period of the worker that trims the
+	// point-in-time recovery history; zero means DefaultPITRTrimInterval,
+	// negative disables the worker.
+	PITRTrimInterval time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -100,6 +108,8 @@ type Engine struct {
 	repl replState
 	// bk is the backup and restore jobs (backup.go, restore.go).
 	bk backupState
+	// pitr is the point-in-time recovery history (pitr.go).
+	pitr pitrState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -142,6 +152,7 @@ func New(opts Options) (*Engine, error) {
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
+	e.startPITRTrim()
 	return e, nil
 }
 
@@ -153,6 +164,7 @@ func (e *Engine) Close() error {
 	e.stopReplication()
 	e.bk.stop()
 	e.stopTTL()
+	e.stopPITRTrim()
 	return nil
 }
 

@@ -467,6 +467,11 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			return err
 		}
 	}
+	if t.PITREnabled {
+		if err := wb.stageUndo(&c); err != nil {
+			return err
+		}
+	}
 	wb.changes = append(wb.changes, c)
 	return nil
 }

@@ -75,6 +75,7 @@ func dynamoDBOperations() map[string]operation {
 		"ListBackups":               op((*emulator.Engine).ListBackups),
 		"DeleteBackup":              op((*emulator.Engine).DeleteBackup),
 		"RestoreTableFromBackup":    op((*emulator.Engine).RestoreTableFromBackup),
+		"RestoreTableToPointInTime": op((*emulator.Engine).RestoreTableToPointInTime),
 		"DescribeLimits":            op((*emulator.Engine).DescribeLimits),
 		"DescribeEndpoints":         op((*emulator.Engine).DescribeEndpoints),
 		"PutResourcePolicy":         op((*emulator.Engine).PutResourcePolicy),

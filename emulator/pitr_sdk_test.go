@@ -1,0 +1,304 @@
+package emulator_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/internal/testserver"
+)
+
+// RestoreTableToPointInTime through the SDK, with an injected clock.
+
+func pitrServer(t *testing.T, lag time.Duration) (*testserver.Server, *dynamodb.Client, *stepClock) {
+	t.Helper()
+	clk := &stepClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s := testserver.New(t, testserver.WithClock(clk), testserver.WithEngineOptions(func(o *emulator.Options) {
+		o.TTLInterval = -1
+		o.PITRTrimInterval = -1
+		o.Throttle.Off = true
+		o.PITRLag = lag
+	}))
+	return s, s.Client, clk
+}
+
+func pitrEnable(t *testing.T, c *dynamodb.Client, table string) {
+	t.Helper()
+	if _, err := c.UpdateContinuousBackups(t.Context(), &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(table),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pitrRestore restores source at `at` (nil: the latest restorable time)
+// into target and waits for the job.
+func pitrRestore(t *testing.T, s *testserver.Server, c *dynamodb.Client, in *dynamodb.RestoreTableToPointInTimeInput) *types.TableDescription {
+	t.Helper()
+	out, err := c.RestoreTableToPointInTime(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.TableDescription
+	if r.TableStatus != types.TableStatusCreating || r.RestoreSummary == nil || !aws.ToBool(r.RestoreSummary.RestoreInProgress) ||
+		r.RestoreSummary.SourceBackupArn != nil || aws.ToInt64(r.ItemCount) != 0 {
+		t.Errorf("restore answer: %s, %+v, in progress %v, %d items", r.TableStatus, r.RestoreSummary, aws.ToBool(r.RestoreSummary.RestoreInProgress), aws.ToInt64(r.ItemCount))
+	}
+	emulator.WaitBackups(s.Engine())
+	d, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: in.TargetTableName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Table.TableStatus != types.TableStatusActive || aws.ToBool(d.Table.RestoreSummary.RestoreInProgress) {
+		t.Fatalf("restored table %s, in progress %v", d.Table.TableStatus, aws.ToBool(d.Table.RestoreSummary.RestoreInProgress))
+	}
+	return d.Table
+}
+
+// row renders an item of the history tables as "pk/sk g=… v=…".
+func row(it map[string]types.AttributeValue) string {
+	s := it["pk"].(*types.AttributeValueMemberS).Value + "/" + it["sk"].(*types.AttributeValueMemberN).Value
+	if g, ok := it["g"].(*types.AttributeValueMemberS); ok {
+		s += " g=" + g.Value
+	}
+	if v, ok := it["v"].(*types.AttributeValueMemberN); ok {
+		s += " v=" + v.Value
+	}
+	return s
+}
+
+func scanRows(t *testing.T, c *dynamodb.Client, table string) []string {
+	t.Helper()
+	var out []string
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			out = append(out, row(it))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func queryRows(t *testing.T, c *dynamodb.Client, table, index, g string) []string {
+	t.Helper()
+	var out []string
+	p := dynamodb.NewQueryPaginator(c, &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String(index),
+		KeyConditionExpression: aws.String("g = :g"), ExpressionAttributeValues: mkItem{":g": mkS(g)}})
+	for p.HasMorePages() {
+		page, err := p.NextPage(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			out = append(out, row(it))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// histModel is the reference model: the table's items by "pk/sk".
+type histModel map[string]string
+
+func (m histModel) rows() []string {
+	out := make([]string, 0, len(m))
+	for _, r := range m {
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (m histModel) withG(g string) []string {
+	var out []string
+	for _, r := range m {
+		if strings.Contains(r, " g="+g+" ") || strings.HasSuffix(r, " g="+g) {
+			out = append(out, r)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestPITRRestoreMatchesHistory: a scripted history of puts, updates,
+// deletes (single item, batch, transactions, PartiQL) and a GSI added
+// mid-way, one step per second; restores at ten chosen seconds each hold
+// exactly the reference model of the table at that second, items and
+// index query results (the restored table has the source's current GSI,
+// built from the items of that second).
+func TestPITRRestoreMatchesHistory(t *testing.T) {
+	s, c, clk := pitrServer(t, -1)
+	ctx := t.Context()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("hist"),
+		AttributeDefinitions: mkDefs("pk", "S", "sk", "N"), KeySchema: mkKS("pk", "HASH", "sk", "RANGE"),
+		BillingMode: types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	// Items written before PITR is on are in every restore that does not
+	// change them.
+	model := histModel{}
+	put := func(pk string, sk, v int, g string) {
+		it := mkItem{"pk": mkS(pk), "sk": mkN(fmt.Sprint(sk)), "v": mkN(fmt.Sprint(v))}
+		if g != "" {
+			it["g"] = mkS(g)
+		}
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hist"), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+		model[fmt.Sprintf("%s/%d", pk, sk)] = row(it)
+	}
+	for i := range 8 {
+		put("p"+fmt.Sprint(i%3), i, 0, "g"+fmt.Sprint(i%2))
+	}
+	clk.add(time.Second)
+	pitrEnable(t, c, "hist")
+	start := clk.Now()
+	rng := rand.New(rand.NewPCG(15, 15))
+	const steps = 40
+	snapshots := make([]histModel, steps)
+	for sec := range steps {
+		clk.add(time.Second)
+		if sec == 20 {
+			if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("hist"),
+				AttributeDefinitions: mkDefs("g", "S"),
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+					IndexName: aws.String("byg"), KeySchema: mkKS("g", "HASH"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 3 {
+			pk, sk := "p"+fmt.Sprint(rng.IntN(3)), rng.IntN(12)
+			key := fmt.Sprintf("%s/%d", pk, sk)
+			g := "g" + fmt.Sprint(rng.IntN(3))
+			switch op := rng.IntN(6); op {
+			case 0, 1:
+				put(pk, sk, sec*10+op, g)
+			case 2: // UpdateItem: changes v and the GSI key
+				if _, ok := model[key]; !ok {
+					put(pk, sk, sec, "")
+					continue
+				}
+				out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hist"),
+					Key:              mkItem{"pk": mkS(pk), "sk": mkN(fmt.Sprint(sk))},
+					UpdateExpression: aws.String("SET v = v + :one, g = :g"), ExpressionAttributeValues: mkItem{":one": mkN("1"), ":g": mkS(g)},
+					ReturnValues: types.ReturnValueAllNew})
+				if err != nil {
+					t.Fatal(err)
+				}
+				model[key] = row(out.Attributes)
+			case 3: // DeleteItem
+				if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("hist"),
+					Key: mkItem{"pk": mkS(pk), "sk": mkN(fmt.Sprint(sk))}}); err != nil {
+					t.Fatal(err)
+				}
+				delete(model, key)
+			case 4: // BatchWriteItem: a put and a delete
+				it := mkItem{"pk": mkS(pk), "sk": mkN(fmt.Sprint(sk)), "v": mkN(fmt.Sprint(sec)), "g": mkS(g)}
+				other := fmt.Sprintf("%s/%d", pk, (sk+1)%12)
+				if _, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hist": {
+					{PutRequest: &types.PutRequest{Item: it}},
+					{DeleteRequest: &types.DeleteRequest{Key: mkItem{"pk": mkS(pk), "sk": mkN(fmt.Sprint((sk + 1) % 12))}}},
+				}}}); err != nil {
+					t.Fatal(err)
+				}
+				model[key] = row(it)
+				delete(model, other)
+			case 5: // a transaction and a PartiQL delete
+				it := mkItem{"pk": mkS(pk), "sk": mkN(fmt.Sprint(sk)), "v": mkN(fmt.Sprint(-sec))}
+				if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Put: &types.Put{TableName: aws.String("hist"), Item: it}}}}); err != nil {
+					t.Fatal(err)
+				}
+				model[key] = row(it)
+				o := fmt.Sprintf("%s/%d", pk, (sk+5)%12)
+				if _, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{
+					Statement: aws.String(fmt.Sprintf(`DELETE FROM "hist" WHERE pk = '%s' AND sk = %d`, pk, (sk+5)%12))}); err != nil {
+					t.Fatal(err)
+				}
+				delete(model, o)
+			}
+		}
+		if sec == 20 {
+			waitIndexActive(t, c, "hist", "byg")
+		}
+		snap := histModel{}
+		for k, v := range model {
+			snap[k] = v
+		}
+		snapshots[sec] = snap
+	}
+	clk.add(time.Second)
+	if got, want := scanRows(t, c, "hist"), model.rows(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the model is off before any restore:\n%v\nwant\n%v", got, want)
+	}
+	// Ten seconds: the enable time, each side of the GSI's creation,
+	// the last, and some between. Restoring at sec+0.5 s takes every
+	// write of second sec (made at start+sec+1 s) and none after.
+	for i, sec := range []int{-1, 0, 3, 7, 19, 20, 21, 28, 33, 39} {
+		at := start.Add(time.Duration(sec+1)*time.Second + 500*time.Millisecond)
+		want := histModel{}
+		if sec >= 0 {
+			want = snapshots[sec]
+		} else {
+			at = start
+			// Before any step: the items written before PITR was on.
+			want = histModel{}
+			for j := range 8 {
+				pk := "p" + fmt.Sprint(j%3)
+				want[fmt.Sprintf("%s/%d", pk, j)] = fmt.Sprintf("%s/%d g=g%d v=0", pk, j, j%2)
+			}
+		}
+		target := fmt.Sprintf("hist-at-%d", i)
+		d := pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("hist"),
+			TargetTableName: aws.String(target), RestoreDateTime: aws.Time(at)})
+		if !d.RestoreSummary.RestoreDateTime.Equal(at) || aws.ToInt64(d.ItemCount) != int64(len(want)) {
+			t.Errorf("second %d: RestoreSummary %v, %d items; want %v, %d", sec, d.RestoreSummary.RestoreDateTime, aws.ToInt64(d.ItemCount), at, len(want))
+		}
+		if got := scanRows(t, c, target); strings.Join(got, "\n") != strings.Join(want.rows(), "\n") {
+			t.Errorf("second %d: restored items\n%v\nwant\n%v", sec, got, want.rows())
+		}
+		for _, g := range []string{"g0", "g1", "g2"} {
+			if got := queryRows(t, c, target, "byg", g); strings.Join(got, "\n") != strings.Join(want.withG(g), "\n") {
+				t.Errorf("second %d: Query byg %s\n%v\nwant\n%v", sec, g, got, want.withG(g))
+			}
+		}
+	}
+}
+
+func waitIndexActive(t *testing.T, c *dynamodb.Client, table, index string) {
+	t.Helper()
+	for range 500 {
+		d, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range d.Table.GlobalSecondaryIndexes {
+			if aws.ToString(g.IndexName) == index && g.IndexStatus == types.IndexStatusActive {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("index %s never ACTIVE", index)
+}
+
+func wantCode(t *testing.T, what string, err error, code, msg string) {
+	t.Helper()
+	var ae smithy.APIError
+	if !errors.As(err, &ae) || ae.ErrorCode() != code || (msg != "" && ae.ErrorMessage() != msg) {
+		t.Errorf("%s: %v; want %s %q", what, err, code, msg)
+	}
+}
