@@ -302,3 +302,173 @@ func wantCode(t *testing.T, what string, err error, code, msg string) {
 		t.Errorf("%s: %v; want %s %q", what, err, code, msg)
 	}
 }
+
+// TestPITRRestoreErrors: RestoreTableToPointInTime's validation and errors,
+// in order: the request's shape, the source table, the target table, PITR
+// on the source, the restore time.
+func TestPITRRestoreErrors(t *testing.T) {
+	_, c, clk := pitrServer(t, 0) // DynamoDB's five-minute lag
+	ctx := t.Context()
+	bkCreate(t, c, "src", nil)
+	bkCreate(t, c, "plain", nil)
+	pitrEnable(t, c, "src")
+	enabled := clk.Now()
+	clk.add(10 * time.Minute)
+	restore := func(in dynamodb.RestoreTableToPointInTimeInput) error {
+		_, err := c.RestoreTableToPointInTime(ctx, &in)
+		return err
+	}
+	at := func(d time.Duration) *time.Time { return aws.Time(enabled.Add(d)) }
+	wantCode(t, "no source", restore(dynamodb.RestoreTableToPointInTimeInput{TargetTableName: aws.String("tgt1"), UseLatestRestorableTime: aws.Bool(true)}),
+		"ValidationException", "")
+	wantCode(t, "both sources", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), SourceTableArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/src"),
+		TargetTableName: aws.String("tgt1"), UseLatestRestorableTime: aws.Bool(true)}), "ValidationException", "")
+	wantCode(t, "no time", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1")}),
+		"ValidationException", "")
+	wantCode(t, "both times", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
+		UseLatestRestorableTime: aws.Bool(true), RestoreDateTime: at(time.Minute)}), "ValidationException", "")
+	wantCode(t, "bad target name", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("a"),
+		UseLatestRestorableTime: aws.Bool(true)}), "ValidationException", "")
+	wantCode(t, "missing source", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("nope"), TargetTableName: aws.String("plain"),
+		UseLatestRestorableTime: aws.Bool(true)}), "TableNotFoundException", "Table not found: nope")
+	wantCode(t, "target exists", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("plain"), TargetTableName: aws.String("src"),
+		UseLatestRestorableTime: aws.Bool(true)}), "TableAlreadyExistsException", "Table already exists: src")
+	wantCode(t, "PITR off", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("plain"), TargetTableName: aws.String("tgt1"),
+		UseLatestRestorableTime: aws.Bool(true)}), "PointInTimeRecoveryUnavailableException", "Point in time recovery is not enabled for table 'plain'")
+	const badTime = "RestoreDateTime must be between EarliestRestorableDateTime and LatestRestorableDateTime"
+	wantCode(t, "before earliest", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
+		RestoreDateTime: at(-time.Second)}), "InvalidRestoreTimeException", badTime)
+	// Latest trails the clock by five minutes: now-4m is too late.
+	wantCode(t, "after latest", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
+		RestoreDateTime: at(6 * time.Minute)}), "InvalidRestoreTimeException", badTime)
+	wantCode(t, "unknown index override", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
+		UseLatestRestorableTime: aws.Bool(true), GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{{IndexName: aws.String("nope"),
+			KeySchema: mkKS("g", "HASH"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}), "ValidationException", "")
+	wantCode(t, "cross-Region without SSE", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableArn: aws.String("arn:aws:dynamodb:eu-west-1:000000000000:table/src"),
+		TargetTableName: aws.String("tgt1"), UseLatestRestorableTime: aws.Bool(true)}), "TableNotFoundException", "Table not found: src")
+	// The ends of the window are restorable, to the millisecond
+	// DescribeContinuousBackups reports.
+	cb, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("src")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+	if !p.EarliestRestorableDateTime.Equal(enabled) || !p.LatestRestorableDateTime.Equal(clk.Now().Add(-5*time.Minute)) {
+		t.Errorf("window %v – %v", p.EarliestRestorableDateTime, p.LatestRestorableDateTime)
+	}
+	for i, ts := range []*time.Time{p.EarliestRestorableDateTime, p.LatestRestorableDateTime} {
+		if err := restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String(fmt.Sprintf("edge%d", i)),
+			RestoreDateTime: ts}); err != nil {
+			t.Errorf("restore at %v: %v", ts, err)
+		}
+	}
+	// Turning PITR off drops the history; on again, the window starts anew.
+	if _, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("src"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(false)}}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "PITR turned off", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
+		RestoreDateTime: at(time.Minute)}), "PointInTimeRecoveryUnavailableException", "Point in time recovery is not enabled for table 'src'")
+	pitrEnable(t, c, "src")
+	wantCode(t, "before the new window", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
+		RestoreDateTime: at(time.Minute)}), "InvalidRestoreTimeException", badTime)
+}
+
+// TestPITRRestoreSettings: what a point-in-time restore keeps (GSIs,
+// LSIs, billing, capacity, encryption: the source's current settings) and
+// drops (tags, stream, TTL, PITR, deletion protection), the overrides,
+// RestoreSummary, by name and by ARN.
+func TestPITRRestoreSettings(t *testing.T) {
+	s, c, clk := pitrServer(t, -1)
+	ctx := t.Context()
+	bkCreate(t, c, "orders", func(in *dynamodb.CreateTableInput) {
+		in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}
+		in.SSESpecification = &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms}
+		in.Tags = []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}
+		in.DeletionProtectionEnabled = aws.Bool(true)
+	})
+	if _, err := c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("orders"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{Enabled: aws.Bool(true), AttributeName: aws.String("exp")}}); err != nil {
+		t.Fatal(err)
+	}
+	pitrEnable(t, c, "orders")
+	bkPut(t, c, "orders", 10, "a")
+	clk.add(time.Second)
+	src, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableArn: src.Table.TableArn,
+		TargetTableName: aws.String("copy"), UseLatestRestorableTime: aws.Bool(true)})
+	rs := d.RestoreSummary
+	if aws.ToString(rs.SourceTableArn) != aws.ToString(src.Table.TableArn) || rs.SourceBackupArn != nil || !rs.RestoreDateTime.Equal(clk.Now()) {
+		t.Errorf("RestoreSummary %+v", rs)
+	}
+	if aws.ToInt64(d.ItemCount) != 10 || aws.ToString(d.TableId) == aws.ToString(src.Table.TableId) ||
+		aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits) != 6 || len(d.LocalSecondaryIndexes) != 1 || len(d.GlobalSecondaryIndexes) != 1 ||
+		aws.ToInt64(d.GlobalSecondaryIndexes[0].ItemCount) != 10 || d.SSEDescription == nil || d.SSEDescription.Status != types.SSEStatusEnabled ||
+		d.StreamSpecification != nil || aws.ToBool(d.DeletionProtectionEnabled) {
+		t.Errorf("restored table %+v", d)
+	}
+	ttl, err := c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("copy")})
+	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusDisabled {
+		t.Errorf("TTL of the restored table: %+v, %v", ttl, err)
+	}
+	tags, err := c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: d.TableArn})
+	if err != nil || len(tags.Tags) != 0 {
+		t.Errorf("tags of the restored table: %+v, %v", tags, err)
+	}
+	cb, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("copy")})
+	if err != nil || cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != types.PointInTimeRecoveryStatusDisabled {
+		t.Errorf("PITR of the restored table: %+v, %v", cb, err)
+	}
+	// Overrides: on-demand, no GSI, one LSI kept, SSE off.
+	d = pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"),
+		TargetTableName: aws.String("copy2"), UseLatestRestorableTime: aws.Bool(true),
+		BillingModeOverride:          types.BillingModePayPerRequest,
+		GlobalSecondaryIndexOverride: []types.GlobalSecondaryIndex{},
+		LocalSecondaryIndexOverride: []types.LocalSecondaryIndex{{IndexName: aws.String("bylocal"), KeySchema: mkKS("pk", "HASH", "ls", "RANGE"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}},
+		OnDemandThroughputOverride: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(100), MaxWriteRequestUnits: aws.Int64(50)},
+		SSESpecificationOverride:   &types.SSESpecification{Enabled: aws.Bool(false)}})
+	if d.BillingModeSummary == nil || d.BillingModeSummary.BillingMode != types.BillingModePayPerRequest || len(d.GlobalSecondaryIndexes) != 0 ||
+		len(d.LocalSecondaryIndexes) != 1 || aws.ToInt64(d.OnDemandThroughput.MaxWriteRequestUnits) != 50 ||
+		(d.SSEDescription != nil && d.SSEDescription.Status == types.SSEStatusEnabled) || aws.ToInt64(d.ItemCount) != 10 {
+		t.Errorf("restored table with overrides %+v", d)
+	}
+	// Provisioned capacity override.
+	d = pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"),
+		TargetTableName: aws.String("copy3"), UseLatestRestorableTime: aws.Bool(true),
+		ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(7), WriteCapacityUnits: aws.Int64(8)}})
+	if aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits) != 7 || aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits) != 8 {
+		t.Errorf("ProvisionedThroughputOverride: %+v", d.ProvisionedThroughput)
+	}
+	// A deleted table restores from its SYSTEM backup only.
+	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("orders"), DeletionProtectionEnabled: aws.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("orders")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.RestoreTableToPointInTime(ctx, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"),
+		TargetTableName: aws.String("copy4"), UseLatestRestorableTime: aws.Bool(true)})
+	wantCode(t, "deleted source", err, "TableNotFoundException", "Table not found: orders")
+	emulator.WaitBackups(s.Engine())
+	l, err := c.ListBackups(ctx, &dynamodb.ListBackupsInput{BackupType: types.BackupTypeFilterSystem})
+	if err != nil || len(l.BackupSummaries) != 1 {
+		t.Fatalf("SYSTEM backups: %+v, %v", l, err)
+	}
+	bkRestore(t, s, c, &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("copy4"), BackupArn: l.BackupSummaries[0].BackupArn})
+	if rows := scanRows4(t, c, "copy4"); rows != 10 {
+		t.Errorf("restored from the SYSTEM backup: %d items", rows)
+	}
+}
+
+func scanRows4(t *testing.T, c *dynamodb.Client, table string) int {
+	t.Helper()
+	out, err := c.Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String(table), Select: types.SelectCount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(out.Count)
+}

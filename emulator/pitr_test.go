@@ -1,0 +1,231 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/extenddb/extenddb/emulator/av"
+)
+
+// pitrTable is backupTable with PITR on and no lag: n items "0".."n-1"
+// (g = "x", v = "0") written after PITR was turned on.
+func pitrTable(t *testing.T, n int) *testEngine {
+	te := newTestEngine(t, func(o *Options) {
+		o.Throttle.Off = true
+		o.PITRLag = -1
+		o.PITRTrimInterval = -1
+		o.TTLInterval = -1
+	})
+	in := simpleTable("bkt")
+	in.AttributeDefinitions = attrs("pk", "S", "g", "S")
+	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
+		Projection: &Projection{ProjectionType: sp("ALL")}}}
+	te.mustCreate(nsA, in)
+	te.setPITR(true)
+	te.clock.Add(time.Second)
+	for i := range n {
+		te.pput(strconv.Itoa(i), "0")
+	}
+	return te
+}
+
+func (te *testEngine) setPITR(on bool) {
+	te.t.Helper()
+	if _, err := te.UpdateContinuousBackups(context.Background(), nsA, &UpdateContinuousBackupsInput{TableName: sp("bkt"),
+		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
+		te.t.Fatal(err)
+	}
+}
+
+func (te *testEngine) pput(pk, v string) {
+	te.t.Helper()
+	if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bkt"),
+		Item: av.Item{"pk": avS(pk), "g": avS("x"), "v": avS(v)}}); err != nil {
+		te.t.Fatal(err)
+	}
+}
+
+func (te *testEngine) pdel(pk string) {
+	te.t.Helper()
+	if _, err := te.DeleteItem(context.Background(), nsA, &DeleteItemInput{TableName: sp("bkt"), Key: av.Item{"pk": avS(pk)}}); err != nil {
+		te.t.Fatal(err)
+	}
+}
+
+// contents returns table's items as pk → v.
+func (te *testEngine) contents(table string) map[string]string {
+	te.t.Helper()
+	out := map[string]string{}
+	var start av.Item
+	for {
+		s, err := te.Scan(context.Background(), nsA, &ScanInput{TableName: &table, ExclusiveStartKey: start})
+		if err != nil {
+			te.t.Fatal(err)
+		}
+		for _, it := range s.Items {
+			out[it["pk"].S] = it["v"].S
+		}
+		if s.LastEvaluatedKey == nil {
+			return out
+		}
+		start = s.LastEvaluatedKey
+	}
+}
+
+// mutate deletes items 0–99, rewrites 100–199 with v and adds 100 new
+// items from n.
+func (te *testEngine) mutate(n int, v string) {
+	for i := range 100 {
+		te.pdel(strconv.Itoa(i))
+		te.pput(strconv.Itoa(100+i), v)
+		te.pput(strconv.Itoa(n+i), v)
+	}
+}
+
+// TestPITRRestoreResumesAfterRestart: a restart in the middle of a
+// point-in-time restore resumes it; the resumed job reads the live store
+// (its snapshot is gone) and still restores exactly the table as of the
+// restore time, though the source changed before and after the restart.
+// The table is CREATING until the last item is in.
+func TestPITRRestoreResumesAfterRestart(t *testing.T) {
+	n := 3*backupChunk + 10
+	te := pitrTable(t, n)
+	ctx := context.Background()
+	te.clock.Add(time.Second)
+	want := te.contents("bkt")
+	at := te.clock.Now()
+	te.clock.Add(time.Second)
+	te.mutate(n, "1")
+	reached, free := pauseJob(t, te, "restore", backupChunk)
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+		TargetTableName: sp("rtb"), RestoreDateTime: refOf(epochSeconds(at))}); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	if d := te.describeT(nsA, "rtb"); d.TableStatus != statusCreating || !d.RestoreSummary.RestoreInProgress {
+		t.Fatalf("mid-restore: %s, in progress %v", d.TableStatus, d.RestoreSummary.RestoreInProgress)
+	}
+	// Changes after the request, before and after the restart, are not in
+	// the restore (they come after its time).
+	te.clock.Add(time.Second)
+	te.mutate(n+100, "2")
+	te.bk.cancel()
+	free()
+	te.bk.wg.Wait()
+	te.restart()
+	te.clock.Add(time.Second)
+	te.mutate(n+200, "3")
+	te.bk.wg.Wait()
+	d := te.describeT(nsA, "rtb")
+	if d.TableStatus != statusActive || d.RestoreSummary.RestoreInProgress || d.ItemCount != int64(n) {
+		t.Fatalf("restored table: %s, in progress %v, %d items; want ACTIVE, false, %d", d.TableStatus, d.RestoreSummary.RestoreInProgress, d.ItemCount, n)
+	}
+	got := te.contents("rtb")
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("restored %d items, want %d; differ", len(got), len(want))
+	}
+	if g := d.GlobalSecondaryIndexes[0]; g.ItemCount != int64(n) {
+		t.Fatalf("restored GSI has %d entries", g.ItemCount)
+	}
+}
+
+// TestPITRRestoreFailsWithoutHistory: a restore resumed after a restart
+// whose source turned PITR off meanwhile (the history is dropped) fails
+// cleanly: the half-made table is dropped, never made ACTIVE.
+func TestPITRRestoreFailsWithoutHistory(t *testing.T) {
+	n := 2*backupChunk + 1
+	te := pitrTable(t, n)
+	ctx := context.Background()
+	te.clock.Add(time.Second)
+	reached, free := pauseJob(t, te, "restore", backupChunk)
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+		TargetTableName: sp("rtb"), UseLatestRestorableTime: refOf(true)}); err != nil {
+		t.Fatal(err)
+	}
+	<-reached
+	te.setPITR(false)
+	te.bk.cancel()
+	free()
+	te.bk.wg.Wait()
+	rid := te.tables[nsA]["rtb"].ID
+	te.restart()
+	te.bk.wg.Wait()
+	if _, err := te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &Error{Code: CodeResourceNotFound}) {
+		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
+	}
+	if rows, _, err := nextEntries(te.store, itemPrefix(rid), prefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
+	}
+}
+
+// TestPITRHistoryTrimmedAndDropped: the trim drops the records no
+// restorable time needs (and only those: a restore at the earliest time
+// is still exact); turning PITR off and DeleteTable drop the whole log; a
+// table without PITR writes none.
+func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
+	te := pitrTable(t, 10)
+	ctx := context.Background()
+	id := te.tables[nsA]["bkt"].ID
+	want := te.contents("bkt")
+	count := func() int {
+		k, _, err := nextEntries(te.store, pitrPrefix(id), prefixEnd(pitrPrefix(id)), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(k)
+	}
+	if c := count(); c != 10 {
+		t.Fatalf("%d undo records after 10 puts", c)
+	}
+	// A day later, with a one-day recovery period, the first puts are
+	// before the window; the rewrites of items 0–4 are in it, and their old
+	// images are what a restore at the earliest time needs.
+	te.clock.Add(12 * time.Hour)
+	for i := range 5 {
+		te.pput(strconv.Itoa(i), "1")
+	}
+	te.clock.Add(12*time.Hour + 2*pitrTrimMargin)
+	days := int64(1)
+	on := true
+	if _, err := te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("bkt"),
+		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on, RecoveryPeriodInDays: &days}}); err != nil {
+		t.Fatal(err)
+	}
+	te.clock.Add(time.Second)
+	for i := range 5 {
+		te.pput(strconv.Itoa(i), "2")
+	}
+	if n, err := te.TrimPITRHistory(ctx); err != nil || n != 10 || count() != 10 {
+		t.Fatalf("trim deleted %d (%v), %d left; want 10, 10", n, err, count())
+	}
+	earliest, _ := te.pitrWindow(te.tables[nsA]["bkt"], te.clock.Now())
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+		TargetTableName: sp("rtb"), RestoreDateTime: refOf(epochSeconds(earliest))}); err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	if got := te.contents("rtb"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("restore at the earliest time after a trim: %v, want %v", got, want)
+	}
+	te.setPITR(false)
+	if c := count(); c != 0 {
+		t.Fatalf("%d undo records after PITR was turned off", c)
+	}
+	te.pput("0", "3")
+	if c := count(); c != 0 {
+		t.Fatalf("a write without PITR left %d undo records", c)
+	}
+	te.setPITR(true)
+	te.pput("0", "4")
+	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	if c := count(); c != 0 {
+		t.Fatalf("%d undo records after DeleteTable", c)
+	}
+}
