@@ -35,6 +35,7 @@ type options struct {
 	initialBurst        *float64
 	transitionDelay     time.Duration
 	replicationDelay    time.Duration
+	pitrLag             *time.Duration
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -90,6 +91,14 @@ func WithTransitionDelay(d time.Duration) Option {
 // code that must tolerate replication lag is tested against it.
 func WithReplicationDelay(d time.Duration) Option {
 	return func(o *options) { o.replicationDelay = d }
+}
+
+// WithPITRLag sets how far a table's LatestRestorableDateTime trails the
+// clock (serve's --pitr-lag; DynamoDB's five minutes by default). With 0 a
+// test can restore, with RestoreTableToPointInTime, the moment it just
+// wrote.
+func WithPITRLag(d time.Duration) Option {
+	return func(o *options) { o.pitrLag = &d }
 }
 
 // WithLoad provisions the tables of Terraform directories, CloudFormation
@@ -160,6 +169,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		Store:            store,
 		TransitionDelay:  o.transitionDelay,
 		ReplicationDelay: o.replicationDelay,
+		PITRLag:          pitrLag(o.pitrLag),
 		Throttle:         emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
 	})
 	if err != nil {
@@ -212,4 +222,16 @@ func load(ctx context.Context, eng *emulator.Engine, o options) error {
 		lines = append(lines, d.String())
 	}
 	return fmt.Errorf("loading %s:\n%s", strings.Join(o.loads, ", "), strings.Join(lines, "\n"))
+}
+
+// pitrLag is WithPITRLag's setting as Options.PITRLag (whose zero is the
+// default and whose "none" is negative).
+func pitrLag(d *time.Duration) time.Duration {
+	switch {
+	case d == nil:
+		return 0
+	case *d <= 0:
+		return -1
+	}
+	return *d
 }

@@ -105,6 +105,17 @@ func TestParseServe(t *testing.T) {
 		{name: "negative delay", getenv: home, args: []string{"--transition-delay", "-1s"}, wantErr: "--transition-delay"},
 		{name: "negative policy block", getenv: home, args: []string{"--policy-update-block", "-1s"}, wantErr: "--policy-update-block"},
 		{name: "negative replication delay", getenv: home, args: []string{"--replication-delay", "-1s"}, wantErr: "--replication-delay"},
+		{name: "negative pitr lag", getenv: home, args: []string{"--pitr-lag", "-1s"}, wantErr: "--pitr-lag"},
+		{name: "pitr lag default", getenv: home, check: func(t *testing.T, c serveConfig) {
+			if c.pitrLag != 5*time.Minute || pitrLagOption(c.pitrLag) != 5*time.Minute {
+				t.Errorf("pitrLag = %s", c.pitrLag)
+			}
+		}},
+		{name: "pitr lag none", getenv: env("HOME", "/h", "EXTENDDB_PITR_LAG", "0s"), check: func(t *testing.T, c serveConfig) {
+			if c.pitrLag != 0 || pitrLagOption(c.pitrLag) >= 0 {
+				t.Errorf("pitrLag = %s", c.pitrLag)
+			}
+		}},
 		{name: "bad delay", getenv: home, args: []string{"--transition-delay", "soon"}, wantErr: "invalid value"},
 		{name: "bad access key", getenv: home, args: []string{"--access-key-account", "AKIA"}, wantErr: "AKID=ACCOUNT"},
 		{name: "bad access key account", getenv: home, args: []string{"--access-key-account", "AKIA=1"}, wantErr: "12 digits"},

@@ -38,6 +38,7 @@ type serveConfig struct {
 	transitionDelay   time.Duration
 	policyUpdateBlock time.Duration
 	replicationDelay  time.Duration
+	pitrLag           time.Duration
 	ttlInterval       time.Duration
 	shutdownTimeout   time.Duration
 	accessKeyAccounts accessKeyAccounts
@@ -60,6 +61,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logFormat:         "console",
 		shutdownTimeout:   10 * time.Second,
 		ttlInterval:       emulator.DefaultTTLInterval,
+		pitrLag:           emulator.DefaultPITRLag,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -92,6 +94,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
 	fs.DurationVar(&c.policyUpdateBlock, "policy-update-block", c.policyUpdateBlock, "`DURATION` after a change of a resource-based policy during which further changes are refused, as DynamoDB's 15s (e.g. 15s); 0 is none")
 	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
+	fs.DurationVar(&c.pitrLag, "pitr-lag", c.pitrLag, "`DURATION` LatestRestorableDateTime trails the clock by, as DynamoDB's 5m; 0 lets a point-in-time restore take the moment just written")
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
@@ -188,6 +191,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.replicationDelay < 0 {
 		return fmt.Errorf("--replication-delay %s: must not be negative", c.replicationDelay)
+	}
+	if c.pitrLag < 0 {
+		return fmt.Errorf("--pitr-lag %s: must not be negative", c.pitrLag)
 	}
 	if c.transitionDelay < 0 {
 		return fmt.Errorf("--transition-delay %s: must not be negative", c.transitionDelay)
@@ -349,6 +355,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	web := newWeb(cfg.web)
 	engOpts.Observer = web.observer()
 	engOpts.TTLInterval = cfg.ttlInterval
+	engOpts.PITRLag = pitrLagOption(cfg.pitrLag)
 	if cfg.ttlInterval == 0 {
 		engOpts.TTLInterval = -1 // the engine's "off"
 	}
@@ -431,4 +438,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	<-served
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// pitrLagOption turns --pitr-lag into Options.PITRLag, whose zero is the
+// default (five minutes) and whose "none" is negative.
+func pitrLagOption(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
