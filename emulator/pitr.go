@@ -68,22 +68,24 @@ func pitrPrefix(id tableID) []byte {
 	return append(k, id[:]...)
 }
 
-// stageUndo adds the undo record of c (a write of a table with PITR on) to
-// the batch.
-func (wb *writeBatch) stageUndo(c *itemChange) error {
+// stageUndo adds the undo record of c (a write of a table with PITR on;
+// oldSize is c.Old's size) to the batch. Key and value share one buffer,
+// which Set copies.
+func (wb *writeBatch) stageUndo(c *itemChange, oldSize int) error {
 	if c.Old == nil && c.New == nil {
 		return nil
 	}
-	k := make([]byte, 0, len(c.Key)+16)
-	k = append(k, famPITR)
-	k = append(k, c.Key[1:]...) // the table ID and the primary key
-	k = binary.BigEndian.AppendUint64(k, uint64(wb.e.now().UnixNano()))
-	k = binary.BigEndian.AppendUint64(k, wb.e.pitr.seq.Add(1))
+	n := len(c.Key) + 16
+	buf := make([]byte, 0, n+oldSize+64)
+	buf = append(buf, famPITR)
+	buf = append(buf, c.Key[1:]...) // the table ID and the primary key
+	buf = binary.BigEndian.AppendUint64(buf, uint64(wb.e.now().UnixNano()))
+	buf = binary.BigEndian.AppendUint64(buf, wb.e.pitr.seq.Add(1))
 	var v []byte
 	if c.Old != nil {
-		v = av.AppendItem(nil, c.Old)
+		v = av.AppendItem(buf[n:], c.Old)
 	}
-	if err := wb.b.Set(k, v); err != nil {
+	if err := wb.b.Set(buf[:n], v); err != nil {
 		return internalError(err)
 	}
 	return nil

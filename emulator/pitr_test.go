@@ -229,3 +229,71 @@ func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
 		t.Fatalf("%d undo records after DeleteTable", c)
 	}
 }
+
+// TestPITRHistoryCoversTTLDeletes: an item the TTL worker deletes is in a
+// restore of a moment before the deletion.
+func TestPITRHistoryCoversTTLDeletes(t *testing.T) {
+	te := pitrTable(t, 3)
+	ctx := context.Background()
+	if _, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: sp("bkt"),
+		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
+		t.Fatal(err)
+	}
+	exp := strconv.FormatInt(te.clock.Now().Add(time.Minute).Unix(), 10)
+	if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bkt"),
+		Item: av.Item{"pk": avS("ttl"), "g": avS("x"), "v": avS("0"), "exp": {Type: av.TypeN, S: exp}}}); err != nil {
+		t.Fatal(err)
+	}
+	te.clock.Add(time.Second)
+	at := te.clock.Now()
+	te.clock.Add(2 * time.Minute)
+	if n, err := te.ExpireTTL(ctx); err != nil || n != 1 {
+		t.Fatalf("ExpireTTL: %d, %v", n, err)
+	}
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+		TargetTableName: sp("rtb"), RestoreDateTime: refOf(epochSeconds(at))}); err != nil {
+		t.Fatal(err)
+	}
+	te.bk.wg.Wait()
+	if got := te.contents("rtb"); len(got) != 4 || got["ttl"] != "0" {
+		t.Fatalf("restore before the TTL deletion: %v", got)
+	}
+}
+
+// TestItemsAsOf: the table-as-of-T reader yields the items of that moment
+// in key order, and refuses a table without PITR and a time outside the
+// window with DynamoDB's errors.
+func TestItemsAsOf(t *testing.T) {
+	te := pitrTable(t, 5)
+	ctx := context.Background()
+	te.clock.Add(time.Second)
+	at := te.clock.Now()
+	te.clock.Add(time.Second)
+	te.pdel("1")
+	te.pput("2", "9")
+	te.pput("7", "9")
+	var got []string
+	if err := te.ItemsAsOf(ctx, nsA, "bkt", at, func(it av.Item) error {
+		got = append(got, it["pk"].S+"="+it["v"].S)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 || fmt.Sprint(got) == "" {
+		t.Fatalf("ItemsAsOf: %v", got)
+	}
+	for _, g := range got {
+		if g[len(g)-1] != '0' {
+			t.Fatalf("ItemsAsOf: %v, want every item as first written", got)
+		}
+	}
+	err := te.ItemsAsOf(ctx, nsA, "bkt", at.Add(-time.Hour), func(av.Item) error { return nil })
+	if !errors.Is(err, &Error{Code: CodeInvalidRestoreTime}) {
+		t.Fatalf("before the window: %v", err)
+	}
+	te.setPITR(false)
+	err = te.ItemsAsOf(ctx, nsA, "bkt", at, func(av.Item) error { return nil })
+	if !errors.Is(err, &Error{Code: CodePointInTimeRecoveryUnavailable}) {
+		t.Fatalf("without PITR: %v", err)
+	}
+}

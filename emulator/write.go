@@ -468,7 +468,7 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 		}
 	}
 	if t.PITREnabled {
-		if err := wb.stageUndo(&c); err != nil {
+		if err := wb.stageUndo(&c, pw.oldSize); err != nil {
 			return err
 		}
 	}
