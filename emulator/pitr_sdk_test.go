@@ -253,9 +253,8 @@ func TestPITRRestoreMatchesHistory(t *testing.T) {
 		if sec >= 0 {
 			want = snapshots[sec]
 		} else {
-			at = start
 			// Before any step: the items written before PITR was on.
-			want = histModel{}
+			at = start
 			for j := range 8 {
 				pk := "p" + fmt.Sprint(j%3)
 				want[fmt.Sprintf("%s/%d", pk, j)] = fmt.Sprintf("%s/%d g=g%d v=0", pk, j, j%2)
@@ -471,4 +470,29 @@ func scanRows4(t *testing.T, c *dynamodb.Client, table string) int {
 		t.Fatal(err)
 	}
 	return int(out.Count)
+}
+
+// TestPITRRestoreCrossRegion: a request to another Region with the
+// source's ARN restores there; SSESpecificationOverride is required.
+func TestPITRRestoreCrossRegion(t *testing.T) {
+	s, c, clk := pitrServer(t, -1)
+	bkCreate(t, c, "orders", nil)
+	pitrEnable(t, c, "orders")
+	bkPut(t, c, "orders", 5, "a")
+	clk.add(time.Second)
+	src, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eu := s.ClientFor("eu-west-1", testserver.DefaultAccessKeyID)
+	_, err = eu.RestoreTableToPointInTime(t.Context(), &dynamodb.RestoreTableToPointInTimeInput{SourceTableArn: src.Table.TableArn,
+		TargetTableName: aws.String("orders"), UseLatestRestorableTime: aws.Bool(true)})
+	wantCode(t, "cross-Region without SSE", err, "ValidationException", "SSESpecificationOverride is required for a cross-region restore")
+	d := pitrRestore(t, s, eu, &dynamodb.RestoreTableToPointInTimeInput{SourceTableArn: src.Table.TableArn,
+		TargetTableName: aws.String("orders"), UseLatestRestorableTime: aws.Bool(true),
+		SSESpecificationOverride: &types.SSESpecification{Enabled: aws.Bool(false)}})
+	if !strings.Contains(aws.ToString(d.TableArn), ":eu-west-1:") || aws.ToInt64(d.ItemCount) != 5 ||
+		aws.ToString(d.RestoreSummary.SourceTableArn) != aws.ToString(src.Table.TableArn) {
+		t.Errorf("cross-Region restore: %s, %d items, source %s", aws.ToString(d.TableArn), aws.ToInt64(d.ItemCount), aws.ToString(d.RestoreSummary.SourceTableArn))
+	}
 }
