@@ -106,9 +106,7 @@ func (e *Engine) RestoreTableToPointInTime(ctx context.Context, ns Namespace, in
 	if err != nil {
 		return nil, err
 	}
-	// A global table's replica group and a source's restore summary are
-	// the source's own.
-	t.Group, t.Restore = nil, &restoreState{SourceTableArn: src.ARN(), RestoreDateTime: at, InProgress: true, SourceID: src.ID}
+	t.Restore = &restoreState{SourceTableArn: src.ARN(), RestoreDateTime: at, InProgress: true, SourceID: src.ID}
 	if err := e.checkTableLimits(ns, t, t.Throughput.Read, t.Throughput.Write); err != nil {
 		return nil, err
 	}

@@ -397,8 +397,15 @@ func TestPITRRestoreSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::444455556666:root"},"Action":"dynamodb:GetItem","Resource":"` +
+		aws.ToString(src.Table.TableArn) + `"}]}`
+	if _, err := c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: src.Table.TableArn, Policy: aws.String(doc)}); err != nil {
+		t.Fatal(err)
+	}
 	d := pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableArn: src.Table.TableArn,
 		TargetTableName: aws.String("copy"), UseLatestRestorableTime: aws.Bool(true)})
+	_, err = c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: d.TableArn})
+	wantCode(t, "resource policy of the restored table", err, "PolicyNotFoundException", "")
 	rs := d.RestoreSummary
 	if aws.ToString(rs.SourceTableArn) != aws.ToString(src.Table.TableArn) || rs.SourceBackupArn != nil || !rs.RestoreDateTime.Equal(clk.Now()) {
 		t.Errorf("RestoreSummary %+v", rs)

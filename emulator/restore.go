@@ -119,6 +119,7 @@ func restoredTable(ns Namespace, src *tableMeta, in *RestoreTableFromBackupInput
 	t.TTLEnabled, t.TTLAttr = false, ""
 	t.PITREnabled, t.PITRDays, t.PITREnabledAt = false, 0, time.Time{}
 	t.Tags, t.ResourcePolicy, t.DeletionProtection = nil, "", false
+	t.Policy, t.StreamPolicies, t.Group = nil, nil, nil
 	t.TableClass, t.TableClassSet, t.TableClassUpdate = classStandard, false, time.Time{}
 	t.CreatingUntil, t.UpdatingUntil, t.UpdatingWhat = time.Time{}, time.Time{}, ""
 	t.Deleting, t.DeletingUntil = false, time.Time{}
