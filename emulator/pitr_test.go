@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -13,7 +14,7 @@ import (
 
 // pitrTable is backupTable with PITR on and no lag: n items "0".."n-1"
 // (g = "x", v = "0") written after PITR was turned on.
-func pitrTable(t *testing.T, n int) *testEngine {
+func pitrTable(t testing.TB, n int) *testEngine {
 	te := newTestEngine(t, func(o *Options) {
 		o.Throttle.Off = true
 		o.PITRLag = -1
@@ -296,4 +297,42 @@ func TestItemsAsOf(t *testing.T) {
 	if !errors.Is(err, &Error{Code: CodePointInTimeRecoveryUnavailable}) {
 		t.Fatalf("without PITR: %v", err)
 	}
+}
+
+// FuzzRestoreTableToPointInTime feeds arbitrary JSON requests to
+// RestoreTableToPointInTime against a table with PITR on: success or a
+// DynamoDB *Error, never a panic or an untyped error.
+func FuzzRestoreTableToPointInTime(f *testing.F) {
+	for _, seed := range []string{
+		`{"SourceTableName":"bkt","TargetTableName":"r1","UseLatestRestorableTime":true}`,
+		`{"SourceTableArn":"arn:aws:dynamodb:us-east-1:111122223333:table/bkt","TargetTableName":"r1","RestoreDateTime":1796214601.5}`,
+		`{"SourceTableName":"bkt","TargetTableName":"r1","UseLatestRestorableTime":true,"BillingModeOverride":"PROVISIONED","ProvisionedThroughputOverride":{"ReadCapacityUnits":0}}`,
+		`{"SourceTableName":"bkt","TargetTableName":"r1","UseLatestRestorableTime":true,"GlobalSecondaryIndexOverride":[{}],"LocalSecondaryIndexOverride":[]}`,
+		`{"SourceTableArn":"arn:aws:dynamodb:eu-west-1:111122223333:table/bkt/index/x","TargetTableName":"r1","RestoreDateTime":-1e300}`,
+		`{"SourceTableName":"bkt","TargetTableName":"r1","UseLatestRestorableTime":true,"SSESpecificationOverride":{"SSEType":"AES"},"OnDemandThroughputOverride":{"MaxReadRequestUnits":-5}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	te := pitrTable(f, 3)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		var in RestoreTableToPointInTimeInput
+		if json.Unmarshal(data, &in) != nil {
+			return
+		}
+		out, err := te.RestoreTableToPointInTime(ctx, nsA, &in)
+		var de *Error
+		if err != nil && !errors.As(err, &de) {
+			t.Fatalf("untyped error: %v", err)
+		}
+		if de != nil && (de.Code == "" || de.Message == "") {
+			t.Fatalf("empty error: %+v", de)
+		}
+		if err == nil {
+			te.bk.wg.Wait()
+			if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: &out.TableDescription.TableName}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 }
