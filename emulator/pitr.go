@@ -221,11 +221,14 @@ func (a *asOfIter) Close() error {
 }
 
 // ItemsAsOf calls fn with every item of table (a name or ARN in ns) as it
-// was at `at`, in primary key order, from one snapshot of the store. The
-// table must have PITR on (PointInTimeRecoveryUnavailableException) and at
-// must be within its restorable window (InvalidRestoreTimeException). It
-// is the table-as-of-T reader for RestoreTableToPointInTime and
-// ExportTableToPointInTime; fn's item is its own.
+// was at `at`, in primary key order, from one snapshot of the store: the
+// table-as-of-T reader for RestoreTableToPointInTime and
+// ExportTableToPointInTime. The table must have PITR on
+// (PointInTimeRecoveryUnavailableException) and at must be between its
+// EarliestRestorableDateTime and now (InvalidRestoreTimeException; the
+// history reaches to now, whatever --pitr-lag says, so a caller with a
+// window and an error of its own checks them first, see RestorableWindow).
+// fn's item is its own; an error from fn stops the walk and is returned.
 func (e *Engine) ItemsAsOf(ctx context.Context, ns Namespace, table string, at time.Time, fn func(av.Item) error) error {
 	tns, name, err := resolveName(ns, table)
 	if err != nil {
@@ -246,8 +249,8 @@ func (e *Engine) ItemsAsOf(ctx context.Context, ns Namespace, table string, at t
 		return pitrUnavailable(name)
 	}
 	defer snap.Close()
-	if err := e.checkRestoreTime(t, at, now); err != nil {
-		return err
+	if earliest, _ := e.pitrWindow(t, now); at.Before(earliest.Truncate(time.Millisecond)) || at.After(now) {
+		return invalidRestoreTime()
 	}
 	it, err := newAsOfIter(snap, t.ID, at, nil)
 	if err != nil {
@@ -272,6 +275,28 @@ func (e *Engine) ItemsAsOf(ctx context.Context, ns Namespace, table string, at t
 	return nil
 }
 
+// RestorableWindow returns table's EarliestRestorableDateTime and
+// LatestRestorableDateTime now (DescribeContinuousBackups' figures), or
+// PointInTimeRecoveryUnavailableException without PITR.
+func (e *Engine) RestorableWindow(ns Namespace, table string) (earliest, latest time.Time, err error) {
+	tns, name, err := resolveName(ns, table)
+	if err != nil {
+		return earliest, latest, err
+	}
+	now := e.now()
+	e.mu.RLock()
+	t := e.lookup(tns, name, now)
+	e.mu.RUnlock()
+	switch {
+	case t == nil:
+		return earliest, latest, NewError(CodeTableNotFound, "Table not found: %s", name)
+	case !t.PITREnabled:
+		return earliest, latest, pitrUnavailable(name)
+	}
+	earliest, latest = e.pitrWindow(t, now)
+	return earliest, latest, nil
+}
+
 func pitrUnavailable(name string) error {
 	return NewError(CodePointInTimeRecoveryUnavailable, "Point in time recovery is not enabled for table '%s'", name)
 }
@@ -282,9 +307,13 @@ func pitrUnavailable(name string) error {
 func (e *Engine) checkRestoreTime(t *tableMeta, at, now time.Time) error {
 	earliest, latest := e.pitrWindow(t, now)
 	if at.Before(earliest.Truncate(time.Millisecond)) || at.After(latest) {
-		return NewError(CodeInvalidRestoreTime, "RestoreDateTime must be between EarliestRestorableDateTime and LatestRestorableDateTime")
+		return invalidRestoreTime()
 	}
 	return nil
+}
+
+func invalidRestoreTime() error {
+	return NewError(CodeInvalidRestoreTime, "RestoreDateTime must be between EarliestRestorableDateTime and LatestRestorableDateTime")
 }
 
 // dropHistory deletes table id's undo log in b (PITR turned off).

@@ -292,10 +292,20 @@ func TestItemsAsOf(t *testing.T) {
 	if !errors.Is(err, &Error{Code: CodeInvalidRestoreTime}) {
 		t.Fatalf("before the window: %v", err)
 	}
+	if err := te.ItemsAsOf(ctx, nsA, "bkt", te.clock.Now().Add(time.Second), func(av.Item) error { return nil }); !errors.Is(err, &Error{Code: CodeInvalidRestoreTime}) {
+		t.Fatalf("in the future: %v", err)
+	}
+	earliest, latest, err := te.RestorableWindow(nsA, "bkt")
+	if err != nil || !earliest.Before(at) || !latest.Equal(te.clock.Now()) {
+		t.Fatalf("RestorableWindow: %v – %v, %v", earliest, latest, err)
+	}
 	te.setPITR(false)
 	err = te.ItemsAsOf(ctx, nsA, "bkt", at, func(av.Item) error { return nil })
 	if !errors.Is(err, &Error{Code: CodePointInTimeRecoveryUnavailable}) {
 		t.Fatalf("without PITR: %v", err)
+	}
+	if _, _, err := te.RestorableWindow(nsA, "bkt"); !errors.Is(err, &Error{Code: CodePointInTimeRecoveryUnavailable}) {
+		t.Fatalf("RestorableWindow without PITR: %v", err)
 	}
 }
 
