@@ -41,6 +41,12 @@ import (
 
 const famPITR = 'p'
 
+// The errors of RestoreTableToPointInTime (and of ItemsAsOf).
+const (
+	CodeInvalidRestoreTime             = "InvalidRestoreTimeException"
+	CodePointInTimeRecoveryUnavailable = "PointInTimeRecoveryUnavailableException"
+)
+
 // DefaultPITRLag is how far LatestRestorableDateTime trails the clock:
 // DynamoDB's "typically 5 minutes".
 const DefaultPITRLag = 5 * time.Minute
