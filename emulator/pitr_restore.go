@@ -41,9 +41,13 @@ func (e *Engine) RestoreTableToPointInTime(ctx context.Context, ns Namespace, in
 		return nil, Validation("Exactly one of SourceTableArn or SourceTableName must be specified")
 	}
 	latest := in.UseLatestRestorableTime != nil && *in.UseLatestRestorableTime
-	if latest == (in.RestoreDateTime != nil) {
-		return nil, Validation("Exactly one of RestoreDateTime or UseLatestRestorableTime must be specified")
+	if latest && in.RestoreDateTime != nil {
+		return nil, Validation("Only one of RestoreDateTime or UseLatestRestorableTime may be specified")
 	}
+	// Neither restores the latest restorable time: Terraform sends neither
+	// for a restore_source_name without restore_date_time or
+	// restore_to_latest_time (unverified against DynamoDB).
+	latest = latest || in.RestoreDateTime == nil
 	if err := checkSSESpec(in.SSESpecificationOverride); err != nil {
 		return nil, err
 	}

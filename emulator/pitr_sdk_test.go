@@ -322,8 +322,6 @@ func TestPITRRestoreErrors(t *testing.T) {
 		"ValidationException", "")
 	wantCode(t, "both sources", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), SourceTableArn: aws.String("arn:aws:dynamodb:us-east-1:000000000000:table/src"),
 		TargetTableName: aws.String("tgt1"), UseLatestRestorableTime: aws.Bool(true)}), "ValidationException", "")
-	wantCode(t, "no time", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1")}),
-		"ValidationException", "")
 	wantCode(t, "both times", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("tgt1"),
 		UseLatestRestorableTime: aws.Bool(true), RestoreDateTime: at(time.Minute)}), "ValidationException", "")
 	wantCode(t, "bad target name", restore(dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("src"), TargetTableName: aws.String("a"),
@@ -442,12 +440,13 @@ func TestPITRRestoreSettings(t *testing.T) {
 		(d.SSEDescription != nil && d.SSEDescription.Status == types.SSEStatusEnabled) || aws.ToInt64(d.ItemCount) != 10 {
 		t.Errorf("restored table with overrides %+v", d)
 	}
-	// Provisioned capacity override.
+	// Provisioned capacity override (and neither time: the latest).
 	d = pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"),
-		TargetTableName: aws.String("copy3"), UseLatestRestorableTime: aws.Bool(true),
+		TargetTableName: aws.String("copy3"),
 		ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(7), WriteCapacityUnits: aws.Int64(8)}})
-	if aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits) != 7 || aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits) != 8 {
-		t.Errorf("ProvisionedThroughputOverride: %+v", d.ProvisionedThroughput)
+	if aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits) != 7 || aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits) != 8 ||
+		!d.RestoreSummary.RestoreDateTime.Equal(clk.Now()) {
+		t.Errorf("ProvisionedThroughputOverride: %+v, restored at %v", d.ProvisionedThroughput, d.RestoreSummary.RestoreDateTime)
 	}
 	// A deleted table restores from its SYSTEM backup only.
 	if _, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("orders"), DeletionProtectionEnabled: aws.Bool(false)}); err != nil {
