@@ -442,7 +442,7 @@ func TestPITRRestoreSettings(t *testing.T) {
 	}
 	// Provisioned capacity override (and neither time: the latest).
 	d = pitrRestore(t, s, c, &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("orders"),
-		TargetTableName: aws.String("copy3"),
+		TargetTableName:               aws.String("copy3"),
 		ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(7), WriteCapacityUnits: aws.Int64(8)}})
 	if aws.ToInt64(d.ProvisionedThroughput.ReadCapacityUnits) != 7 || aws.ToInt64(d.ProvisionedThroughput.WriteCapacityUnits) != 8 ||
 		!d.RestoreSummary.RestoreDateTime.Equal(clk.Now()) {
