@@ -32,6 +32,7 @@ package emulator
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -64,7 +65,7 @@ type pitrState struct {
 	// seq orders records of one clock tick. It starts at the wall clock's
 	// nanoseconds, so it also grows across restarts.
 	seq  atomic.Uint64
-	stop chan struct{}
+	stop context.CancelFunc
 	done chan struct{}
 }
 
@@ -339,17 +340,20 @@ func (e *Engine) startPITRTrim() {
 	if every == 0 {
 		every = DefaultPITRTrimInterval
 	}
-	e.pitr.stop, e.pitr.done = make(chan struct{}), make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	e.pitr.stop, e.pitr.done = cancel, make(chan struct{})
 	go func() {
 		defer close(e.pitr.done)
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
 			select {
-			case <-e.pitr.stop:
+			case <-ctx.Done():
 				return
 			case <-tick.C:
-				if _, err := e.TrimPITRHistory(context.Background()); err != nil {
+				// Cancelled by Close part-way, a trim just leaves the rest
+				// for the next start.
+				if _, err := e.TrimPITRHistory(ctx); err != nil && !errors.Is(err, context.Canceled) {
 					e.log.Error().Err(err).Msg("trimming point-in-time recovery history")
 				}
 			}
@@ -359,7 +363,7 @@ func (e *Engine) startPITRTrim() {
 
 func (e *Engine) stopPITRTrim() {
 	if e.pitr.stop != nil {
-		close(e.pitr.stop)
+		e.pitr.stop()
 		<-e.pitr.done
 		e.pitr.stop = nil
 	}

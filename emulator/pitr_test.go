@@ -346,3 +346,25 @@ func FuzzRestoreTableToPointInTime(f *testing.F) {
 		}
 	})
 }
+
+// TestPITRTrimWorker: the worker New starts trims on its own.
+func TestPITRTrimWorker(t *testing.T) {
+	te := newTestEngine(t, func(o *Options) { o.Throttle.Off, o.TTLInterval, o.PITRTrimInterval = true, -1, 5*time.Millisecond })
+	te.mustCreate(nsA, simpleTable("bkt"))
+	te.setPITR(true)
+	te.pput("a", "0")
+	te.pput("a", "1")
+	id := te.tables[nsA]["bkt"].ID
+	te.clock.Add(36 * 24 * time.Hour)
+	for range 1000 {
+		k, _, err := nextEntries(te.store, pitrPrefix(id), prefixEnd(pitrPrefix(id)), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(k) == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the trim worker left records older than the recovery period")
+}
