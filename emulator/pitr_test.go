@@ -407,3 +407,39 @@ func TestItemChanges(t *testing.T) {
 		t.Fatalf("ItemChanges: %v, want %v", got, want)
 	}
 }
+
+// TestPITREnableWaitsForWritesInFlight: turning PITR on returns only once
+// every write that resolved the table before (holding its item's stripe)
+// has committed, and the window starts after them.
+func TestPITREnableWaitsForWritesInFlight(t *testing.T) {
+	te := newTestEngine(t, func(o *Options) { o.Throttle.Off, o.TTLInterval = true, -1 })
+	te.mustCreate(nsA, simpleTable("bkt"))
+	// A write in flight: it holds a stripe.
+	te.Engine.items.locks.mu[7].Lock()
+	done := make(chan *UpdateContinuousBackupsOutput)
+	go func() {
+		on := true
+		out, err := te.UpdateContinuousBackups(context.Background(), nsA, &UpdateContinuousBackupsInput{TableName: sp("bkt"),
+			PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- out
+	}()
+	select {
+	case <-done:
+		t.Fatal("UpdateContinuousBackups returned while a write was in flight")
+	case <-time.After(50 * time.Millisecond):
+	}
+	te.clock.Add(time.Second)
+	enabledAfter := te.clock.Now()
+	te.Engine.items.locks.mu[7].Unlock()
+	out := <-done
+	p := out.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+	if *p.EarliestRestorableDateTime != epochSeconds(enabledAfter) || *p.LatestRestorableDateTime != *p.EarliestRestorableDateTime {
+		t.Fatalf("window %v – %v, want both %v", *p.EarliestRestorableDateTime, *p.LatestRestorableDateTime, epochSeconds(enabledAfter))
+	}
+	if at := te.tables[nsA]["bkt"].PITREnabledAt; !at.Equal(enabledAfter) {
+		t.Fatalf("PITREnabledAt %v, want %v", at, enabledAfter)
+	}
+}
