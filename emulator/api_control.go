@@ -676,6 +676,26 @@ type RestoreTableFromBackupOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitempty"`
 }
 
+// RestoreTableToPointInTimeInput is RestoreTableToPointInTime's request.
+type RestoreTableToPointInTimeInput struct {
+	SourceTableArn                *string                `json:"SourceTableArn,omitempty"`
+	SourceTableName               *string                `json:"SourceTableName,omitempty"`
+	TargetTableName               *string                `json:"TargetTableName,omitempty"`
+	UseLatestRestorableTime       *bool                  `json:"UseLatestRestorableTime,omitempty"`
+	RestoreDateTime               *float64               `json:"RestoreDateTime,omitempty"`
+	BillingModeOverride           *string                `json:"BillingModeOverride,omitempty"`
+	GlobalSecondaryIndexOverride  []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride"`
+	LocalSecondaryIndexOverride   []LocalSecondaryIndex  `json:"LocalSecondaryIndexOverride"`
+	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitempty"`
+	OnDemandThroughputOverride    *OnDemandThroughput    `json:"OnDemandThroughputOverride,omitempty"`
+	SSESpecificationOverride      *SSESpecification      `json:"SSESpecificationOverride,omitempty"`
+}
+
+// RestoreTableToPointInTimeOutput is RestoreTableToPointInTime's response.
+type RestoreTableToPointInTimeOutput struct {
+	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+}
+
 // RestoreSummary says where a restored table came from.
 type RestoreSummary struct {
 	SourceBackupArn   string  `json:"SourceBackupArn,omitempty"`

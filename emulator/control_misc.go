@@ -285,15 +285,7 @@ func (e *Engine) describeBackups(t *tableMeta, now time.Time) *ContinuousBackups
 		PointInTimeRecoveryDescription: &PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "DISABLED"},
 	}
 	if t.PITREnabled {
-		earliest := t.PITREnabledAt
-		if w := now.Add(-time.Duration(t.PITRDays) * 24 * time.Hour); w.After(earliest) {
-			earliest = w
-		}
-		// The service trails real time by about five minutes.
-		latest := now.Add(-5 * time.Minute)
-		if latest.Before(earliest) {
-			latest = earliest
-		}
+		earliest, latest := e.pitrWindow(t, now)
 		d.PointInTimeRecoveryDescription = &PointInTimeRecoveryDescription{
 			PointInTimeRecoveryStatus:  "ENABLED",
 			RecoveryPeriodInDays:       refOf(t.PITRDays),
@@ -328,19 +320,34 @@ func (e *Engine) UpdateContinuousBackups(ctx context.Context, ns Namespace, in *
 		return nil, Validation("Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	t, err := e.backupsTable(ns, in.TableName, now)
+	nt, enabled, err := e.saveContinuousBackups(ns, in.TableName, spec, now)
 	if err != nil {
 		return nil, err
 	}
-	if t.status(now) == statusCreating {
-		return nil, NewError(CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: %s. Please retry later", t.Name)
+	if enabled {
+		if nt, now, err = e.pitrBarrier(nt); err != nil {
+			return nil, err
+		}
 	}
-	nt := t.clone()
+	return &UpdateContinuousBackupsOutput{ContinuousBackupsDescription: e.describeBackups(nt, now)}, nil
+}
+
+// saveContinuousBackups applies spec to the table under e.mu; enabled is
+// set when it turned PITR on.
+func (e *Engine) saveContinuousBackups(ns Namespace, name *string, spec *PointInTimeRecoverySpecification, now time.Time) (nt *tableMeta, enabled bool, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, err := e.backupsTable(ns, name, now)
+	if err != nil {
+		return nil, false, err
+	}
+	if t.status(now) == statusCreating {
+		return nil, false, NewError(CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: %s. Please retry later", t.Name)
+	}
+	nt = t.clone()
 	if *spec.PointInTimeRecoveryEnabled {
 		if !nt.PITREnabled {
-			nt.PITREnabled, nt.PITREnabledAt = true, now
+			nt.PITREnabled, nt.PITREnabledAt, enabled = true, now, true
 		}
 		nt.PITRDays = defaultRecoveryDays
 		if spec.RecoveryPeriodInDays != nil {
@@ -349,10 +356,51 @@ func (e *Engine) UpdateContinuousBackups(ctx context.Context, ns Namespace, in *
 	} else {
 		nt.PITREnabled, nt.PITRDays, nt.PITREnabledAt = false, 0, time.Time{}
 	}
-	if err := e.saveTable(nt); err != nil {
-		return nil, internalError(err)
+	// Turning PITR off drops the history in the same batch (pitr.go).
+	b := e.opts.Store.NewBatch()
+	err = putTable(b, nt)
+	if err == nil && t.PITREnabled && !nt.PITREnabled {
+		err = dropHistory(b, nt.ID)
 	}
-	return &UpdateContinuousBackupsOutput{ContinuousBackupsDescription: e.describeBackups(nt, now)}, nil
+	if err == nil {
+		err = e.commit(b)
+	} else {
+		_ = b.Close()
+	}
+	if err != nil {
+		return nil, false, internalError(err)
+	}
+	e.cacheTable(nt)
+	return nt, enabled, nil
+}
+
+// pitrBarrier waits, once PITR is on in nt (cached), for every write that
+// resolved the table before (it holds its item's stripe from resolving
+// to committing, so it has no undo record), then moves PITREnabledAt to
+// after them: every write after EarliestRestorableDateTime is in the
+// history. It returns the table and that time.
+func (e *Engine) pitrBarrier(nt *tableMeta) (*tableMeta, time.Time, error) {
+	for i := range e.items.locks.mu {
+		e.items.locks.mu[i].Lock()
+		//lint:ignore SA2001 an empty critical section: waiting for the holder is the point
+		e.items.locks.mu[i].Unlock()
+	}
+	at := e.now()
+	if !at.After(nt.PITREnabledAt) {
+		return nt, at, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c := e.lookup(nt.ns(), nt.Name, at)
+	if c == nil || c.ID != nt.ID || !c.PITREnabled || !c.PITREnabledAt.Equal(nt.PITREnabledAt) {
+		return nt, at, nil // changed meanwhile: the later change answers for itself
+	}
+	c = c.clone()
+	c.PITREnabledAt = at
+	if err := e.saveTable(c); err != nil {
+		return nil, at, internalError(err)
+	}
+	return c, at, nil
 }
 
 // DescribeContinuousBackups reports continuous backups and PITR.

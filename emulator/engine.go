@@ -80,6 +80,14 @@ type Options struct {
 	// period. Shorter makes auto scaling react that much sooner (2
 	// datapoints above the target, 15 below), for tests that watch it.
 	AutoScaleDatapoint time.Duration
+	// PITRLag is how far LatestRestorableDateTime trails the clock (pitr.go):
+	// zero means DefaultPITRLag (DynamoDB's five minutes), negative means
+	// none, so a test can restore the moment it just wrote.
+	PITRLag time.Duration
+	// PITRTrimInterval is the period of the worker that trims the
+	// point-in-time recovery history; zero means DefaultPITRTrimInterval,
+	// negative disables the worker.
+	PITRTrimInterval time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -126,6 +134,8 @@ type Engine struct {
 	kds kdsState
 	// as is the auto scaling worker (autoscaling_worker.go).
 	as autoScaleState
+	// pitr is the point-in-time recovery history (pitr.go).
+	pitr pitrState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -173,6 +183,7 @@ func New(opts Options) (*Engine, error) {
 	e.resumeRestores()
 	e.startTTL()
 	e.startAutoScale()
+	e.startPITRTrim()
 	return e, nil
 }
 
@@ -186,6 +197,7 @@ func (e *Engine) Close() error {
 	e.bk.stop()
 	e.stopTTL()
 	e.stopKinesis()
+	e.stopPITRTrim()
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 //	'k' <tableID:16> <seq:8>                        → Kinesis delivery queue of that table (kinesis_delivery.go)
 //	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
 //	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
+//	'p' <tableID:16> <encoded primary key> <at:8> <seq:8> → the item before a write at `at` (PITR undo log, pitr.go)
 //
 // Backups live outside every table's families, so DeleteTable's range
 // deletes never touch them and they outlive the table (backup.go).

@@ -33,6 +33,9 @@ type restoreState struct {
 	SourceTableArn  string    `json:"sourceTable"`
 	RestoreDateTime time.Time `json:"at"`
 	InProgress      bool      `json:"inProgress,omitempty"`
+	// SourceID is the source table's ID of a point-in-time restore (no
+	// SourceBackupArn): a resumed job reads that incarnation's history only.
+	SourceID tableID `json:"sourceID,omitzero"`
 }
 
 func restoreCursorKey(t tableID) []byte { return indexPrefix(t, restoreCursorID) }
@@ -81,27 +84,31 @@ func (e *Engine) RestoreTableFromBackup(ctx context.Context, ns Namespace, in *R
 	if m.ns() != ns && in.SSESpecificationOverride == nil {
 		return nil, Validation("SSESpecificationOverride is required for a cross-region restore")
 	}
-	t, err := restoredTable(ns, m, in, now, e.opts.TransitionDelay)
+	t, err := restoredTable(ns, m.Table, in, now, e.opts.TransitionDelay)
 	if err != nil {
 		return nil, err
 	}
+	t.Restore = &restoreState{SourceBackupArn: m.ARN(), SourceTableArn: m.Table.ARN(), RestoreDateTime: m.CreatedAt, InProgress: true}
 	if err := e.checkTableLimits(ns, t, t.Throughput.Read, t.Throughput.Write); err != nil {
 		return nil, err
 	}
 	if err := e.saveTable(t); err != nil {
 		return nil, internalError(err)
 	}
-	e.startRestore(t)
-	return &RestoreTableFromBackupOutput{TableDescription: e.describe(t, now)}, nil
+	// Described before the job starts: the answer shows the empty table.
+	d := e.describe(t, now)
+	e.startRestore(t, nil)
+	return &RestoreTableFromBackupOutput{TableDescription: d}, nil
 }
 
-// restoredTable builds the restored table's metadata from the backup's
-// record of its source: data, indexes (unless overridden), billing mode,
-// capacity and encryption are kept; tags, stream, TTL, PITR, the resource
-// policy, deletion protection, Kinesis streaming destinations and the table
-// class are not (§3.2).
-func restoredTable(ns Namespace, m *backupMeta, in *RestoreTableFromBackupInput, now time.Time, delay time.Duration) (*tableMeta, error) {
-	src := m.Table
+// restoredTable builds the restored table's metadata from its source's (the
+// backup's record of it, or the source table of a point-in-time restore):
+// data, indexes (unless overridden), billing mode, capacity and encryption
+// are kept; tags, stream, TTL, PITR, the resource policy, deletion
+// protection, Kinesis streaming destinations and the table class are not
+// (§3.2, §4.2). The caller sets
+// t.Restore.
+func restoredTable(ns Namespace, src *tableMeta, in *RestoreTableFromBackupInput, now time.Time, delay time.Duration) (*tableMeta, error) {
 	t := src.clone()
 	id, err := newTableID()
 	if err != nil {
@@ -114,6 +121,7 @@ func restoredTable(ns Namespace, m *backupMeta, in *RestoreTableFromBackupInput,
 	t.PITREnabled, t.PITRDays, t.PITREnabledAt = false, 0, time.Time{}
 	t.Tags, t.ResourcePolicy, t.DeletionProtection = nil, "", false
 	t.Kinesis = nil
+	t.Policy, t.StreamPolicies, t.Group = nil, nil, nil
 	t.TableClass, t.TableClassSet, t.TableClassUpdate = classStandard, false, time.Time{}
 	t.CreatingUntil, t.UpdatingUntil, t.UpdatingWhat = time.Time{}, time.Time{}, ""
 	t.Deleting, t.DeletingUntil = false, time.Time{}
@@ -168,7 +176,6 @@ func restoredTable(ns Namespace, m *backupMeta, in *RestoreTableFromBackupInput,
 	if delay > 0 {
 		t.CreatingUntil = now.Add(delay)
 	}
-	t.Restore = &restoreState{SourceBackupArn: m.ARN(), SourceTableArn: src.ARN(), RestoreDateTime: m.CreatedAt, InProgress: true}
 	return t, nil
 }
 
@@ -242,15 +249,20 @@ func applyBillingOverride(t *tableMeta, in *RestoreTableFromBackupInput, now tim
 }
 
 // startRestore runs t's restore job. The caller holds e.mu (or is New).
-func (e *Engine) startRestore(t *tableMeta) {
+// snap, if not nil, is the store at a point-in-time restore's request,
+// which the job reads and closes.
+func (e *Engine) startRestore(t *tableMeta, snap kv.Snapshot) {
 	e.bk.wg.Add(1)
 	go func() {
 		defer e.bk.wg.Done()
-		err := e.restore(e.bk.ctx, t)
+		err := e.restore(e.bk.ctx, t, snap)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
 		case errors.Is(err, errBackupGone):
 			e.log.Error().Str("table", t.Name).Str("backup", t.Restore.SourceBackupArn).Msg("restore failed: the backup is gone; the table is dropped")
+			e.dropRestored(t)
+		case errors.Is(err, errHistoryGone):
+			e.log.Error().Str("table", t.Name).Str("source", t.Restore.SourceTableArn).Msg("restore failed: the source table's point-in-time history is gone; the table is dropped")
 			e.dropRestored(t)
 		default:
 			e.log.Error().Err(err).Str("table", t.Name).Msg("restore failed; it resumes at the next start")
@@ -269,48 +281,117 @@ func (e *Engine) resumeRestores() {
 		}
 	}
 	for _, t := range jobs {
-		e.startRestore(t)
+		e.startRestore(t, nil)
 	}
 }
 
 var errBackupGone = errors.New("emulator: the backup being restored is gone")
 
-func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
+// rowSource yields a restore's rows in primary key order: each row's
+// primary key encoding (after the table's item prefix) and encoded item.
+type rowSource interface {
+	next(n int) (keys, vals [][]byte, err error)
+	close()
+}
+
+// backupRows reads a backup's rows from the store.
+type backupRows struct {
+	r     kv.Reader
+	src   []byte // the backup's data prefix
+	lower []byte
+}
+
+func (b *backupRows) next(n int) (keys, vals [][]byte, err error) {
+	keys, vals, err = nextEntries(b.r, b.lower, prefixEnd(b.src), n)
+	if len(keys) > 0 {
+		b.lower = append(append([]byte(nil), keys[len(keys)-1]...), 0)
+	}
+	for i := range keys {
+		keys[i] = keys[i][len(b.src):]
+	}
+	return keys, vals, err
+}
+
+func (b *backupRows) close() {}
+
+// asOfRows reads a table as of a moment (pitr.go).
+type asOfRows struct {
+	it   *asOfIter
+	snap kv.Snapshot
+}
+
+func (a *asOfRows) next(n int) (keys, vals [][]byte, err error) {
+	for len(keys) < n && a.it.Next() {
+		keys = append(keys, append([]byte(nil), a.it.Key()...))
+		vals = append(vals, a.it.Value())
+	}
+	return keys, vals, a.it.Err()
+}
+
+func (a *asOfRows) close() {
+	_ = a.it.Close()
+	_ = a.snap.Close()
+}
+
+// backupSource opens the rows of t's backup after the cursor cur (nil:
+// from the first) and returns how many rows it has.
+func (e *Engine) backupSource(t *tableMeta, cur []byte) (rowSource, int64, error) {
 	bns, _, id, ok := parseBackupARN(t.Restore.SourceBackupArn)
 	if !ok {
-		return errBackupGone
+		return nil, 0, errBackupGone
 	}
 	m, err := getBackup(e.opts.Store, bns, id)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	if m == nil || m.Status != backupAvailable {
-		return errBackupGone
+		return nil, 0, errBackupGone
 	}
 	src := backupDataPrefix(m.DataID)
 	lower := src
+	if cur != nil {
+		lower = append(append(append([]byte(nil), src...), cur...), 0)
+	}
+	return &backupRows{r: e.opts.Store, src: src, lower: lower}, m.ItemCount, nil
+}
+
+func (e *Engine) restore(ctx context.Context, t *tableMeta, snap kv.Snapshot) error {
 	ck := restoreCursorKey(t.ID)
 	cur, err := e.opts.Store.Get(ck)
 	resumed := err == nil
-	switch {
-	case err == nil:
-		lower = append(append(append([]byte(nil), src...), cur...), 0)
-	case !errors.Is(err, kv.ErrNotFound):
+	if err != nil && !errors.Is(err, kv.ErrNotFound) {
+		if snap != nil {
+			_ = snap.Close()
+		}
 		return err
 	}
-	meter := e.jobMeter(t.Account, t.Region, t.Name, "restore", t.Restore.SourceBackupArn, resumed)
+	var rows rowSource
 	var total int64
-	if !resumed {
-		total = m.ItemCount
+	if t.Restore.SourceBackupArn != "" {
+		rows, total, err = e.backupSource(t, cur)
+	} else {
+		rows, err = e.asOfSource(t, snap, cur)
+	}
+	if err != nil {
+		return err
+	}
+	defer rows.close()
+	arn := t.Restore.SourceBackupArn
+	if arn == "" {
+		arn = t.Restore.SourceTableArn
+	}
+	meter := e.jobMeter(t.Account, t.Region, t.Name, "restore", arn, resumed)
+	if resumed {
+		total = 0
 	}
 	meter.Start("restore", total)
 	itemP := itemPrefix(t.ID)
-	rows := 0
+	done := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		keys, vals, err := nextEntries(e.opts.Store, lower, prefixEnd(src), backupChunk)
+		keys, vals, err := rows.next(backupChunk)
 		if err != nil {
 			return err
 		}
@@ -322,7 +403,7 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 				wb.close()
 				return internalError(err)
 			}
-			key := append(append(make([]byte, 0, len(itemP)+len(k)-len(src)), itemP...), k[len(src):]...)
+			key := append(append(make([]byte, 0, len(itemP)+len(k)), itemP...), k...)
 			pw, err := e.prepare(noItems{}, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
 			if err == nil {
 				err = wb.stage(pw)
@@ -333,7 +414,7 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 			}
 		}
 		if len(keys) > 0 {
-			if err := wb.b.Set(ck, keys[len(keys)-1][len(src):]); err != nil {
+			if err := wb.b.Set(ck, keys[len(keys)-1]); err != nil {
 				wb.close()
 				return err
 			}
@@ -341,7 +422,7 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 		if err := wb.commit(); err != nil {
 			return err
 		}
-		rows += len(keys)
+		done += len(keys)
 		meter.Add(int64(len(keys)))
 		if len(keys) < backupChunk {
 			if err := e.finishRestore(t); err != nil {
@@ -350,9 +431,8 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta) error {
 			meter.Done()
 			return nil
 		}
-		lower = append(keys[len(keys)-1], 0)
 		if f := e.bk.afterChunk; f != nil {
-			f("restore", rows)
+			f("restore", done)
 		}
 	}
 }

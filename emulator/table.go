@@ -541,7 +541,7 @@ func (e *Engine) saveTable(t *tableMeta) error {
 
 // dropTableData deletes every key of table id in b.
 func dropTableData(b kv.Batch, id tableID) error {
-	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id), versionPrefix(id), outboxPrefix(id)} {
+	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id), versionPrefix(id), outboxPrefix(id), pitrPrefix(id)} {
 		if err := b.DeleteRange(p, prefixEnd(p)); err != nil {
 			return err
 		}

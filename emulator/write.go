@@ -485,6 +485,11 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			return err
 		}
 	}
+	if t.PITREnabled {
+		if err := wb.stageUndo(&c, pw.oldSize); err != nil {
+			return err
+		}
+	}
 	if u := c.unstamped; u != nil {
 		write, stamp := c, c
 		write.New, write.unstamped = u, nil

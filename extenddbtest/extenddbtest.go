@@ -37,6 +37,7 @@ type options struct {
 	replicationDelay    time.Duration
 	legacyGlobalTables  bool
 	autoScaleDatapoint  time.Duration
+	pitrLag             *time.Duration
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -110,6 +111,14 @@ func WithAutoScaleDatapoint(d time.Duration) Option {
 	return func(o *options) { o.autoScaleDatapoint = d }
 }
 
+// WithPITRLag sets how far a table's LatestRestorableDateTime trails the
+// clock (serve's --pitr-lag; DynamoDB's five minutes by default). With 0 a
+// test can restore, with RestoreTableToPointInTime, the moment it just
+// wrote.
+func WithPITRLag(d time.Duration) Option {
+	return func(o *options) { o.pitrLag = &d }
+}
+
 // WithLoad provisions the tables of Terraform directories, CloudFormation
 // or SAM templates and cdk.out directories before Start returns, as
 // `serve --load` does. Repeatable.
@@ -179,6 +188,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		TransitionDelay:    o.transitionDelay,
 		ReplicationDelay:   o.replicationDelay,
 		LegacyGlobalTables: o.legacyGlobalTables,
+		PITRLag:            pitrLag(o.pitrLag),
 		// Passes ten times a datapoint, so a finished one is seen soon.
 		AutoScaleDatapoint: o.autoScaleDatapoint,
 		AutoScaleInterval:  o.autoScaleDatapoint / 10,
@@ -234,4 +244,16 @@ func load(ctx context.Context, eng *emulator.Engine, o options) error {
 		lines = append(lines, d.String())
 	}
 	return fmt.Errorf("loading %s:\n%s", strings.Join(o.loads, ", "), strings.Join(lines, "\n"))
+}
+
+// pitrLag is WithPITRLag's setting as Options.PITRLag (whose zero is the
+// default and whose "none" is negative).
+func pitrLag(d *time.Duration) time.Duration {
+	switch {
+	case d == nil:
+		return 0
+	case *d <= 0:
+		return -1
+	}
+	return *d
 }

@@ -297,3 +297,30 @@ func TestAutoScaleDatapoint(t *testing.T) {
 		}
 	}
 }
+
+func TestStartWithPITRLag(t *testing.T) {
+	srv := extenddbtest.Start(t, extenddbtest.WithPITRLag(0))
+	db := srv.DynamoDB()
+	createTable(t, db, "Orders")
+	if _, err := db.UpdateContinuousBackups(t.Context(), &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("Orders"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "o-1"}}
+	if _, err := db.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("Orders"), Item: key}); err != nil {
+		t.Fatal(err)
+	}
+	// With no lag the latest restorable time is now: the put is in.
+	if _, err := db.RestoreTableToPointInTime(t.Context(), &dynamodb.RestoreTableToPointInTimeInput{SourceTableName: aws.String("Orders"),
+		TargetTableName: aws.String("Restored"), UseLatestRestorableTime: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay = 10 * time.Millisecond })
+	if err := w.Wait(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Restored")}, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	out, err := db.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("Restored"), Key: key})
+	if err != nil || out.Item == nil {
+		t.Fatalf("the item written just before the restore: %v, %v", out, err)
+	}
+}

@@ -77,6 +77,7 @@ func dynamoDBOperations() map[string]operation {
 		"DescribeBackup":                      op((*emulator.Engine).DescribeBackup),
 		"ListBackups":                         op((*emulator.Engine).ListBackups),
 		"DeleteBackup":                        op((*emulator.Engine).DeleteBackup),
+		"RestoreTableToPointInTime":           op((*emulator.Engine).RestoreTableToPointInTime),
 		"RestoreTableFromBackup":              op((*emulator.Engine).RestoreTableFromBackup),
 		"DescribeLimits":                      op((*emulator.Engine).DescribeLimits),
 		"DescribeEndpoints":                   op((*emulator.Engine).DescribeEndpoints),

@@ -89,6 +89,10 @@ var errorSpecs = map[string]errorSpec{
 	emulator.CodeIndexNotFound:                 {namespace: nsDynamoDB, status: 400},
 	emulator.CodeTrimmedDataAccess:             {namespace: nsDynamoDB, status: 400},
 	emulator.CodeInternalServerError:           {namespace: nsDynamoDB, status: http.StatusInternalServerError},
+
+	// Point-in-time recovery.
+	emulator.CodeInvalidRestoreTime:             {namespace: nsDynamoDB, status: 400},
+	emulator.CodePointInTimeRecoveryUnavailable: {namespace: nsDynamoDB, status: 400},
 }
 
 func specFor(code string) errorSpec {

@@ -56,6 +56,8 @@ func TestErrorTable(t *testing.T) {
 		{emulator.CodeExpiredIterator, "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400, lower, ""},
 		{emulator.CodeTrimmedDataAccess, "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400, lower, ""},
 		{emulator.CodeInternalServerError, "com.amazonaws.dynamodb.v20120810#InternalServerError", 500, lower, ""},
+		{emulator.CodeInvalidRestoreTime, "com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, lower, ""},
+		{emulator.CodePointInTimeRecoveryUnavailable, "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400, lower, ""},
 		{"SomeFutureException", "com.amazonaws.dynamodb.v20120810#SomeFutureException", 400, lower, ""},
 	} {
 		t.Run(tc.code, func(t *testing.T) {

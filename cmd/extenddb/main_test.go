@@ -121,6 +121,17 @@ func TestParseServe(t *testing.T) {
 			}
 		}},
 		{name: "bad kinesis endpoint", getenv: home, args: []string{"--kinesis-endpoint", "127.0.0.1:4567"}, wantErr: "--kinesis-endpoint: kinesis endpoint \"127.0.0.1:4567\": want an http:// or https:// URL"},
+		{name: "negative pitr lag", getenv: home, args: []string{"--pitr-lag", "-1s"}, wantErr: "--pitr-lag"},
+		{name: "pitr lag default", getenv: home, check: func(t *testing.T, c serveConfig) {
+			if c.pitrLag != 5*time.Minute || pitrLagOption(c.pitrLag) != 5*time.Minute {
+				t.Errorf("pitrLag = %s", c.pitrLag)
+			}
+		}},
+		{name: "pitr lag none", getenv: env("HOME", "/h", "EXTENDDB_PITR_LAG", "0s"), check: func(t *testing.T, c serveConfig) {
+			if c.pitrLag != 0 || pitrLagOption(c.pitrLag) >= 0 {
+				t.Errorf("pitrLag = %s", c.pitrLag)
+			}
+		}},
 		{name: "bad delay", getenv: home, args: []string{"--transition-delay", "soon"}, wantErr: "invalid value"},
 		{name: "bad access key", getenv: home, args: []string{"--access-key-account", "AKIA"}, wantErr: "AKID=ACCOUNT"},
 		{name: "bad access key account", getenv: home, args: []string{"--access-key-account", "AKIA=1"}, wantErr: "12 digits"},

@@ -40,6 +40,7 @@ type serveConfig struct {
 	policyUpdateBlock time.Duration
 	replicationDelay  time.Duration
 	legacyGlobal      bool
+	pitrLag           time.Duration
 	ttlInterval       time.Duration
 	autoScaleInterval time.Duration
 	autoScalePoint    time.Duration
@@ -67,6 +68,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		ttlInterval:       emulator.DefaultTTLInterval,
 		autoScaleInterval: emulator.DefaultAutoScaleInterval,
 		autoScalePoint:    time.Minute,
+		pitrLag:           emulator.DefaultPITRLag,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -100,6 +102,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.policyUpdateBlock, "policy-update-block", c.policyUpdateBlock, "`DURATION` after a change of a resource-based policy during which further changes are refused, as DynamoDB's 15s (e.g. 15s); 0 is none")
 	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
 	fs.BoolVar(&c.legacyGlobal, "legacy-global-tables", c.legacyGlobal, "serve global tables version 2017.11.29 (CreateGlobalTable and friends) as DynamoDB did; off, they answer as today's DynamoDB, which creates none")
+	fs.DurationVar(&c.pitrLag, "pitr-lag", c.pitrLag, "`DURATION` LatestRestorableDateTime trails the clock by, as DynamoDB's 5m; 0 lets a point-in-time restore take the moment just written")
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.autoScaleInterval, "auto-scale-interval", c.autoScaleInterval, "`DURATION` between passes of the auto scaling worker (e.g. 1s); 0 turns auto scaling off")
 	fs.DurationVar(&c.autoScalePoint, "auto-scale-datapoint", c.autoScalePoint, "`DURATION` one auto scaling datapoint covers (the service's is 1m); shorter makes auto scaling react sooner")
@@ -204,6 +207,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.replicationDelay < 0 {
 		return fmt.Errorf("--replication-delay %s: must not be negative", c.replicationDelay)
+	}
+	if c.pitrLag < 0 {
+		return fmt.Errorf("--pitr-lag %s: must not be negative", c.pitrLag)
 	}
 	if c.transitionDelay < 0 {
 		return fmt.Errorf("--transition-delay %s: must not be negative", c.transitionDelay)
@@ -379,6 +385,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	web := newWeb(cfg.web)
 	engOpts.Observer = web.observer()
 	engOpts.TTLInterval = cfg.ttlInterval
+	engOpts.PITRLag = pitrLagOption(cfg.pitrLag)
 	if cfg.ttlInterval == 0 {
 		engOpts.TTLInterval = -1 // the engine's "off"
 	}
@@ -466,4 +473,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	<-served
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// pitrLagOption turns --pitr-lag into Options.PITRLag, whose zero is the
+// default (five minutes) and whose "none" is negative.
+func pitrLagOption(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
