@@ -139,6 +139,11 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		if err != nil {
 			return nil, err
 		}
+		if callerFrom(ctx) != nil {
+			if err := e.authorize(ctx, "dynamodb:BatchGetItem", t, "", "", itemAccess(t, part.spec.Keys...)); err != nil {
+				return nil, err
+			}
+		}
 		part.t = t
 		seen := make(map[string]bool, len(part.spec.Keys))
 		for _, k := range part.spec.Keys {
@@ -277,6 +282,19 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 		t, err := e.dataTable(ns, name)
 		if err != nil {
 			return nil, err
+		}
+		if callerFrom(ctx) != nil {
+			var keys []av.Item
+			for _, r := range in.RequestItems[name] {
+				if r.PutRequest != nil {
+					keys = append(keys, r.PutRequest.Item)
+				} else if r.DeleteRequest != nil {
+					keys = append(keys, r.DeleteRequest.Key)
+				}
+			}
+			if err := e.authorize(ctx, "dynamodb:BatchWriteItem", t, "", "", itemAccess(t, keys...)); err != nil {
+				return nil, err
+			}
 		}
 		seen := map[string]bool{}
 		for _, r := range in.RequestItems[name] {

@@ -265,6 +265,11 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 	if err != nil {
 		return nil, err
 	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, in.Key)); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkKey(t, in.Key); err != nil {
 		return nil, err
 	}
@@ -410,6 +415,11 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 	if err != nil {
 		return nil, err
 	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:PutItem", t, "", "", itemAccess(t, in.Item).returning(in.ReturnValues)); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkItemKeys(t, in.Item); err != nil {
 		return nil, err
 	}
@@ -468,6 +478,11 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
 		return nil, err
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:DeleteItem", t, "", "", itemAccess(t, in.Key).returning(in.ReturnValues)); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkKey(t, in.Key); err != nil {
 		return nil, err
@@ -569,6 +584,11 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
 		return nil, err
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:UpdateItem", t, "", "", itemAccess(t, in.Key).returning(in.ReturnValues)); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkKey(t, in.Key); err != nil {
 		return nil, err

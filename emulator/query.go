@@ -187,6 +187,17 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 	if err != nil {
 		return nil, exprError(err)
 	}
+	if callerFrom(ctx) != nil {
+		acc := &access{selectValue: deref(in.Select)}
+		for _, term := range kc.Terms() {
+			if len(hashKeys) > 0 && term.Name == hashKeys[0].Name && len(term.Values) > 0 {
+				acc.leadingKeys = append(acc.leadingKeys, leadingKey(term.Values[0]))
+			}
+		}
+		if err := e.authorize(ctx, "dynamodb:Query", t, deref(in.IndexName), "", acc); err != nil {
+			return nil, err
+		}
+	}
 	for _, term := range kc.Terms() {
 		for _, ke := range schema {
 			if ke.Name != term.Name {

@@ -83,6 +83,11 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 	if err != nil {
 		return nil, err
 	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:Scan", t, deref(in.IndexName), "", &access{selectValue: deref(in.Select)}); err != nil {
+			return nil, err
+		}
+	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	ix, err := readIndex(t, in.IndexName, consistent, e.now())
 	if err != nil {

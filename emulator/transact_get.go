@@ -90,6 +90,12 @@ func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *Transac
 		if err != nil {
 			return nil, err
 		}
+		if callerFrom(ctx) != nil {
+			// IAM checks each item of TransactGetItems as a GetItem.
+			if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, g.key)); err != nil {
+				return nil, err
+			}
+		}
 		g.t = t
 		if i == 0 {
 			first = t.ns()

@@ -1,0 +1,99 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/policy"
+)
+
+// engineAuthorized are the operations the engine authorizes itself, where
+// it resolves their tables and knows the keys they touch (condition keys
+// such as dynamodb:LeadingKeys). Every other operation is authorized here,
+// before it runs, on the resource its request names.
+var engineAuthorized = map[string]bool{
+	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true, "Scan": true,
+	"BatchGetItem": true, "BatchWriteItem": true, "TransactGetItems": true, "TransactWriteItems": true,
+}
+
+// resourceNames are the members that name an operation's resource.
+type resourceNames struct {
+	TableName   *string `json:"TableName"`
+	IndexName   *string `json:"IndexName"`
+	ResourceArn *string `json:"ResourceArn"`
+	StreamArn   *string `json:"StreamArn"`
+}
+
+// authorizeOp authorizes an operation the engine does not: its action is
+// dynamodb:<Op>, its resource the table, index or stream its request names
+// (account-wide operations name none). A body that does not decode is left
+// for the operation to refuse.
+func (h *handler) authorizeOp(ctx context.Context, ns emulator.Namespace, op string, body []byte) error {
+	var rn resourceNames
+	_ = json.Unmarshal(body, &rn)
+	target := ""
+	switch {
+	case rn.TableName != nil:
+		target = *rn.TableName
+	case rn.ResourceArn != nil:
+		target = *rn.ResourceArn
+	case rn.StreamArn != nil:
+		target = *rn.StreamArn
+	}
+	index := ""
+	if rn.IndexName != nil {
+		index = *rn.IndexName
+	}
+	return h.eng.Authorize(ctx, ns, "dynamodb:"+op, target, index)
+}
+
+// callerOf is the engine's view of an authenticated identity.
+func callerOf(id *Identity, r *http.Request) *emulator.Caller {
+	c := &emulator.Caller{Account: id.Account, ARN: id.ARN, PrincipalARN: id.ARN, Policies: id.Policies}
+	if role := policy.RoleOfSession(id.ARN); role != "" {
+		c.PrincipalARN = role
+	}
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		c.SourceIP = host
+	}
+	return c
+}
+
+// now is the clock of signature dates (temporary credentials keep their
+// own, Credentials.SetClock).
+func (h *handler) now() time.Time { return time.Now() }
+
+// stsAuthCodes are STS's names of the authentication failures.
+var stsAuthCodes = map[string]string{
+	CodeMissingAuthenticationToken: "MissingAuthenticationToken",
+	CodeIncompleteSignature:        "IncompleteSignature",
+	CodeInvalidSignature:           "SignatureDoesNotMatch",
+	CodeUnrecognizedClient:         "InvalidClientTokenId",
+	CodeExpiredToken:               "ExpiredToken",
+}
+
+// refuse answers a request that failed authentication, in the protocol it
+// came in.
+func (h *handler) refuse(w http.ResponseWriter, e *emulator.Error, stsJSON, stsQuery bool, target string, start time.Time) {
+	requestID := newRequestID()
+	switch {
+	case stsQuery:
+		requestID = newUUID()
+		status := http.StatusForbidden
+		if e.Code == CodeExpiredToken || e.Code == CodeIncompleteSignature {
+			status = http.StatusBadRequest
+		}
+		w.Header().Set("x-amzn-RequestId", requestID)
+		resp := stsErrorXML(stsAuthCodes[e.Code], e.Message, requestID)
+		writeBody(w, status, "text/xml", resp)
+	default:
+		w.Header().Set("x-amzn-RequestId", requestID)
+		status, resp, _ := encodeError(e)
+		writeBody(w, status, contentTypeJSON10, resp)
+	}
+	h.log.Debug().Str("target", target).Str("error", e.Code).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request refused")
+}
