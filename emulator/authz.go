@@ -141,7 +141,11 @@ func (c *Caller) decide(action, resource string, rp *policy.Document, owner stri
 	}
 	msg := "User: " + c.ARN + " is not authorized to perform: " + action + " on resource: " + resource
 	if res.Decision == policy.ExplicitDeny {
-		msg += " with an explicit deny in a " + res.Kind.String() + " policy"
+		article := "a "
+		if res.Kind == policy.IdentityBased {
+			article = "an "
+		}
+		msg += " with an explicit deny in " + article + res.Kind.String() + " policy"
 	} else {
 		msg += " because no " + res.Kind.String() + " policy allows the " + action + " action"
 	}
