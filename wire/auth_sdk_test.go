@@ -63,6 +63,8 @@ users:
     account: "222222222222"
     arn: arn:aws:iam::222222222222:user/erin
 roles:
+  - arn: arn:aws:iam::333333333333:role/bobs
+    trust: ["222222222222"]
   - arn: arn:aws:iam::333333333333:role/deployer
     trust: ["arn:aws:iam::111111111111:user/alice"]
     maxSessionDuration: 7200
@@ -283,6 +285,14 @@ func TestAssumeRoleIntoAnotherAccount(t *testing.T) {
 	if code, msg := apiCode(t, err); code != "AccessDenied" ||
 		msg != "User: arn:aws:iam::222222222222:user/bob is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::333333333333:role/deployer" {
 		t.Errorf("untrusted: %s %q", code, msg)
+	}
+	// Alice's identity policy allows sts:AssumeRole on any role, but this
+	// one trusts another account only.
+	_, err = aliceSTS.AssumeRole(ctx, &sts.AssumeRoleInput{
+		RoleArn: aws.String("arn:aws:iam::333333333333:role/bobs"), RoleSessionName: aws.String("x1"),
+	})
+	if code, _ := apiCode(t, err); code != "AccessDenied" {
+		t.Errorf("role not trusting alice: %s", code)
 	}
 	_, err = aliceSTS.AssumeRole(ctx, &sts.AssumeRoleInput{
 		RoleArn: aws.String("arn:aws:iam::333333333333:role/deployer"), RoleSessionName: aws.String("ci"), DurationSeconds: aws.Int32(7201),
