@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/expr"
 	"github.com/extenddb/extenddb/policy"
 )
 
@@ -222,6 +223,25 @@ func appendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// projecting adds dynamodb:Attributes: the top-level attributes a read
+// projects (none projected: the key is absent, as DynamoDB leaves it).
+func (a *access) projecting(p *expr.Projection) *access {
+	if p != nil {
+		a.attributes, a.hasAttrs = p.TopLevel(), true
+	}
+	return a
+}
+
+// writing adds dynamodb:Attributes: the top-level attributes of the item a
+// request writes.
+func (a *access) writing(item av.Item) *access {
+	a.hasAttrs = true
+	for name := range item {
+		a.attributes = append(a.attributes, name)
+	}
+	return a
 }
 
 // returning adds dynamodb:ReturnValues.

@@ -266,7 +266,7 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 		return nil, err
 	}
 	if callerFrom(ctx) != nil {
-		if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, in.Key)); err != nil {
+		if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, in.Key).projecting(proj)); err != nil {
 			return nil, err
 		}
 	}
@@ -416,7 +416,7 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 		return nil, err
 	}
 	if callerFrom(ctx) != nil {
-		if err := e.authorize(ctx, "dynamodb:PutItem", t, "", "", itemAccess(t, in.Item).returning(in.ReturnValues)); err != nil {
+		if err := e.authorize(ctx, "dynamodb:PutItem", t, "", "", itemAccess(t, in.Item).writing(in.Item).returning(in.ReturnValues)); err != nil {
 			return nil, err
 		}
 	}

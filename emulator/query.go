@@ -188,7 +188,7 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 		return nil, exprError(err)
 	}
 	if callerFrom(ctx) != nil {
-		acc := &access{selectValue: deref(in.Select)}
+		acc := (&access{selectValue: deref(in.Select)}).projecting(proj)
 		for _, term := range kc.Terms() {
 			if len(hashKeys) > 0 && term.Name == hashKeys[0].Name && len(term.Values) > 0 {
 				acc.leadingKeys = append(acc.leadingKeys, leadingKey(term.Values[0]))

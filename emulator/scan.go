@@ -84,7 +84,7 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 		return nil, err
 	}
 	if callerFrom(ctx) != nil {
-		if err := e.authorize(ctx, "dynamodb:Scan", t, deref(in.IndexName), "", &access{selectValue: deref(in.Select)}); err != nil {
+		if err := e.authorize(ctx, "dynamodb:Scan", t, deref(in.IndexName), "", (&access{selectValue: deref(in.Select)}).projecting(proj)); err != nil {
 			return nil, err
 		}
 	}

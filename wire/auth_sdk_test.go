@@ -50,6 +50,12 @@ users:
     arn: arn:aws:iam::111111111111:user/dave
     policies:
       - '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["dynamodb:GetItem","dynamodb:Query","dynamodb:BatchGetItem"],"Resource":"arn:aws:dynamodb:us-east-1:111111111111:table/*","Condition":{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["dave"]}}}]}'
+  - accessKeyId: AKIAFRANK
+    secretAccessKey: frank-secret
+    account: "111111111111"
+    arn: arn:aws:iam::111111111111:user/frank
+    policies:
+      - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAllValues:StringEquals":{"dynamodb:Attributes":["pk","name"]},"Null":{"dynamodb:Attributes":"false"}}},{"Effect":"Allow","Action":"dynamodb:PutItem","Resource":"*","Condition":{"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}}]}'
   - accessKeyId: AKIABOB
     secretAccessKey: bob-secret
     account: "222222222222"

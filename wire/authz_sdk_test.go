@@ -157,3 +157,37 @@ func TestAuthzLeadingKeys(t *testing.T) {
 	_, err := dave.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shared"), Item: key("dave")})
 	wantDenied(t, err, denied("dynamodb:PutItem"))
 }
+
+func TestAuthzAttributesAndReturnValues(t *testing.T) {
+	s, _ := authServer(t)
+	ctx := context.Background()
+	alice := s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))
+	frank := s.ClientWith("us-east-1", static("AKIAFRANK", "frank-secret"))
+	createKV(t, alice, "Shared")
+	denied := func(action string) string {
+		return "User: arn:aws:iam::111111111111:user/frank is not authorized to perform: " + action + " on resource: " +
+			tableA + " because no identity-based policy allows the " + action + " action"
+	}
+	get := func(projection string) error {
+		in := &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: key("a")}
+		if projection != "" {
+			in.ProjectionExpression = aws.String(projection)
+		}
+		_, err := frank.GetItem(ctx, in)
+		return err
+	}
+	if err := get("pk, #n"); err == nil {
+		t.Fatal("placeholder without names accepted")
+	}
+	if _, err := frank.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: key("a"),
+		ProjectionExpression: aws.String("pk, #n"), ExpressionAttributeNames: map[string]string{"#n": "name"}}); err != nil {
+		t.Errorf("allowed attributes: %v", err)
+	}
+	wantDenied(t, get("pk, secret"), denied("dynamodb:GetItem"))
+	wantDenied(t, get(""), denied("dynamodb:GetItem")) // no projection: every attribute
+	if _, err := frank.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shared"), Item: key("a")}); err != nil {
+		t.Errorf("PutItem without ReturnValues: %v", err)
+	}
+	_, err := frank.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shared"), Item: key("a"), ReturnValues: types.ReturnValueAllOld})
+	wantDenied(t, err, denied("dynamodb:PutItem"))
+}
