@@ -9,6 +9,7 @@ package emulator
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"sync"
 
@@ -255,4 +256,22 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// missingTable is the error of an item operation whose table was not
+// found: a caller who may not act on that table's ARN is refused
+// (AccessDeniedException) rather than told whether it exists, as IAM
+// decides before the table is looked up.
+func (e *Engine) missingTable(ctx context.Context, ns Namespace, action, nameOrARN string, err error) error {
+	if callerFrom(ctx) == nil {
+		return err
+	}
+	var de *Error
+	if !errors.As(err, &de) || de.Code != CodeResourceNotFound {
+		return err
+	}
+	if aerr := e.Authorize(ctx, ns, action, nameOrARN, ""); aerr != nil {
+		return aerr
+	}
+	return err
 }

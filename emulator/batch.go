@@ -137,7 +137,7 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 	for _, part := range parts {
 		t, err := e.dataTable(ns, part.name)
 		if err != nil {
-			return nil, err
+			return nil, e.missingTable(ctx, ns, "dynamodb:BatchGetItem", part.name, err)
 		}
 		if callerFrom(ctx) != nil {
 			if err := e.authorize(ctx, "dynamodb:BatchGetItem", t, "", "", itemAccess(t, part.spec.Keys...)); err != nil {
@@ -281,7 +281,7 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 	for _, name := range names {
 		t, err := e.dataTable(ns, name)
 		if err != nil {
-			return nil, err
+			return nil, e.missingTable(ctx, ns, "dynamodb:BatchWriteItem", name, err)
 		}
 		if callerFrom(ctx) != nil {
 			var keys []av.Item

@@ -168,7 +168,7 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:Query", *in.TableName, err)
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	ix, err := readIndex(t, in.IndexName, consistent, e.now())

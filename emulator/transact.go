@@ -240,7 +240,7 @@ func reasonOf(err error) (*CancellationReason, error) {
 func (e *Engine) txResolve(ctx context.Context, ns Namespace, a *txAction) error {
 	t, err := e.dataTable(ns, a.tableName)
 	if err != nil {
-		return err
+		return e.missingTable(ctx, ns, "dynamodb:"+a.kind+"Item", a.tableName, err)
 	}
 	if callerFrom(ctx) != nil {
 		// Each action needs its own permission (dynamodb:ConditionCheckItem

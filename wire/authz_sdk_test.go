@@ -48,6 +48,15 @@ func TestAuthzSameAccount(t *testing.T) {
 	_, err := carol.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: key("a")})
 	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:GetItem on resource: "+
 		tableA+" because no identity-based policy allows the dynamodb:GetItem action")
+	// A table that does not exist: refused before it is looked up, unless
+	// the caller may act on its ARN.
+	_, err = carol.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Nope"), Key: key("a")})
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:GetItem on resource: "+
+		"arn:aws:dynamodb:us-east-1:111111111111:table/Nope because no identity-based policy allows the dynamodb:GetItem action")
+	_, err = alice.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Nope"), Key: key("a")})
+	if code, _ := apiCode(t, err); code != "ResourceNotFoundException" {
+		t.Errorf("alice on a missing table: %s", code)
+	}
 	_, err = carol.ListTables(ctx, &dynamodb.ListTablesInput{})
 	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:ListTables on resource: "+
 		"arn:aws:dynamodb:us-east-1:111111111111:table/* because no identity-based policy allows the dynamodb:ListTables action")
