@@ -55,7 +55,7 @@ users:
     account: "111111111111"
     arn: arn:aws:iam::111111111111:user/frank
     policies:
-      - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAllValues:StringEquals":{"dynamodb:Attributes":["pk","name"]},"Null":{"dynamodb:Attributes":"false"}}},{"Effect":"Allow","Action":"dynamodb:PutItem","Resource":"*","Condition":{"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}}]}'
+      - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAllValues:StringEquals":{"dynamodb:Attributes":["pk","name"]},"Null":{"dynamodb:Attributes":"false"}}},{"Effect":"Allow","Action":"dynamodb:PutItem","Resource":"*","Condition":{"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}},{"Effect":"Allow","Action":"dynamodb:CreateTable","Resource":"*"}]}'
   - accessKeyId: AKIABOB
     secretAccessKey: bob-secret
     account: "222222222222"

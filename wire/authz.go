@@ -26,6 +26,9 @@ type resourceNames struct {
 	IndexName   *string `json:"IndexName"`
 	ResourceArn *string `json:"ResourceArn"`
 	StreamArn   *string `json:"StreamArn"`
+	// ResourcePolicy of CreateTable, which then needs
+	// dynamodb:PutResourcePolicy too.
+	ResourcePolicy *string `json:"ResourcePolicy"`
 }
 
 // authorizeOp authorizes an operation the engine does not: its action is
@@ -48,7 +51,13 @@ func (h *handler) authorizeOp(ctx context.Context, ns emulator.Namespace, op str
 	if rn.IndexName != nil {
 		index = *rn.IndexName
 	}
-	return h.eng.Authorize(ctx, ns, "dynamodb:"+op, target, index)
+	if err := h.eng.Authorize(ctx, ns, "dynamodb:"+op, target, index); err != nil {
+		return err
+	}
+	if op == "CreateTable" && rn.ResourcePolicy != nil {
+		return h.eng.Authorize(ctx, ns, "dynamodb:PutResourcePolicy", target, "")
+	}
+	return nil
 }
 
 // callerOf is the engine's view of an authenticated identity.

@@ -200,3 +200,31 @@ func TestAuthzAttributesAndReturnValues(t *testing.T) {
 	_, err := frank.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Shared"), Item: key("a"), ReturnValues: types.ReturnValueAllOld})
 	wantDenied(t, err, denied("dynamodb:PutItem"))
 }
+
+// CreateTable with a ResourcePolicy needs dynamodb:PutResourcePolicy too.
+func TestAuthzCreateTableWithPolicy(t *testing.T) {
+	s, _ := authServer(t)
+	bob := s.ClientWith("us-east-1", static("AKIABOB", "bob-secret"))
+	_, err := bob.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("Bobs"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest})
+	wantDenied(t, err, "User: arn:aws:iam::222222222222:user/bob is not authorized to perform: dynamodb:CreateTable on resource: "+
+		"arn:aws:dynamodb:us-east-1:222222222222:table/Bobs because no identity-based policy allows the dynamodb:CreateTable action")
+	withPolicy := func(c *dynamodb.Client) error {
+		_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{TableName: aws.String("WithPolicy"),
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+			BillingMode:          types.BillingModePayPerRequest,
+			ResourcePolicy: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"222222222222"},` +
+				`"Action":"dynamodb:GetItem","Resource":"arn:aws:dynamodb:us-east-1:111111111111:table/WithPolicy"}]}`)})
+		return err
+	}
+	// Frank may create tables, but not attach policies.
+	wantDenied(t, withPolicy(s.ClientWith("us-east-1", static("AKIAFRANK", "frank-secret"))),
+		"User: arn:aws:iam::111111111111:user/frank is not authorized to perform: dynamodb:PutResourcePolicy on resource: "+
+			"arn:aws:dynamodb:us-east-1:111111111111:table/WithPolicy because no identity-based policy allows the dynamodb:PutResourcePolicy action")
+	if err := withPolicy(s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))); err != nil {
+		t.Fatalf("alice: %v", err)
+	}
+}
