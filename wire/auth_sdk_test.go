@@ -320,3 +320,40 @@ func TestAuthErrorsSTS(t *testing.T) {
 		t.Errorf("got %s", code)
 	}
 }
+
+// Newer STS clients speak awsJson1_0: AssumeRole answers there too.
+func TestAssumeRoleJSON(t *testing.T) {
+	s, _ := authServer(t)
+	body := `{"RoleArn":"arn:aws:iam::333333333333:role/deployer","RoleSessionName":"js","DurationSeconds":900}`
+	r, _ := http.NewRequest(http.MethodPost, s.URL+"/", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	r.Header.Set("X-Amz-Target", "AWSSecurityTokenServiceV20110615.AssumeRole")
+	sum := sha256.Sum256([]byte(body))
+	if err := v4.NewSigner().SignHTTP(context.Background(), aws.Credentials{AccessKeyID: "AKIAALICE", SecretAccessKey: "alice-secret"},
+		r, hex.EncodeToString(sum[:]), "sts", "us-east-1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := s.HTTPClient().Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		AssumedRoleUser struct{ Arn string }
+		Credentials     struct {
+			AccessKeyId, SecretAccessKey, SessionToken string
+			Expiration                                 float64
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, err)
+	}
+	if out.AssumedRoleUser.Arn != "arn:aws:sts::333333333333:assumed-role/deployer/js" || out.Credentials.SessionToken == "" ||
+		time.Until(time.Unix(int64(out.Credentials.Expiration), 0)) > 15*time.Minute {
+		t.Fatalf("%+v", out)
+	}
+	tmp := credentials.NewStaticCredentialsProvider(out.Credentials.AccessKeyId, out.Credentials.SecretAccessKey, out.Credentials.SessionToken)
+	if _, err := s.ClientWith("us-east-1", tmp).ListTables(context.Background(), &dynamodb.ListTablesInput{}); err != nil {
+		t.Fatal(err)
+	}
+}
