@@ -314,6 +314,7 @@ func (c *Credentials) assumeRole(caller *Identity, roleARN, sessionName string, 
 	for k, v := range c.sessions {
 		if now.Sub(v.Expires) > 24*time.Hour {
 			delete(c.sessions, k)
+			c.signers.Delete(k)
 		}
 	}
 	c.sessions[s.AccessKeyID] = s
@@ -326,4 +327,5 @@ func (c *Credentials) forget(accessKeyID string) {
 	c.mu.Lock()
 	delete(c.sessions, accessKeyID)
 	c.mu.Unlock()
+	c.signers.Delete(accessKeyID)
 }
