@@ -33,6 +33,9 @@ type Caller struct {
 	Policies []*policy.Document
 	// SourceIP is aws:SourceIp.
 	SourceIP string
+	// UserName is aws:username (IAM users only), UserID aws:userid.
+	UserName string
+	UserID   string
 }
 
 type callerKey struct{}
@@ -121,6 +124,12 @@ func (c *Caller) decide(action, resource string, rp *policy.Document, owner stri
 	}
 	if c.SourceIP != "" {
 		ctxKeys["aws:sourceip"] = []string{c.SourceIP}
+	}
+	if c.UserName != "" {
+		ctxKeys["aws:username"] = []string{c.UserName}
+	}
+	if c.UserID != "" {
+		ctxKeys["aws:userid"] = []string{c.UserID}
 	}
 	if acc != nil {
 		if len(acc.leadingKeys) > 0 {

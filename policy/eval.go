@@ -105,6 +105,7 @@ func (d *Document) effect(r Request, resourcePolicy bool) (allow, deny bool) {
 func conditionsHold(cond map[string]map[string][]string, ctx map[string][]string) bool {
 	for op, keys := range cond {
 		for key, want := range keys {
+			want = substitute(want, ctx)
 			got, present := ctx[strings.ToLower(key)]
 			if !conditionHolds(op, want, got, present) {
 				return false
@@ -216,4 +217,60 @@ func ipIn(w, v string) bool {
 		return a.Unmap() == addr.Unmap()
 	}
 	return false
+}
+
+// substitute replaces the policy variables (${aws:username},
+// ${aws:PrincipalAccount}…) in condition values with the request's values
+// of those keys; ${*}, ${?} and ${$} stand for the literal characters. A
+// value naming a key the request lacks can match nothing, as IAM treats an
+// undefined variable; it is dropped.
+func substitute(vals []string, ctx map[string][]string) []string {
+	var out []string
+	for i, v := range vals {
+		if !strings.Contains(v, "${") {
+			if out != nil {
+				out = append(out, v)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(vals)), vals[:i]...)
+		}
+		if s, ok := expand(v, ctx); ok {
+			out = append(out, s)
+		}
+	}
+	if out == nil {
+		return vals
+	}
+	return out
+}
+
+func expand(v string, ctx map[string][]string) (string, bool) {
+	var b strings.Builder
+	for {
+		i := strings.Index(v, "${")
+		if i < 0 {
+			b.WriteString(v)
+			return b.String(), true
+		}
+		j := strings.IndexByte(v[i:], '}')
+		if j < 0 {
+			b.WriteString(v)
+			return b.String(), true
+		}
+		b.WriteString(v[:i])
+		name := v[i+2 : i+j]
+		switch name {
+		case "*", "?", "$":
+			b.WriteString(name)
+		default:
+			vals := ctx[strings.ToLower(name)]
+			if len(vals) != 1 {
+				return "", false
+			}
+			b.WriteString(vals[0])
+		}
+		v = v[i+j+1:]
+	}
 }

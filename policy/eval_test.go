@@ -70,6 +70,7 @@ func TestConditions(t *testing.T) {
 		"aws:sourceip":         {"10.1.2.3"},
 		"aws:principalarn":     {"arn:aws:iam::111111111111:user/alice"},
 		"dynamodb:select":      {"SPECIFIC_ATTRIBUTES"},
+		"aws:username":         {"u"},
 	}
 	for _, c := range []struct {
 		op   string
@@ -99,6 +100,9 @@ func TestConditions(t *testing.T) {
 		{"Null", "dynamodb:LeadingKeys", []string{"true"}, false},
 		{"Null", "dynamodb:LeadingKeys", []string{"false"}, true},
 		{"NumericLessThan", "dynamodb:Select", []string{"1"}, false}, // unknown here: never holds
+		{"ForAllValues:StringEquals", "dynamodb:LeadingKeys", []string{"${aws:username}1", "${aws:username}2"}, true},
+		{"ForAllValues:StringEquals", "dynamodb:LeadingKeys", []string{"${aws:missing}"}, false},
+		{"StringEquals", "dynamodb:Select", []string{"SPECIFIC_${aws:username}"}, false},
 	} {
 		got := conditionsHold(map[string]map[string][]string{c.op: {c.key: c.vals}}, ctx)
 		if got != c.want {

@@ -56,6 +56,12 @@ users:
     arn: arn:aws:iam::111111111111:user/frank
     policies:
       - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAllValues:StringEquals":{"dynamodb:Attributes":["pk","name"]},"Null":{"dynamodb:Attributes":"false"}}},{"Effect":"Allow","Action":"dynamodb:PutItem","Resource":"*","Condition":{"StringEqualsIfExists":{"dynamodb:ReturnValues":"NONE"}}},{"Effect":"Allow","Action":"dynamodb:CreateTable","Resource":"*"}]}'
+  - accessKeyId: AKIAGINA
+    secretAccessKey: gina-secret
+    account: "111111111111"
+    arn: arn:aws:iam::111111111111:user/team/gina
+    policies:
+      - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["${aws:username}"]}}}]}'
   - accessKeyId: AKIABOB
     secretAccessKey: bob-secret
     account: "222222222222"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -62,9 +63,12 @@ func (h *handler) authorizeOp(ctx context.Context, ns emulator.Namespace, op str
 
 // callerOf is the engine's view of an authenticated identity.
 func callerOf(id *Identity, r *http.Request) *emulator.Caller {
-	c := &emulator.Caller{Account: id.Account, ARN: id.ARN, PrincipalARN: id.ARN, Policies: id.Policies}
+	c := &emulator.Caller{Account: id.Account, ARN: id.ARN, PrincipalARN: id.ARN, Policies: id.Policies, UserID: id.UserID}
 	if role := policy.RoleOfSession(id.ARN); role != "" {
 		c.PrincipalARN = role
+	}
+	if _, user, ok := strings.Cut(id.ARN, ":user/"); ok {
+		c.UserName = user[strings.LastIndexByte(user, '/')+1:]
 	}
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		c.SourceIP = host

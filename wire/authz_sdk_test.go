@@ -228,3 +228,18 @@ func TestAuthzCreateTableWithPolicy(t *testing.T) {
 		t.Fatalf("alice: %v", err)
 	}
 }
+
+// A policy variable: each user may read the partition named after it.
+func TestAuthzLeadingKeysPolicyVariable(t *testing.T) {
+	s, _ := authServer(t)
+	ctx := context.Background()
+	alice := s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))
+	gina := s.ClientWith("us-east-1", static("AKIAGINA", "gina-secret"))
+	createKV(t, alice, "Shared")
+	if _, err := gina.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: key("gina")}); err != nil {
+		t.Errorf("own partition: %v", err)
+	}
+	_, err := gina.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: key("dave")})
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/team/gina is not authorized to perform: dynamodb:GetItem on resource: "+
+		tableA+" because no identity-based policy allows the dynamodb:GetItem action")
+}
