@@ -69,7 +69,7 @@ users:
     policies:
       - Version: "2012-10-17"
         Statement:
-          - {Effect: Allow, Action: ["dynamodb:GetItem", "dynamodb:Query"], Resource: "arn:aws:dynamodb:*:111111111111:table/*"}
+          - {Effect: Allow, Action: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:DescribeStream", "dynamodb:GetShardIterator", "dynamodb:GetRecords"], Resource: "arn:aws:dynamodb:*:111111111111:table/*"}
   - accessKeyId: AKIAERIN
     secretAccessKey: erin-secret
     account: "222222222222"

@@ -27,6 +27,8 @@ type resourceNames struct {
 	IndexName   *string `json:"IndexName"`
 	ResourceArn *string `json:"ResourceArn"`
 	StreamArn   *string `json:"StreamArn"`
+	// ShardIterator of GetRecords starts with its stream's ARN.
+	ShardIterator *string `json:"ShardIterator"`
 	// ResourcePolicy of CreateTable, which then needs
 	// dynamodb:PutResourcePolicy too.
 	ResourcePolicy *string `json:"ResourcePolicy"`
@@ -47,6 +49,10 @@ func (h *handler) authorizeOp(ctx context.Context, ns emulator.Namespace, op str
 		target = *rn.ResourceArn
 	case rn.StreamArn != nil:
 		target = *rn.StreamArn
+	case rn.ShardIterator != nil:
+		if arn, _, ok := strings.Cut(*rn.ShardIterator, "|"); ok && strings.HasPrefix(arn, "arn:") {
+			target = arn
+		}
 	}
 	index := ""
 	if rn.IndexName != nil {

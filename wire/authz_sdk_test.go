@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 )
 
 const tableA = "arn:aws:dynamodb:us-east-1:111111111111:table/Shared"
@@ -242,4 +244,41 @@ func TestAuthzLeadingKeysPolicyVariable(t *testing.T) {
 	_, err := gina.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Shared"), Key: key("dave")})
 	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/team/gina is not authorized to perform: dynamodb:GetItem on resource: "+
 		tableA+" because no identity-based policy allows the dynamodb:GetItem action")
+}
+
+// A stream is shared by its own resource policy; GetRecords is authorized
+// on the stream its shard iterator names.
+func TestAuthzCrossAccountStream(t *testing.T) {
+	s, _ := authServer(t)
+	ctx := context.Background()
+	alice := s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))
+	out, err := alice.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("Shared"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		StreamSpecification:  &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamARN := *out.TableDescription.LatestStreamArn
+	bob := dynamodbstreams.NewFromConfig(s.ConfigWith("us-east-1", static("AKIABOB", "bob-secret")))
+	denied := func(action, why string) string {
+		return "User: arn:aws:iam::222222222222:user/bob is not authorized to perform: " + action + " on resource: " + streamARN + " " + why
+	}
+	_, err = bob.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(streamARN)})
+	wantDenied(t, err, denied("dynamodb:DescribeStream", "because no resource-based policy allows the dynamodb:DescribeStream action"))
+
+	putPolicy(t, alice, streamARN, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"222222222222"},`+
+		`"Action":["dynamodb:DescribeStream","dynamodb:GetShardIterator"],"Resource":"`+streamARN+`"}]}`)
+	d, err := bob.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(streamARN)})
+	if err != nil || len(d.StreamDescription.Shards) == 0 {
+		t.Fatalf("DescribeStream: %v", err)
+	}
+	it, err := bob.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(streamARN),
+		ShardId: d.StreamDescription.Shards[0].ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+	if err != nil {
+		t.Fatalf("GetShardIterator: %v", err)
+	}
+	_, err = bob.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+	wantDenied(t, err, denied("dynamodb:GetRecords", "because no resource-based policy allows the dynamodb:GetRecords action"))
 }
