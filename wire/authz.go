@@ -114,5 +114,7 @@ func (h *handler) refuse(w http.ResponseWriter, e *emulator.Error, stsJSON, stsQ
 		status, resp, _ := encodeError(e)
 		writeBody(w, status, contentTypeJSON10, resp)
 	}
-	h.log.Debug().Str("target", target).Str("error", e.Code).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request refused")
+	if stsQuery || stsJSON {
+		h.log.Debug().Str("action", "sts:?").Str("error", e.Code).Str("requestId", requestID).Dur("took", time.Since(start)).Msg("request refused")
+	}
 }

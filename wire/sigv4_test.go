@@ -1,10 +1,13 @@
 package wire
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // FuzzAuthenticate holds the Authorization header and credential-scope
@@ -58,5 +61,28 @@ func TestParseSigV4Errors(t *testing.T) {
 	}
 	if _, cerr := checkScope("a/b/c", time.Now(), "", "dynamodb"); cerr == nil || cerr.Code != CodeIncompleteSignature {
 		t.Fatalf("got %+v", cerr)
+	}
+}
+
+// A request refused by authentication gets its request log line and its
+// OnRequest report, as any answered request does.
+func TestRefusalLoggedAndCounted(t *testing.T) {
+	creds, err := ParseCredentials([]byte("users:\n  - {accessKeyId: AKID, secretAccessKey: s, account: \"111111111111\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	l := zerolog.New(&buf).Level(zerolog.InfoLevel)
+	var done []RequestDone
+	h := newTestHandler(t, Options{Credentials: creds, Logger: &l, OnRequest: func(d RequestDone) { done = append(done, d) }}).routes()
+	r := do(h, http.MethodPost, "DynamoDB_20120810.ListTables", contentTypeJSON10, `{}`)
+	if r.status != 400 || !strings.Contains(r.body, "MissingAuthenticationTokenException") {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if !strings.Contains(buf.String(), `"error":"MissingAuthenticationTokenException"`) || !strings.Contains(buf.String(), `"op":"ListTables"`) {
+		t.Errorf("log: %s", buf.String())
+	}
+	if len(done) != 1 || done[0].Operation != "ListTables" || done[0].ErrorCode != CodeMissingAuthenticationToken {
+		t.Errorf("OnRequest: %+v", done)
 	}
 }
