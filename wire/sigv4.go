@@ -195,7 +195,9 @@ func signatureMatches(r *http.Request, body []byte, a authorization, id *Identit
 	} else if payloadHash != actual {
 		return false
 	}
-	c := &http.Request{Method: r.Method, URL: r.URL, Host: r.Host, Header: http.Header{}}
+	// The signer rewrites the URL's query (and the Host): sign a copy.
+	u := *r.URL
+	c := &http.Request{Method: r.Method, URL: &u, Host: r.Host, Header: http.Header{}}
 	for _, name := range a.SignedHeaders {
 		switch strings.ToLower(name) {
 		case "host", ":authority":
