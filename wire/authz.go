@@ -86,6 +86,21 @@ func callerOf(id *Identity, r *http.Request) *emulator.Caller {
 // own, Credentials.SetClock).
 func (h *handler) now() time.Time { return time.Now() }
 
+// refused logs and reports a DynamoDB request refused by authentication
+// like any answered request, so a client's failing run can be matched to
+// its cause.
+func (h *handler) refused(target string, ns emulator.Namespace, body []byte, e *emulator.Error, requestID string, start time.Time) {
+	if h.opts.OnRequest != nil {
+		op := target[strings.LastIndexByte(target, '.')+1:]
+		_, known := h.dynamo[op]
+		if !known {
+			_, known = h.streams[op]
+		}
+		h.requestDone(known, op, http.StatusBadRequest, e.Code, start)
+	}
+	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, status: http.StatusBadRequest, err: e, start: start})
+}
+
 // stsAuthCodes are STS's names of the authentication failures.
 var stsAuthCodes = map[string]string{
 	CodeMissingAuthenticationToken: "MissingAuthenticationToken",

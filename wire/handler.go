@@ -247,18 +247,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		if aerr != nil {
 			h.refuse(w, aerr, stsJSON, stsQuery, target, start)
 			if !stsJSON && !stsQuery {
-				// Logged and counted like any answered request, so a
-				// client's failing run can be matched to its cause.
-				if h.opts.OnRequest != nil {
-					op := target[strings.LastIndexByte(target, '.')+1:]
-					_, known := h.dynamo[op]
-					if !known {
-						_, known = h.streams[op]
-					}
-					h.requestDone(known, op, http.StatusBadRequest, aerr.Code, start)
-				}
-				h.logRequest(requestLog{target: target, requestID: w.Header().Get("x-amzn-RequestId"), ns: ns, body: body,
-					status: http.StatusBadRequest, err: aerr, start: start})
+				h.refused(target, ns, body, aerr, w.Header().Get("x-amzn-RequestId"), start)
 			}
 			return
 		}
