@@ -284,3 +284,26 @@ func (e *Engine) missingTable(ctx context.Context, ns Namespace, action, nameOrA
 	}
 	return err
 }
+
+type pqCallerKey struct{}
+
+// partiqlContext moves the caller aside for a PartiQL operation: its
+// statements are authorized as IAM's PartiQL actions (pqTable), and the
+// item operations that run them are not checked again.
+func partiqlContext(ctx context.Context) context.Context {
+	c := callerFrom(ctx)
+	if c == nil {
+		return ctx
+	}
+	return context.WithValue(context.WithValue(ctx, callerKey{}, (*Caller)(nil)), pqCallerKey{}, c)
+}
+
+// pqCallerContext is ctx with the PartiQL operation's caller back in place
+// (nil when there is none).
+func pqCallerContext(ctx context.Context) context.Context {
+	c, _ := ctx.Value(pqCallerKey{}).(*Caller)
+	if c == nil {
+		return nil
+	}
+	return WithCaller(ctx, c)
+}

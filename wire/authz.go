@@ -19,6 +19,8 @@ import (
 var engineAuthorized = map[string]bool{
 	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true, "Scan": true,
 	"BatchGetItem": true, "BatchWriteItem": true, "TransactGetItems": true, "TransactWriteItems": true,
+	// PartiQL: each statement as dynamodb:PartiQLSelect/Insert/Update/Delete.
+	"ExecuteStatement": true, "BatchExecuteStatement": true, "ExecuteTransaction": true,
 }
 
 // resourceNames are the members that name an operation's resource.

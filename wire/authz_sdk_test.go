@@ -282,3 +282,33 @@ func TestAuthzCrossAccountStream(t *testing.T) {
 	_, err = bob.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
 	wantDenied(t, err, denied("dynamodb:GetRecords", "because no resource-based policy allows the dynamodb:GetRecords action"))
 }
+
+// PartiQL statements are authorized as IAM's PartiQL actions.
+func TestAuthzPartiQL(t *testing.T) {
+	s, _ := authServer(t)
+	ctx := context.Background()
+	alice := s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))
+	carol := s.ClientWith("us-east-1", static("AKIACAROL", "carol-secret"))
+	createKV(t, alice, "Shared")
+	stmt := func(c *dynamodb.Client, q string) error {
+		_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(q)})
+		return err
+	}
+	if err := stmt(alice, `INSERT INTO "Shared" VALUE {'pk': 'a'}`); err != nil {
+		t.Fatalf("alice: %v", err)
+	}
+	denied := func(action string) string {
+		return "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: " + action + " on resource: " +
+			tableA + " because no identity-based policy allows the " + action + " action"
+	}
+	wantDenied(t, stmt(carol, `SELECT * FROM "Shared" WHERE pk = 'a'`), denied("dynamodb:PartiQLSelect"))
+	putPolicy(t, alice, tableA, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",
+		"Principal":{"AWS":"arn:aws:iam::111111111111:user/carol"},"Action":"dynamodb:PartiQLSelect","Resource":"`+tableA+`"}]}`)
+	if err := stmt(carol, `SELECT * FROM "Shared" WHERE pk = 'a'`); err != nil {
+		t.Errorf("carol's SELECT with a resource policy: %v", err)
+	}
+	wantDenied(t, stmt(carol, `DELETE FROM "Shared" WHERE pk = 'a'`), denied("dynamodb:PartiQLDelete"))
+	_, err := carol.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+		{Statement: aws.String(`UPDATE "Shared" SET v = 1 WHERE pk = 'a'`)}}})
+	wantDenied(t, err, denied("dynamodb:PartiQLUpdate"))
+}
