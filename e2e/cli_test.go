@@ -36,6 +36,7 @@ func TestCLI(t *testing.T) {
 	t.Run("Version", func(t *testing.T) { testVersion(t, bin) })
 	t.Run("BadInput", func(t *testing.T) { testBadInput(t, bin) })
 	t.Run("AWSCLI", func(t *testing.T) { testAWSCLI(t, bin) })
+	t.Run("AuthSigV4AWSCLI", func(t *testing.T) { testAuthSigV4CLI(t, bin) })
 	t.Run("PartiQLCLI", func(t *testing.T) { testPartiQLCLI(t, bin) })
 	t.Run("PersistenceAcrossRestart", func(t *testing.T) { testPersistence(t, bin) })
 	t.Run("SyncSurvivesSIGKILL", func(t *testing.T) { testSyncSurvivesKill(t, bin) })
@@ -249,6 +250,12 @@ func testBadInput(t *testing.T, bin string) {
 // aws runs the AWS CLI against s with dummy credentials and no user config.
 func (s *server) aws(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	return s.awsAs(t, "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "", args...)
+}
+
+// awsAs runs the AWS CLI against s signing with the given credentials.
+func (s *server) awsAs(t *testing.T, key, secret, token string, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "aws", append(args, "--endpoint-url", s.url, "--region", "us-east-1", "--output", "json")...)
@@ -260,8 +267,11 @@ func (s *server) aws(t *testing.T, args ...string) (string, error) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	if token != "" {
+		cmd.Env = append(cmd.Env, "AWS_SESSION_TOKEN="+token)
+	}
 	cmd.Env = append(cmd.Env,
-		"AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+		"AWS_ACCESS_KEY_ID="+key, "AWS_SECRET_ACCESS_KEY="+secret,
 		"AWS_CONFIG_FILE="+filepath.Join(dir, "config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "credentials"),
 		"AWS_MAX_ATTEMPTS=1", "AWS_PAGER=")
 	out, err := cmd.CombinedOutput()

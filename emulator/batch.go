@@ -137,7 +137,12 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 	for _, part := range parts {
 		t, err := e.dataTable(ns, part.name)
 		if err != nil {
-			return nil, err
+			return nil, e.missingTable(ctx, ns, "dynamodb:BatchGetItem", part.name, err)
+		}
+		if callerFrom(ctx) != nil {
+			if err := e.authorize(ctx, "dynamodb:BatchGetItem", t, "", "", itemAccess(t, part.spec.Keys...)); err != nil {
+				return nil, err
+			}
 		}
 		part.t = t
 		seen := make(map[string]bool, len(part.spec.Keys))
@@ -276,7 +281,20 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 	for _, name := range names {
 		t, err := e.dataTable(ns, name)
 		if err != nil {
-			return nil, err
+			return nil, e.missingTable(ctx, ns, "dynamodb:BatchWriteItem", name, err)
+		}
+		if callerFrom(ctx) != nil {
+			var keys []av.Item
+			for _, r := range in.RequestItems[name] {
+				if r.PutRequest != nil {
+					keys = append(keys, r.PutRequest.Item)
+				} else if r.DeleteRequest != nil {
+					keys = append(keys, r.DeleteRequest.Key)
+				}
+			}
+			if err := e.authorize(ctx, "dynamodb:BatchWriteItem", t, "", "", itemAccess(t, keys...)); err != nil {
+				return nil, err
+			}
 		}
 		seen := map[string]bool{}
 		for _, r := range in.RequestItems[name] {

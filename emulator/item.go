@@ -295,7 +295,12 @@ func (e *Engine) getItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:GetItem", *in.TableName, err)
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, in.Key).projecting(proj)); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkKey(t, in.Key); err != nil {
 		return nil, err
@@ -457,7 +462,12 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:PutItem", *in.TableName, err)
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:PutItem", t, "", "", itemAccess(t, in.Item).writing(in.Item).returning(in.ReturnValues)); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkItemKeys(t, in.Item); err != nil {
 		return nil, err
@@ -516,7 +526,12 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:DeleteItem", *in.TableName, err)
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:DeleteItem", t, "", "", itemAccess(t, in.Key).returning(in.ReturnValues)); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkKey(t, in.Key); err != nil {
 		return nil, err
@@ -617,7 +632,12 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:UpdateItem", *in.TableName, err)
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:UpdateItem", t, "", "", itemAccess(t, in.Key).returning(in.ReturnValues)); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkKey(t, in.Key); err != nil {
 		return nil, err

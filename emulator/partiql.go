@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"sync"
@@ -503,20 +504,38 @@ func (c *condText) andText(terms []partiql.Expr) (string, error) {
 }
 
 // pqTable looks up a statement's table; PartiQL's missing-table message
-// names no table.
-func (e *Engine) pqTable(ns Namespace, name string) (*tableMeta, error) {
+// names no table. With a caller (--auth=sigv4) the statement is authorized
+// as IAM does PartiQL: dynamodb:PartiQLSelect/Insert/Update/Delete on the
+// table (or index) it names, without cross-account access.
+func (e *Engine) pqTable(ctx context.Context, ns Namespace, st *partiql.Statement) (*tableMeta, error) {
+	name := st.Table
 	if err := checkBareName(name); err != nil {
 		return nil, ResourceNotFound()
 	}
+	actx := pqCallerContext(ctx)
+	action := "dynamodb:PartiQL" + pqActions[st.Kind]
 	t, err := e.table(ns, name)
 	if err != nil {
 		if hasCode(err, CodeResourceNotFound) {
+			if actx != nil {
+				if aerr := e.Authorize(actx, ns, action, name, st.Index); aerr != nil {
+					return nil, aerr
+				}
+			}
 			return nil, ResourceNotFound()
 		}
 		return nil, err
 	}
+	if actx != nil {
+		if err := e.authorize(actx, action, t, st.Index, "", nil); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
 }
+
+// pqActions name a statement kind in IAM's PartiQL actions.
+var pqActions = map[partiql.Kind]string{partiql.Select: "Select", partiql.Insert: "Insert", partiql.Update: "Update", partiql.Delete: "Delete", partiql.Exists: "Select"}
 
 // hasCode reports whether err is an *Error with code.
 func hasCode(err error, code string) bool {

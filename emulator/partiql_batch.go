@@ -40,8 +40,8 @@ type pqKeyRead struct {
 
 // keyRead plans a single-item SELECT; msg is the error for one that does
 // not name the whole key (or reads an index).
-func (e *Engine) keyRead(ns Namespace, p *pqPrepared, msg string) (*pqKeyRead, error) {
-	t, err := e.pqTable(ns, p.st.Table)
+func (e *Engine) keyRead(ctx context.Context, ns Namespace, p *pqPrepared, msg string) (*pqKeyRead, error) {
+	t, err := e.pqTable(ctx, ns, p.st)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +105,7 @@ type batchEntry struct {
 // BatchExecuteStatement runs up to 25 PartiQL statements, all reads or all
 // writes, each answered on its own.
 func (e *Engine) BatchExecuteStatement(ctx context.Context, ns Namespace, in *BatchExecuteStatementInput) (*BatchExecuteStatementOutput, error) {
+	ctx = partiqlContext(ctx)
 	if in == nil {
 		in = &BatchExecuteStatementInput{}
 	}
@@ -147,10 +148,10 @@ func (e *Engine) BatchExecuteStatement(ctx context.Context, ns Namespace, in *Ba
 		var t *tableMeta
 		var key av.Item
 		if en.p.st.Kind == partiql.Select {
-			if en.read, en.err = e.keyRead(ns, en.p, msgBatchSelectKey); en.err == nil {
+			if en.read, en.err = e.keyRead(ctx, ns, en.p, msgBatchSelectKey); en.err == nil {
 				t, key = en.read.t, en.read.key
 			}
-		} else if en.write, en.err = e.translateWrite(ns, en.p, s.ReturnValuesOnConditionCheckFailure); en.err == nil {
+		} else if en.write, en.err = e.translateWrite(ctx, ns, en.p, s.ReturnValuesOnConditionCheckFailure); en.err == nil {
 			t, _ = e.table(ns, en.p.st.Table)
 			key = en.write.key
 		}

@@ -31,6 +31,7 @@ func statementListShape(v *violations, path string, present bool, n, hi int) {
 
 // ExecuteStatement runs one PartiQL statement.
 func (e *Engine) ExecuteStatement(ctx context.Context, ns Namespace, in *ExecuteStatementInput) (*ExecuteStatementOutput, error) {
+	ctx = partiqlContext(ctx)
 	if in == nil {
 		in = &ExecuteStatementInput{}
 	}
@@ -54,7 +55,7 @@ func (e *Engine) ExecuteStatement(ctx context.Context, ns Namespace, in *Execute
 	}
 	switch p.st.Kind {
 	case partiql.Select:
-		s, err := e.planSelect(ns, p, in.ConsistentRead != nil && *in.ConsistentRead)
+		s, err := e.planSelect(ctx, ns, p, in.ConsistentRead != nil && *in.ConsistentRead)
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +63,7 @@ func (e *Engine) ExecuteStatement(ctx context.Context, ns Namespace, in *Execute
 	case partiql.Exists:
 		return nil, Validation("EXISTS can only be used in ExecuteTransaction write requests.")
 	}
-	w, err := e.translateWrite(ns, p, in.ReturnValuesOnConditionCheckFailure)
+	w, err := e.translateWrite(ctx, ns, p, in.ReturnValuesOnConditionCheckFailure)
 	if err != nil {
 		return nil, err
 	}

@@ -43,9 +43,9 @@ const (
 )
 
 // planSelect resolves the table and index and splits WHERE into Queries.
-func (e *Engine) planSelect(ns Namespace, p *pqPrepared, consistent bool) (*pqSelect, error) {
+func (e *Engine) planSelect(ctx context.Context, ns Namespace, p *pqPrepared, consistent bool) (*pqSelect, error) {
 	st := p.st
-	t, err := e.pqTable(ns, st.Table)
+	t, err := e.pqTable(ctx, ns, st)
 	if err != nil {
 		return nil, err
 	}

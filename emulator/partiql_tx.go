@@ -31,6 +31,7 @@ func txStatementError(i int, err error) error {
 
 // ExecuteTransaction runs up to 100 PartiQL statements atomically.
 func (e *Engine) ExecuteTransaction(ctx context.Context, ns Namespace, in *ExecuteTransactionInput) (*ExecuteTransactionOutput, error) {
+	ctx = partiqlContext(ctx)
 	if in == nil {
 		in = &ExecuteTransactionInput{}
 	}
@@ -84,7 +85,7 @@ func (e *Engine) txRead(ctx context.Context, ns Namespace, in *ExecuteTransactio
 	reads := make([]*pqKeyRead, len(preps))
 	get := &TransactGetItemsInput{ReturnConsumedCapacity: in.ReturnConsumedCapacity}
 	for i, p := range preps {
-		r, err := e.keyRead(ns, p, msgTxSelectKey)
+		r, err := e.keyRead(ctx, ns, p, msgTxSelectKey)
 		if err != nil {
 			return nil, txStatementError(i, err)
 		}
@@ -110,14 +111,14 @@ func (e *Engine) txWriteStatements(ctx context.Context, ns Namespace, in *Execut
 	for i, p := range preps {
 		retOnFail := in.TransactStatements[i].ReturnValuesOnConditionCheckFailure
 		if p.st.Kind == partiql.Exists {
-			cc, err := e.existsCheck(ns, p, retOnFail)
+			cc, err := e.existsCheck(ctx, ns, p, retOnFail)
 			if err != nil {
 				return nil, txStatementError(i, err)
 			}
 			tw.TransactItems = append(tw.TransactItems, TransactWriteItem{ConditionCheck: cc})
 			continue
 		}
-		w, err := e.translateWrite(ns, p, retOnFail)
+		w, err := e.translateWrite(ctx, ns, p, retOnFail)
 		if err != nil {
 			return nil, txStatementError(i, err)
 		}
@@ -176,8 +177,8 @@ func replayReads(ccs []ConsumedCapacity) []ConsumedCapacity {
 
 // existsCheck turns EXISTS(SELECT … WHERE <key> AND <condition>) into a
 // ConditionCheck: the item must exist and meet the condition.
-func (e *Engine) existsCheck(ns Namespace, p *pqPrepared, retOnFail *string) (*TransactConditionCheck, error) {
-	t, err := e.pqTable(ns, p.st.Table)
+func (e *Engine) existsCheck(ctx context.Context, ns Namespace, p *pqPrepared, retOnFail *string) (*TransactConditionCheck, error) {
+	t, err := e.pqTable(ctx, ns, p.st)
 	if err != nil {
 		return nil, err
 	}

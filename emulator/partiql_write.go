@@ -43,7 +43,7 @@ func checkWriteStatic(st *partiql.Statement) error {
 }
 
 // translateWrite turns an INSERT, UPDATE or DELETE into its item write.
-func (e *Engine) translateWrite(ns Namespace, p *pqPrepared, retOnFail *string) (*pqWrite, error) {
+func (e *Engine) translateWrite(ctx context.Context, ns Namespace, p *pqPrepared, retOnFail *string) (*pqWrite, error) {
 	st := p.st
 	if err := checkWriteStatic(st); err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (e *Engine) translateWrite(ns Namespace, p *pqPrepared, retOnFail *string) 
 			return nil, err
 		}
 	}
-	t, err := e.pqTable(ns, st.Table)
+	t, err := e.pqTable(ctx, ns, st)
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:Query", *in.TableName, err)
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	ix, err := readIndex(t, in.IndexName, consistent, e.now())
@@ -186,6 +186,17 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 	q, err := kc.ResolveKeys(keyNamesOf(hashKeys), keyNamesOf(rangeKeys))
 	if err != nil {
 		return nil, exprError(err)
+	}
+	if callerFrom(ctx) != nil {
+		acc := (&access{selectValue: deref(in.Select)}).projecting(proj)
+		for _, term := range kc.Terms() {
+			if len(hashKeys) > 0 && term.Name == hashKeys[0].Name && len(term.Values) > 0 {
+				acc.leadingKeys = append(acc.leadingKeys, leadingKey(term.Values[0]))
+			}
+		}
+		if err := e.authorize(ctx, "dynamodb:Query", t, deref(in.IndexName), "", acc); err != nil {
+			return nil, err
+		}
 	}
 	for _, term := range kc.Terms() {
 		for _, ke := range schema {

@@ -3,7 +3,7 @@ package emulator
 // Resource-based policies: PutResourcePolicy, GetResourcePolicy,
 // DeleteResourcePolicy on tables and streams, and CreateTable's
 // ResourcePolicy. Policies are stored, versioned and validated as IAM
-// documents (package policy); nothing evaluates them yet.
+// documents (package policy); with --auth=sigv4 authz.go evaluates them.
 
 import (
 	"context"

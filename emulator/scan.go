@@ -81,7 +81,12 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 
 	t, err := e.dataTable(ns, *in.TableName)
 	if err != nil {
-		return nil, err
+		return nil, e.missingTable(ctx, ns, "dynamodb:Scan", *in.TableName, err)
+	}
+	if callerFrom(ctx) != nil {
+		if err := e.authorize(ctx, "dynamodb:Scan", t, deref(in.IndexName), "", (&access{selectValue: deref(in.Select)}).projecting(proj)); err != nil {
+			return nil, err
+		}
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	ix, err := readIndex(t, in.IndexName, consistent, e.now())

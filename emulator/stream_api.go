@@ -106,6 +106,11 @@ func (e *Engine) resolveStream(ns Namespace, arn string, now time.Time) (*tableM
 	if !wellFormedStreamARN(arn) {
 		return nil, nil, nil, invalidStreamARN()
 	}
+	// Another account's stream ARN resolves in that account, as a table
+	// ARN does (cross-account access through resource policies).
+	if a, err := parseARN(arn); err == nil && a.account != ns.Account && a.region == ns.Region && a.partition == ns.Partition() {
+		ns = Namespace{Account: a.account, Region: a.region}
+	}
 	name, label, ok := parseStreamARN(ns, arn)
 	if !ok {
 		return nil, nil, nil, streamNotFound(arn)

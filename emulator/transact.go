@@ -237,10 +237,18 @@ func reasonOf(err error) (*CancellationReason, error) {
 
 // resolve finds the action's table and checks its key; a schema mismatch
 // becomes the action's cancellation reason.
-func (e *Engine) txResolve(ns Namespace, a *txAction) error {
+func (e *Engine) txResolve(ctx context.Context, ns Namespace, a *txAction) error {
 	t, err := e.dataTable(ns, a.tableName)
 	if err != nil {
-		return err
+		return e.missingTable(ctx, ns, "dynamodb:"+a.kind+"Item", a.tableName, err)
+	}
+	if callerFrom(ctx) != nil {
+		// Each action needs its own permission (dynamodb:ConditionCheckItem
+		// for a ConditionCheck), as IAM checks TransactWriteItems.
+		action := "dynamodb:" + a.kind + "Item"
+		if err := e.authorize(ctx, action, t, "", "", itemAccess(t, a.key)); err != nil {
+			return err
+		}
 	}
 	a.t = t
 	var kerr error
@@ -413,7 +421,7 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 	reasons := make([]*CancellationReason, len(actions))
 	failed := false
 	for i, a := range actions {
-		if err := e.txResolve(ns, a); err != nil {
+		if err := e.txResolve(ctx, ns, a); err != nil {
 			return nil, err
 		}
 		if i == 0 {

@@ -88,7 +88,13 @@ func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *Transac
 		g := &gets[i]
 		t, err := e.dataTable(ns, g.tableName)
 		if err != nil {
-			return nil, err
+			return nil, e.missingTable(ctx, ns, "dynamodb:GetItem", g.tableName, err)
+		}
+		if callerFrom(ctx) != nil {
+			// IAM checks each item of TransactGetItems as a GetItem.
+			if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, g.key)); err != nil {
+				return nil, err
+			}
 		}
 		g.t = t
 		if i == 0 {

@@ -3,12 +3,16 @@ package policy
 import "strings"
 
 // Request is what a statement is matched against: the caller's account
-// (its principal is the account or its root), the action
-// ("dynamodb:PutResourcePolicy") and the resource ARN.
+// and principal ARN (empty: the account's root), the action
+// ("dynamodb:PutResourcePolicy"), the resource ARN and the condition
+// context (condition key in lower case → values; a key that is absent has
+// no entry).
 type Request struct {
-	Account  string
-	Action   string
-	Resource string
+	Account   string
+	Principal string
+	Action    string
+	Resource  string
+	Context   map[string][]string
 }
 
 // Denies reports whether an unconditional Deny statement of d covers r.
@@ -25,10 +29,10 @@ func (d *Document) Denies(r Request) bool {
 }
 
 func (s *Statement) covers(r Request) bool {
-	if s.Principal != nil && !s.Principal.matches(r.Account) {
+	if s.Principal != nil && !s.Principal.matches(r.Account, r.Principal) {
 		return false
 	}
-	if s.NotPrincipal != nil && s.NotPrincipal.matches(r.Account) {
+	if s.NotPrincipal != nil && s.NotPrincipal.matches(r.Account, r.Principal) {
 		return false
 	}
 	if s.Action != nil && !anyMatch(s.Action, r.Action, true) {
@@ -46,14 +50,17 @@ func (s *Statement) covers(r Request) bool {
 	return true
 }
 
-// matches reports whether p names account: "*", {"AWS":"*"}, the account
-// ID or the account's root ARN.
-func (p *Principal) matches(account string) bool {
+// matches reports whether p names the caller: "*", {"AWS":"*"}, its
+// account ID or the account's root ARN (which stand for every principal of
+// the account), its own ARN, or, for a role session
+// (arn:aws:sts::A:assumed-role/R/S), its role's ARN.
+func (p *Principal) matches(account, principal string) bool {
 	if p.Any {
 		return true
 	}
+	role := roleOfSession(principal)
 	for _, v := range p.Values["AWS"] {
-		if v == "*" || v == account {
+		if v == "*" || v == account || (principal != "" && v == principal) || (role != "" && v == role) {
 			return true
 		}
 		if strings.HasPrefix(v, "arn:") && strings.HasSuffix(v, ":iam::"+account+":root") {
@@ -62,6 +69,25 @@ func (p *Principal) matches(account string) bool {
 	}
 	return false
 }
+
+// roleOfSession is the role ARN of an assumed-role session ARN, else "".
+func roleOfSession(arn string) string {
+	rest, ok := strings.CutPrefix(arn, "arn:")
+	if !ok {
+		return ""
+	}
+	partition, rest, ok1 := strings.Cut(rest, ":sts::")
+	account, rest, ok2 := strings.Cut(rest, ":assumed-role/")
+	role, _, ok3 := strings.Cut(rest, "/")
+	if !ok1 || !ok2 || !ok3 || role == "" {
+		return ""
+	}
+	return "arn:" + partition + ":iam::" + account + ":role/" + role
+}
+
+// RoleOfSession is the role ARN of an assumed-role session ARN
+// (arn:aws:sts::A:assumed-role/R/S → arn:aws:iam::A:role/R), else "".
+func RoleOfSession(arn string) string { return roleOfSession(arn) }
 
 func anyMatch(patterns []string, s string, fold bool) bool {
 	for _, p := range patterns {

@@ -57,7 +57,14 @@ var principalTypes = map[string]bool{"AWS": true, "Service": true, "Federated": 
 // Parse parses and validates doc as a resource-based policy: every
 // statement needs a principal, an action and a resource. Unknown members
 // are refused as IAM refuses them.
-func Parse(doc string) (*Document, error) {
+func Parse(doc string) (*Document, error) { return parse(doc, true) }
+
+// ParseIdentity parses and validates doc as an identity-based policy: as
+// Parse, but statements name no principal (the identity it is attached to
+// is the principal), and IAM refuses one that does.
+func ParseIdentity(doc string) (*Document, error) { return parse(doc, false) }
+
+func parse(doc string, resourcePolicy bool) (*Document, error) {
 	dec := json.NewDecoder(strings.NewReader(doc))
 	dec.UseNumber()
 	var raw any
@@ -115,7 +122,7 @@ func Parse(doc string) (*Document, error) {
 		if !ok {
 			return nil, malformed("Invalid policy document: Statement %d must be an object", i+1)
 		}
-		stmt, err := parseStatement(obj, i+1)
+		stmt, err := parseStatement(obj, i+1, resourcePolicy)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +137,7 @@ func Parse(doc string) (*Document, error) {
 	return d, nil
 }
 
-func parseStatement(obj map[string]any, n int) (Statement, error) {
+func parseStatement(obj map[string]any, n int, resourcePolicy bool) (Statement, error) {
 	var s Statement
 	for _, k := range sortedKeys(obj) {
 		switch k {
@@ -156,8 +163,14 @@ func parseStatement(obj map[string]any, n int) (Statement, error) {
 		s.Effect = e
 	}
 	var err error
-	if s.Principal, s.NotPrincipal, err = principals(obj, n); err != nil {
-		return s, err
+	if resourcePolicy {
+		if s.Principal, s.NotPrincipal, err = principals(obj, n); err != nil {
+			return s, err
+		}
+	} else if _, ok := obj["Principal"]; ok {
+		return s, malformed("Invalid policy document: an identity-based policy must not name a Principal (statement %d)", n)
+	} else if _, ok := obj["NotPrincipal"]; ok {
+		return s, malformed("Invalid policy document: an identity-based policy must not name a NotPrincipal (statement %d)", n)
 	}
 	if s.Action, s.NotAction, err = pair(obj, "Action", "NotAction", n, validAction); err != nil {
 		return s, err

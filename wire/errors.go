@@ -62,6 +62,7 @@ var errorSpecs = map[string]errorSpec{
 	CodeIncompleteSignature:                    {namespace: nsService, status: 400},
 	CodeUnrecognizedClient:                     {namespace: nsService, status: 400},
 	CodeAccessDenied:                           {namespace: nsService, status: 400},
+	CodeExpiredToken:                           {namespace: nsService, status: 400},
 	emulator.CodeThrottling:                    {namespace: nsAvailability, status: 400, reasonsKey: "throttlingReasons"},
 	emulator.CodeProvisionedThroughputExceeded: {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},
 	emulator.CodeRequestLimitExceeded:          {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},

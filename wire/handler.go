@@ -47,6 +47,10 @@ type Options struct {
 	// OnRequest, when set, is called after each DynamoDB and DynamoDB
 	// Streams response is written (mounts.go).
 	OnRequest func(RequestDone)
+	// Credentials, when set, turn on --auth=sigv4: every request must be
+	// signed with a key they know, acts in that key's account, and is
+	// authorized against its identity policies and the resource policies.
+	Credentials *Credentials
 }
 
 // contentTypeJSON10 is the media type of DynamoDB's JSON 1.0 protocol.
@@ -116,7 +120,12 @@ func (h *handler) routes() http.Handler {
 // STS query, which is a GET with an Action).
 func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("Action") != "" {
-		h.serveSTSQuery(w, r, h.opts.namespace(requestScope(r)), nil, time.Now())
+		if h.opts.Credentials != nil {
+			// Presigned requests are not verified: refuse them as unsigned.
+			h.refuse(w, authError(CodeMissingAuthenticationToken, msgMissingToken), false, true, "", time.Now())
+			return
+		}
+		h.serveSTSQuery(w, r, h.opts.namespace(requestScope(r)), nil, nil, time.Now())
 		return
 	}
 	region := requestScope(r).Region
@@ -262,13 +271,32 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 			mediaType = strings.ToLower(strings.TrimSpace(ct))
 		}
 	}
+	stsJSON := strings.HasPrefix(target, targetSTSJSON)
+	stsQuery := !stsJSON && target == "" && (mediaType == "application/x-www-form-urlencoded" || scope.Service == "sts")
+	var id *Identity
+	if h.opts.Credentials != nil {
+		service := "dynamodb"
+		if stsJSON || stsQuery {
+			service = "sts"
+		}
+		var aerr *emulator.Error
+		id, scope, aerr = h.authenticate(r, body, service, h.now())
+		if aerr != nil {
+			h.refuse(w, aerr, stsJSON, stsQuery, target, start)
+			if !stsJSON && !stsQuery {
+				h.refused(target, ns, body, aerr, w.Header().Get("x-amzn-RequestId"), start)
+			}
+			return
+		}
+		ns = emulator.Namespace{Account: id.Account, Region: scope.Region}
+	}
 
 	switch {
-	case strings.HasPrefix(target, targetSTSJSON):
-		h.serveSTSJSON(w, r, ns, strings.TrimPrefix(target, targetSTSJSON), start)
+	case stsJSON:
+		h.serveSTSJSON(w, r, ns, id, body, strings.TrimPrefix(target, targetSTSJSON), start)
 		return
-	case target == "" && (mediaType == "application/x-www-form-urlencoded" || scope.Service == "sts"):
-		h.serveSTSQuery(w, r, ns, body, start)
+	case stsQuery:
+		h.serveSTSQuery(w, r, ns, id, body, start)
 		return
 	}
 
@@ -300,9 +328,17 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 
 	var out any
 	usage := &emulator.Usage{}
+	ctx := emulator.WithUsage(r.Context(), usage)
+	if id != nil {
+		ctx = emulator.WithCaller(ctx, callerOf(id, r))
+	}
 	switch {
+	case opFn != nil && id != nil && !engineAuthorized[opName]:
+		if err = h.authorizeOp(ctx, ns, opName, body); err == nil {
+			out, err = h.run(ctx, opFn, ns, body, target)
+		}
 	case opFn != nil:
-		out, err = h.run(emulator.WithUsage(r.Context(), usage), opFn, ns, body, target)
+		out, err = h.run(ctx, opFn, ns, body, target)
 	case len(body) > 0 && !json.Valid(body):
 		// DynamoDB parses the body before it looks at the target.
 		err = serializationError("")

@@ -48,6 +48,8 @@ type serveConfig struct {
 	accessKeyAccounts accessKeyAccounts
 	accountPerKey     bool
 	sharedDB          bool
+	auth              string
+	credentials       string
 	cors              string
 	pprof             string
 	kinesisEndpoint   string
@@ -64,6 +66,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		defaultRegion:     wire.DefaultRegion,
 		logLevel:          "info",
 		logFormat:         "console",
+		auth:              "off",
 		shutdownTimeout:   10 * time.Second,
 		ttlInterval:       emulator.DefaultTTLInterval,
 		autoScaleInterval: emulator.DefaultAutoScaleInterval,
@@ -109,6 +112,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
+	fs.StringVar(&c.auth, "auth", c.auth, "`MODE` of authentication: off (any request is served, as DynamoDB Local) or sigv4 (every request must be signed with a key of --credentials and is authorized by IAM policies)")
+	fs.StringVar(&c.credentials, "credentials", c.credentials, "`FILE` (YAML or JSON) of access keys, their accounts, principals and identity policies, and the roles they may assume; needed by --auth=sigv4")
 	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
 	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
 	fs.StringVar(&c.kinesisEndpoint, "kinesis-endpoint", c.kinesisEndpoint, "Kinesis Data Streams `URL` (e.g. http://127.0.0.1:4567) that receives the item changes of tables with a Kinesis streaming destination; empty: destinations are bookkeeping only")
@@ -204,6 +209,12 @@ func (c *serveConfig) validate() error {
 		if _, err := kinesissink.New(kinesissink.Options{Endpoint: c.kinesisEndpoint}); err != nil {
 			return fmt.Errorf("--kinesis-endpoint: %w", err)
 		}
+	}
+	if !oneOf(c.auth, "off", "sigv4") {
+		return fmt.Errorf("--auth %q: must be off or sigv4", c.auth)
+	}
+	if c.auth == "sigv4" && c.credentials == "" {
+		return fmt.Errorf("--auth=sigv4 needs --credentials FILE")
 	}
 	if c.replicationDelay < 0 {
 		return fmt.Errorf("--replication-delay %s: must not be negative", c.replicationDelay)
@@ -307,7 +318,7 @@ func serveUsage(c *cli, w io.Writer) {
 	sc := newServeConfig(c.getenv)
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	sc.register(fs)
-	fmt.Fprint(w, "Usage: extenddb serve [flags]\n\nServe the DynamoDB API (JSON 1.0), DynamoDB Streams and STS GetCallerIdentity.\nEvery flag can also be set by the environment variable shown.\n\nFlags:\n\n")
+	fmt.Fprint(w, "Usage: extenddb serve [flags]\n\nServe the DynamoDB API (JSON 1.0), DynamoDB Streams and STS (GetCallerIdentity; AssumeRole with --auth=sigv4).\nEvery flag can also be set by the environment variable shown.\n\nFlags:\n\n")
 	printFlags(w, fs)
 }
 
@@ -409,7 +420,14 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			return err
 		}
 	}
+	var creds *wire.Credentials
+	if cfg.auth == "sigv4" {
+		if creds, err = wire.LoadCredentials(cfg.credentials); err != nil {
+			return err
+		}
+	}
 	wireOpts := wire.Options{
+		Credentials:         creds,
 		DefaultAccount:      cfg.defaultAccount,
 		DefaultRegion:       cfg.defaultRegion,
 		AccessKeyAccounts:   cfg.accessKeyAccounts,

@@ -7,7 +7,7 @@ func Rules() []Rule {
 		{From: "kv", Allow: []string{}, Why: "kv is the storage contract: it imports nothing of ours"},
 		{From: "throttle", Allow: []string{}, Why: "throttle is pure: it imports nothing of ours"},
 		{From: "progress", Allow: []string{}, Why: "progress is a leaf: it counts and reports through a callback, so the engine and the loaders log it their own way"},
-		{From: "policy", Allow: []string{}, Why: "policy documents are a pure leaf: the engine validates with them now, authorization will evaluate with them later"},
+		{From: "policy", Allow: []string{}, Why: "policy documents are a pure leaf: the engine validates and evaluates with them, the wire parses identity policies"},
 		{From: "hotkeys", Allow: []string{}, Why: "the hot-key sketch is a pure leaf: the engine feeds it, it knows no DynamoDB"},
 		{From: "pebblestore", Allow: []string{"kv"}, Why: "pebblestore knows only the kv contract"},
 		{From: "emulator", Deny: []string{"wire", "iac", "cmd", "pebblestore", "internal/testserver", "sink"}, TestsExcepted: true,

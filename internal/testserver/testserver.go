@@ -270,3 +270,20 @@ func (o ownedBodyClient) Do(req *http.Request) (*http.Response, error) {
 	}
 	return o.c.Do(req)
 }
+
+// ConfigWith returns an aws.Config for region signing with creds (static
+// keys of a credentials file, or temporary ones from STS), for servers
+// started with --auth=sigv4 (wire.Options.Credentials).
+func (s *Server) ConfigWith(region string, creds aws.CredentialsProvider) aws.Config {
+	cfg := s.AWSConfig(region, DefaultAccessKeyID)
+	cfg.Credentials = creds
+	return cfg
+}
+
+// ClientWith returns a DynamoDB client for region signing with creds.
+func (s *Server) ClientWith(region string, creds aws.CredentialsProvider) *dynamodb.Client {
+	return dynamodb.NewFromConfig(s.ConfigWith(region, creds))
+}
+
+// HTTPClient is the HTTP client of the server's listener, for raw requests.
+func (s *Server) HTTPClient() *http.Client { return s.srv.Client() }
