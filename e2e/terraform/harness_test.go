@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
@@ -146,6 +147,8 @@ type scenarioOptions struct {
 	// transitionDelay keeps tables and indexes in CREATING/UPDATING/DELETING
 	// for this long, so the provider's waiters poll.
 	transitionDelay time.Duration
+	// engine, when set, adjusts the server's engine options.
+	engine func(*emulator.Options)
 }
 
 // defaultTransitionDelay exercises the provider's waiters at a small cost:
@@ -167,6 +170,9 @@ func newScenario(t *testing.T, tl tools, opts scenarioOptions) *scenario {
 	}
 	for _, a := range opts.accounts {
 		so = append(so, testserver.WithAccessKeyAccount(a.accessKey, a.id))
+	}
+	if opts.engine != nil {
+		so = append(so, testserver.WithEngineOptions(opts.engine))
 	}
 	s := &scenario{t: t, tools: tl, srv: testserver.New(t, so...), logs: logs}
 	if dir := os.Getenv(logDirEnv); dir != "" {
