@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/objstore"
 	"github.com/rs/zerolog"
 )
 
@@ -60,6 +61,10 @@ type Options struct {
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
+	// Objects is the S3 stand-in exports write to and imports read from
+	// (export.go, import.go); nil makes every bucket missing, so exports
+	// and imports end FAILED with S3NoSuchBucket.
+	Objects objstore.Store
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -100,6 +105,8 @@ type Engine struct {
 	repl replState
 	// bk is the backup and restore jobs (backup.go, restore.go).
 	bk backupState
+	// ex is the export and import jobs (export.go, import.go).
+	ex exportState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -139,6 +146,10 @@ func New(opts Options) (*Engine, error) {
 	if err := e.failUnfinishedBackups(); err != nil {
 		return nil, err
 	}
+	e.ex.init()
+	if err := e.failUnfinishedExports(); err != nil {
+		return nil, err
+	}
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
@@ -152,6 +163,7 @@ func (e *Engine) Close() error {
 	e.bf.stop()
 	e.stopReplication()
 	e.bk.stop()
+	e.ex.stop()
 	e.stopTTL()
 	return nil
 }

@@ -34,6 +34,13 @@ const (
 	CodeInternalServerError           = "InternalServerError"
 	CodeExpiredIterator               = "ExpiredIteratorException"
 	CodeTrimmedDataAccess             = "TrimmedDataAccessException"
+	CodePITRUnavailable               = "PointInTimeRecoveryUnavailableException"
+	CodeInvalidExportTime             = "InvalidExportTimeException"
+	CodeExportConflict                = "ExportConflictException"
+	CodeExportNotFound                = "ExportNotFoundException"
+	CodeImportConflict                = "ImportConflictException"
+	CodeImportNotFound                = "ImportNotFoundException"
+	CodeAccessDenied                  = "AccessDeniedException"
 )
 
 // ThrottlingReason is one entry of a throttle error's reasons list.

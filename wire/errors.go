@@ -83,6 +83,12 @@ var errorSpecs = map[string]errorSpec{
 	emulator.CodeTableInUse:                    {namespace: nsDynamoDB, status: 400},
 	emulator.CodeExpiredIterator:               {namespace: nsDynamoDB, status: 400},
 	emulator.CodeTrimmedDataAccess:             {namespace: nsDynamoDB, status: 400},
+	emulator.CodePITRUnavailable:               {namespace: nsDynamoDB, status: 400},
+	emulator.CodeInvalidExportTime:             {namespace: nsDynamoDB, status: 400},
+	emulator.CodeExportConflict:                {namespace: nsDynamoDB, status: 400},
+	emulator.CodeExportNotFound:                {namespace: nsDynamoDB, status: 400},
+	emulator.CodeImportConflict:                {namespace: nsDynamoDB, status: 400},
+	emulator.CodeImportNotFound:                {namespace: nsDynamoDB, status: 400},
 	emulator.CodeInternalServerError:           {namespace: nsDynamoDB, status: http.StatusInternalServerError},
 }
 

@@ -45,6 +45,8 @@ type serveConfig struct {
 	sharedDB          bool
 	cors              string
 	pprof             string
+	s3Dir             string
+	s3Endpoint        string
 	iac               iacConfig
 	throttle          throttleConfig
 	web               webConfig
@@ -97,6 +99,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
 	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
+	fs.StringVar(&c.s3Dir, "s3-dir", c.s3Dir, "`DIR` standing in for S3 for exports and imports: bucket B is the folder DIR/B (default: DATA-DIR/s3, or a temporary folder with --in-memory)")
+	fs.StringVar(&c.s3Endpoint, "s3-endpoint", c.s3Endpoint, "`URL` of an S3-compatible server (MinIO, LocalStack, …) for exports and imports, path-style; replaces --s3-dir")
 	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
@@ -345,6 +349,12 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		ReplicationDelay:  cfg.replicationDelay,
 		Logger:            &log,
 	}
+	objects, cleanup, err := openObjects(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	engOpts.Objects = objects
 	cfg.throttle.apply(&engOpts)
 	web := newWeb(cfg.web)
 	engOpts.Observer = web.observer()

@@ -17,6 +17,8 @@ func Rules() []Rule {
 			Why: "the engine knows no HTTP, no IaC and no concrete store"},
 		{From: "emulator/partiql", Allow: []string{"emulator/av"}, TestsExcepted: true,
 			Why: "the PartiQL parser is a leaf: text and attribute values only, no engine"},
+		{From: "emulator/ion", Allow: []string{"emulator/av"}, TestsExcepted: true,
+			Why: "the Ion text codec of exports and imports is a leaf: text and attribute values only"},
 		{From: "wire", Deny: []string{"iac", "cmd"}, Why: "wire serves the engine; IaC loading is cmd's wiring"},
 		{From: "iac", Deny: []string{"wire", "cmd", "pebblestore"}, TestsExcepted: true,
 			Why: "iac provisions through the emulator's API only"},
