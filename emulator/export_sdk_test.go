@@ -56,7 +56,7 @@ func exTable(t *testing.T, c *dynamodb.Client, name string, n int) string {
 	for i := range n {
 		if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(name), Item: mkItem{
 			"pk": mkS(fmt.Sprintf("p%d", i%3)), "sk": &types.AttributeValueMemberN{Value: fmt.Sprint(i)},
-			"b":  &types.AttributeValueMemberB{Value: []byte{0, byte(i)}}, "ss": &types.AttributeValueMemberSS{Value: []string{"x", "y"}},
+			"b": &types.AttributeValueMemberB{Value: []byte{0, byte(i)}}, "ss": &types.AttributeValueMemberSS{Value: []string{"x", "y"}},
 			"m": &types.AttributeValueMemberM{Value: mkItem{"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{
 				&types.AttributeValueMemberNULL{Value: true}, &types.AttributeValueMemberBOOL{Value: true}}}}}}}); err != nil {
 			t.Fatal(err)
