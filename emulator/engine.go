@@ -150,6 +150,9 @@ func New(opts Options) (*Engine, error) {
 	if err := e.failUnfinishedExports(); err != nil {
 		return nil, err
 	}
+	if err := e.resumeImports(); err != nil {
+		return nil, err
+	}
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
