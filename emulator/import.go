@@ -672,6 +672,12 @@ func itemReader(m *importMeta, t *tableMeta, raw []byte) func() (av.Item, error)
 			if len(line) == 0 || string(line) == "{}" {
 				continue
 			}
+			// The export's own form, {"Item":{…}}, skips encoding/json.
+			if inner, ok := bytes.CutPrefix(line, []byte(`{"Item":`)); ok && inner[len(inner)-1] == '}' {
+				if it, err := av.DecodeItemJSON(inner[:len(inner)-1]); err == nil {
+					return it, nil
+				}
+			}
 			var w struct {
 				Item json.RawMessage
 			}
