@@ -252,7 +252,9 @@ func TestExportToS3Dir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := dynamodb.NewExportCompletedWaiter(c, func(o *dynamodb.ExportCompletedWaiterOptions) { o.MinDelay, o.MaxDelay = 10*time.Millisecond, 50*time.Millisecond })
+	w := dynamodb.NewExportCompletedWaiter(c, func(o *dynamodb.ExportCompletedWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 10*time.Millisecond, 50*time.Millisecond
+	})
 	d, err := w.WaitForOutput(t.Context(), &dynamodb.DescribeExportInput{ExportArn: ex.ExportDescription.ExportArn}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
