@@ -534,8 +534,6 @@ func (e *Engine) endExport(m *exportMeta, f func(*exportMeta)) {
 	}
 }
 
-var errNoObjects = errors.New("emulator: no S3 stand-in is configured (Options.Objects)")
-
 // manifestFile is one line of manifest-files.json.
 type manifestFile struct {
 	ItemCount     int64  `json:"itemCount"`

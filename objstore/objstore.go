@@ -23,11 +23,11 @@ type Store interface {
 
 var (
 	// ErrNoSuchBucket is a bucket that does not exist (S3's NoSuchBucket).
-	ErrNoSuchBucket = errors.New("The specified bucket does not exist")
+	ErrNoSuchBucket = errors.New("objstore: the specified bucket does not exist")
 	// ErrNoSuchKey is a missing object (S3's NoSuchKey).
-	ErrNoSuchKey = errors.New("The specified key does not exist.")
+	ErrNoSuchKey = errors.New("objstore: the specified key does not exist")
 	// ErrAccessDenied is a bucket or key the store may not use.
-	ErrAccessDenied = errors.New("Access Denied")
+	ErrAccessDenied = errors.New("objstore: access denied")
 )
 
 // ETag is the ETag S3 gives a single-part object: its quoted hex MD5.
