@@ -150,12 +150,14 @@ func New(opts Options) (*Engine, error) {
 	if err := e.failUnfinishedExports(); err != nil {
 		return nil, err
 	}
-	if err := e.resumeImports(); err != nil {
-		return nil, err
-	}
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
+	// Last: a resumed import's job caches tables, which the steps above
+	// read without e.mu.
+	if err := e.resumeImports(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 

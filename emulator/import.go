@@ -416,11 +416,20 @@ func (e *Engine) resumeImports() error {
 	if err != nil {
 		return err
 	}
+	type job struct {
+		m *importMeta
+		t *tableMeta
+	}
+	var jobs []job
+	e.mu.RLock()
 	for _, m := range all {
-		if m.Status != importInProgress {
-			continue
+		if m.Status == importInProgress {
+			jobs = append(jobs, job{m, e.lookup(m.ns(), m.TableName, e.now())})
 		}
-		t := e.lookup(m.ns(), m.TableName, e.now())
+	}
+	e.mu.RUnlock()
+	for _, j := range jobs {
+		m, t := j.m, j.t
 		if t == nil || t.ID != m.TableID {
 			e.endImport(m, nil, func(m *importMeta) {
 				m.Status, m.FailureCode, m.FailureMsg = importFailed, "UNKNOWN", "The table was deleted during the import."
