@@ -43,7 +43,9 @@ func exportThrough(t *testing.T, addr string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := dynamodb.NewExportCompletedWaiter(c, func(o *dynamodb.ExportCompletedWaiterOptions) { o.MinDelay, o.MaxDelay = 10*time.Millisecond, 50*time.Millisecond })
+	w := dynamodb.NewExportCompletedWaiter(c, func(o *dynamodb.ExportCompletedWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 10*time.Millisecond, 50*time.Millisecond
+	})
 	d, err := w.WaitForOutput(ctx, &dynamodb.DescribeExportInput{ExportArn: ex.ExportDescription.ExportArn}, 20*time.Second)
 	if err != nil {
 		t.Fatal(err)
