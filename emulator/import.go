@@ -80,6 +80,57 @@ type importMeta struct {
 	FailureCode  string                   `json:"failureCode,omitempty"`
 	FailureMsg   string                   `json:"failureMessage,omitempty"`
 	TableDropped bool                     `json:"dropped,omitempty"`
+	// ErrorLog holds the first maxImportErrorLog error records, what AWS
+	// writes to CloudWatch Logs (ImportErrors serves them).
+	ErrorLog []ImportErrorRecord `json:"errorLog,omitempty"`
+}
+
+// maxImportErrorLog bounds the error records an import keeps.
+const maxImportErrorLog = 100
+
+// ImportErrorRecord is one record of an import's error log, as AWS writes
+// it to the log group /aws-dynamodb/imports, stream <import-id>/error.
+type ImportErrorRecord struct {
+	ItemS3Pointer ItemS3Pointer `json:"itemS3Pointer"`
+	ImportArn     string        `json:"importArn"`
+	ErrorMessages []string      `json:"errorMessages"`
+}
+
+// ItemS3Pointer locates a bad item: its object and its index in it.
+type ItemS3Pointer struct {
+	Bucket    string `json:"bucket"`
+	Key       string `json:"key"`
+	ItemIndex int64  `json:"itemIndex"`
+}
+
+// ImportErrors returns the error log of an import (the first 100 records),
+// ExtendDB's stand-in for its CloudWatch log stream.
+func (e *Engine) ImportErrors(ctx context.Context, ns Namespace, importArn string) ([]ImportErrorRecord, error) {
+	ins, part, id, ok := parseImportARN(importArn)
+	if !ok {
+		return nil, Validation("Invalid importArn: %s", importArn)
+	}
+	if ins != ns || part != ns.Partition() {
+		return nil, NewError(CodeImportNotFound, "Import not found: %s", importArn)
+	}
+	v, err := e.opts.Store.Get(append(importPrefix(ns), id...))
+	if errors.Is(err, kv.ErrNotFound) {
+		return nil, NewError(CodeImportNotFound, "Import not found: %s", importArn)
+	}
+	if err != nil {
+		return nil, internalError(err)
+	}
+	var m importMeta
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, internalError(err)
+	}
+	if m.ARN() != importArn {
+		return nil, NewError(CodeImportNotFound, "Import not found: %s", importArn)
+	}
+	if m.ErrorLog == nil {
+		return []ImportErrorRecord{}, nil
+	}
+	return m.ErrorLog, nil
 }
 
 func (m *importMeta) ns() Namespace { return Namespace{Account: m.Account, Region: m.Region} }
@@ -475,7 +526,31 @@ func (e *Engine) endImport(m *importMeta, t *tableMeta, f func(*importMeta)) {
 }
 
 // importCounts are an import's counters.
-type importCounts struct{ processed, imported, errors, bytes int64 }
+type importCounts struct {
+	processed, imported, errors, bytes int64
+	log                                []ImportErrorRecord
+}
+
+// fail counts a bad item (index idx of object key) and logs it.
+func (c *importCounts) fail(m *importMeta, key string, idx int64, err error) {
+	c.processed++
+	c.errors++
+	if len(c.log) >= maxImportErrorLog {
+		return
+	}
+	msg := "The item could not be parsed"
+	var ee *Error
+	switch {
+	case errors.As(err, &ee):
+		msg = ee.Message
+	case errors.Is(err, errBadLine):
+		msg = "The item is not in the import's format"
+	case err != nil:
+		msg += ": " + err.Error()
+	}
+	c.log = append(c.log, ImportErrorRecord{ItemS3Pointer: ItemS3Pointer{Bucket: *m.Source.S3Bucket, Key: key, ItemIndex: idx},
+		ImportArn: m.ARN(), ErrorMessages: []string{msg}})
+}
 
 // runImport reads every object under the prefix and loads its items.
 func (e *Engine) runImport(ctx context.Context, m *importMeta, t *tableMeta) error {
@@ -500,7 +575,7 @@ func (e *Engine) runImport(ctx context.Context, m *importMeta, t *tableMeta) err
 		if err != nil {
 			return err
 		}
-		if err := e.importObject(ctx, m, t, data, &c); err != nil {
+		if err := e.importObject(ctx, m, t, key, data, &c); err != nil {
 			return err
 		}
 		if f := e.ex.afterFile; f != nil {
@@ -512,6 +587,7 @@ func (e *Engine) runImport(ctx context.Context, m *importMeta, t *tableMeta) err
 	}
 	e.endImport(m, t, func(m *importMeta) {
 		m.Processed, m.Imported, m.Errors, m.ProcessedB = c.processed, c.imported, c.errors, c.bytes
+		m.ErrorLog = c.log
 		m.Status = importCompleted
 		if c.errors > 0 {
 			m.Status, m.FailureCode, m.FailureMsg = importFailed, "ItemValidationError", msgItemValidation
@@ -543,11 +619,10 @@ func decompress(kind string, data []byte) ([]byte, error) {
 
 // importObject parses one object and writes its valid items. The first bad
 // item abandons the rest of the object, as one error (§5.3).
-func (e *Engine) importObject(ctx context.Context, m *importMeta, t *tableMeta, data []byte, c *importCounts) error {
+func (e *Engine) importObject(ctx context.Context, m *importMeta, t *tableMeta, key string, data []byte, c *importCounts) error {
 	raw, err := decompress(m.Compression, data)
 	if err != nil {
-		c.processed++
-		c.errors++
+		c.fail(m, key, 0, fmt.Errorf("the object does not decompress as %s: %w", m.Compression, err))
 		return nil
 	}
 	c.bytes += int64(len(raw))
@@ -558,7 +633,7 @@ func (e *Engine) importObject(ctx context.Context, m *importMeta, t *tableMeta, 
 		batch = batch[:0]
 		return err
 	}
-	for {
+	for idx := int64(0); ; idx++ {
 		item, err := next()
 		if err == io.EOF {
 			break
@@ -566,11 +641,11 @@ func (e *Engine) importObject(ctx context.Context, m *importMeta, t *tableMeta, 
 		if err == nil {
 			err = checkImportItem(t, item)
 		}
-		c.processed++
 		if err != nil {
-			c.errors++
+			c.fail(m, key, idx, err)
 			break
 		}
+		c.processed++
 		c.imported++
 		batch = append(batch, item)
 		if len(batch) == backupChunk {

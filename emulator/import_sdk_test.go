@@ -3,7 +3,10 @@ package emulator_test
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -142,6 +146,41 @@ func TestImportBadItemsFail(t *testing.T) {
 	}
 	if st := tableStatus(t, c, "imbad"); st != types.TableStatusActive {
 		t.Errorf("the table is kept ACTIVE with the valid items: %s", st)
+	}
+	// The error log (CloudWatch's stand-in): one record per error.
+	resp, err := http.Get(s.URL + wire.ImportErrorsPath + "?arn=" + url.QueryEscape(*d.ImportArn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var log struct {
+		Records []struct {
+			ItemS3Pointer struct {
+				Bucket, Key string
+				ItemIndex   int
+			}
+			ImportArn     string
+			ErrorMessages []string
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&log); err != nil || resp.StatusCode != 200 || len(log.Records) != 3 {
+		t.Fatalf("error log: %d %v %+v", resp.StatusCode, err, log)
+	}
+	r := log.Records[0]
+	if r.ItemS3Pointer.Bucket != "bkt" || r.ItemS3Pointer.Key != "in/1" || r.ItemS3Pointer.ItemIndex != 1 || r.ImportArn != *d.ImportArn ||
+		len(r.ErrorMessages) != 1 || r.ErrorMessages[0] != "One or more parameter values were invalid: Missing the key sk in the item" {
+		t.Errorf("first record %+v", r)
+	}
+	if k := log.Records[1].ItemS3Pointer; k.Key != "in/2" || k.ItemIndex != 1 {
+		t.Errorf("second record %+v", log.Records[1])
+	}
+	resp2, err := http.Get(s.URL + wire.ImportErrorsPath + "?arn=" + url.QueryEscape(*d.ImportArn+"0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp2.Body.Close()
+	if resp2.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown import: %d", resp2.StatusCode)
 	}
 }
 
