@@ -543,7 +543,8 @@ type manifestFile struct {
 }
 
 // runExport writes the export's objects from snap, then marks it COMPLETED.
-func (e *Engine) runExport(ctx context.Context, m *exportMeta, snap kv.Snapshot) error {
+func (e *Engine) runExport(ctx context.Context, m *exportMeta, snap kv.Snapshot) (err error) {
+	defer recoverJob(&err)
 	obj := e.opts.Objects
 	if obj == nil {
 		return objstore.ErrNoSuchBucket
@@ -659,6 +660,14 @@ func (e *Engine) runExport(ctx context.Context, m *exportMeta, snap kv.Snapshot)
 		m.Status, m.Items, m.Billed, m.Manifest = exportCompleted, items, billed, base+"manifest-summary.json"
 	})
 	return nil
+}
+
+// recoverJob turns a panic of an export or import job into its error, so
+// one bad object fails its job instead of the server.
+func recoverJob(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("emulator: the job panicked: %v", r)
+	}
 }
 
 // putWithMD5 writes name.json and name.md5, the base64 MD5 of the JSON.

@@ -553,7 +553,8 @@ func (c *importCounts) fail(m *importMeta, key string, idx int64, err error) {
 }
 
 // runImport reads every object under the prefix and loads its items.
-func (e *Engine) runImport(ctx context.Context, m *importMeta, t *tableMeta) error {
+func (e *Engine) runImport(ctx context.Context, m *importMeta, t *tableMeta) (err error) {
+	defer recoverJob(&err)
 	obj := e.opts.Objects
 	if obj == nil {
 		return objstore.ErrNoSuchBucket
@@ -562,7 +563,8 @@ func (e *Engine) runImport(ctx context.Context, m *importMeta, t *tableMeta) err
 	if m.Source.S3KeyPrefix != nil {
 		prefix = *m.Source.S3KeyPrefix
 	}
-	keys, err := obj.List(ctx, bucket, prefix)
+	var keys []string
+	keys, err = obj.List(ctx, bucket, prefix)
 	if err != nil {
 		return err
 	}
@@ -757,7 +759,7 @@ func itemReader(m *importMeta, t *tableMeta, raw []byte) func() (av.Item, error)
 				continue
 			}
 			// The export's own form, {"Item":{…}}, skips encoding/json.
-			if inner, ok := bytes.CutPrefix(line, []byte(`{"Item":`)); ok && inner[len(inner)-1] == '}' {
+			if inner, ok := bytes.CutPrefix(line, []byte(`{"Item":`)); ok && len(inner) > 0 && inner[len(inner)-1] == '}' {
 				if it, err := av.DecodeItemJSON(inner[:len(inner)-1]); err == nil {
 					return it, nil
 				}
