@@ -89,6 +89,11 @@ resource "aws_dynamodb_table" "t" {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
+	for _, sp := range specs {
+		if sp.Name() == "tfimport" && !strings.Contains(Describe(&sp), "  import:     DYNAMODB_JSON from s3://bkt/seed/ (NONE)\n") {
+			t.Errorf("Describe:\n%s", Describe(&sp))
+		}
+	}
 	if d := Provision(context.Background(), eng, specs); d.HasErrors() || strings.Contains(d.Error(), "import") {
 		t.Fatalf("provision: %s", d.Error())
 	}
