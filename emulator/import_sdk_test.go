@@ -367,3 +367,30 @@ func TestImportRestartResumes(t *testing.T) {
 		t.Errorf("%v %+v", err, dt)
 	}
 }
+
+// TestImportTokenRetryWhileRunning: the same ClientToken and table with
+// another source, while the import runs, answers the original import.
+func TestImportTokenRetryWhileRunning(t *testing.T) {
+	s, root := exServer(t)
+	putObj(t, root, "in/a", []byte(`{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}`))
+	release := make(chan struct{})
+	emulator.SetExportHooks(s.Engine(), 0, func(string, int) { <-release })
+	in := &dynamodb.ImportTableInput{ClientToken: aws.String("tok"), S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String("in/")},
+		InputFormat: types.InputFormatDynamodbJson, TableCreationParameters: imParams("imretry")}
+	first, err := s.Client.ImportTable(t.Context(), in)
+	if err != nil {
+		close(release)
+		t.Fatal(err)
+	}
+	in.S3BucketSource.S3KeyPrefix = aws.String("other/")
+	in.InputFormat = types.InputFormatCsv
+	again, err := s.Client.ImportTable(t.Context(), in)
+	close(release)
+	if err != nil || *again.ImportTableDescription.ImportArn != *first.ImportTableDescription.ImportArn ||
+		aws.ToString(again.ImportTableDescription.S3BucketSource.S3KeyPrefix) != "in/" {
+		t.Errorf("retry: %v %+v", err, again)
+	}
+	if d := imWait(t, s, first.ImportTableDescription.ImportArn); d.ImportStatus != types.ImportStatusCompleted || d.ImportedItemCount != 1 {
+		t.Errorf("%+v", d)
+	}
+}
