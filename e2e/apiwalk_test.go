@@ -21,13 +21,6 @@ import (
 // as they are added (the lead empties it when merging the branches that add
 // them) and cannot go stale.
 var pendingOperations = map[string]bool{
-	// Export to and import from S3 (issue 15).
-	"ExportTableToPointInTime": true,
-	"DescribeExport":           true,
-	"ListExports":              true,
-	"ImportTable":              true,
-	"DescribeImport":           true,
-	"ListImports":              true,
 	// In the SDK's model (aws-sdk-go-v2 dynamodb v1.74) and in no issue
 	// yet: bulk operations and vector search.
 	"CancelBulkOperation":   true,

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/objstore"
 	"github.com/rs/zerolog"
 )
 
@@ -88,6 +89,10 @@ type Options struct {
 	// point-in-time recovery history; zero means DefaultPITRTrimInterval,
 	// negative disables the worker.
 	PITRTrimInterval time.Duration
+	// Objects is the S3 stand-in exports write to and imports read from
+	// (export.go, import.go); nil makes every bucket missing, so exports
+	// and imports end FAILED with S3NoSuchBucket.
+	Objects objstore.Store
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
@@ -136,6 +141,8 @@ type Engine struct {
 	as autoScaleState
 	// pitr is the point-in-time recovery history (pitr.go).
 	pitr pitrState
+	// ex is the export and import jobs (export.go, import.go).
+	ex exportState
 }
 
 // New returns an engine over opts.Store. Close the store after the engine.
@@ -179,11 +186,20 @@ func New(opts Options) (*Engine, error) {
 		e.stopKinesis()
 		return nil, err
 	}
+	e.ex.init()
+	if err := e.failUnfinishedExports(); err != nil {
+		return nil, err
+	}
 	e.startReplication()
 	e.resumeRestores()
 	e.startTTL()
 	e.startAutoScale()
 	e.startPITRTrim()
+	// Last: a resumed import's job caches tables, which the steps above
+	// read without e.mu.
+	if err := e.resumeImports(); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -195,6 +211,7 @@ func (e *Engine) Close() error {
 	e.bf.stop()
 	e.stopReplication()
 	e.bk.stop()
+	e.ex.stop()
 	e.stopTTL()
 	e.stopKinesis()
 	e.stopPITRTrim()

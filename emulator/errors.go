@@ -39,6 +39,11 @@ const (
 	CodeReplicaAlreadyExists          = "ReplicaAlreadyExistsException"
 	CodeReplicaNotFound               = "ReplicaNotFoundException"
 	CodeIndexNotFound                 = "IndexNotFoundException"
+	CodeInvalidExportTime             = "InvalidExportTimeException"
+	CodeExportConflict                = "ExportConflictException"
+	CodeExportNotFound                = "ExportNotFoundException"
+	CodeImportConflict                = "ImportConflictException"
+	CodeImportNotFound                = "ImportNotFoundException"
 )
 
 // ThrottlingReason is one entry of a throttle error's reasons list.

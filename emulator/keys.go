@@ -20,6 +20,8 @@ import (
 //	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
 //	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
 //	'p' <tableID:16> <encoded primary key> <at:8> <seq:8> → the item before a write at `at` (PITR undo log, pitr.go)
+//	'e' <account> 0x00 <region> 0x00 <export id>    → JSON exportMeta (export.go)
+//	'j' <account> 0x00 <region> 0x00 <import id>    → JSON importMeta (import.go)
 //
 // Backups live outside every table's families, so DeleteTable's range
 // deletes never touch them and they outlive the table (backup.go).

@@ -218,6 +218,9 @@ type tableMeta struct {
 	// InProgress is set the restore job (restore.go) is copying the items
 	// in and the table is CREATING.
 	Restore *restoreState `json:"restore,omitempty"`
+	// Importing is the ARN of the ImportTable job (import.go) loading the
+	// table; while it is set the table is CREATING.
+	Importing string `json:"importing,omitempty"`
 
 	// Insights is the table's Contributor Insights setting (insights.go).
 	Insights *insightsState `json:"ci,omitempty"`
@@ -240,7 +243,7 @@ func (t *tableMeta) status(now time.Time) string {
 	switch {
 	case t.Deleting:
 		return statusDeleting
-	case t.Restore != nil && t.Restore.InProgress, now.Before(t.CreatingUntil):
+	case t.Restore != nil && t.Restore.InProgress, t.Importing != "", now.Before(t.CreatingUntil):
 		return statusCreating
 	case now.Before(t.UpdatingUntil):
 		return statusUpdating

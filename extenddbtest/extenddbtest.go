@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/objstore"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/throttle"
 	"github.com/extenddb/extenddb/wire"
@@ -38,6 +39,7 @@ type options struct {
 	legacyGlobalTables  bool
 	autoScaleDatapoint  time.Duration
 	pitrLag             *time.Duration
+	s3Dir               string
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
@@ -119,6 +121,11 @@ func WithPITRLag(d time.Duration) Option {
 	return func(o *options) { o.pitrLag = &d }
 }
 
+// WithS3Dir makes dir the S3 stand-in of exports and imports (serve's
+// --s3-dir): bucket B is the folder dir/B. By default it is a temporary
+// folder of the test, Server.S3Dir.
+func WithS3Dir(dir string) Option { return func(o *options) { o.s3Dir = dir } }
+
 // WithLoad provisions the tables of Terraform directories, CloudFormation
 // or SAM templates and cdk.out directories before Start returns, as
 // `serve --load` does. Repeatable.
@@ -148,6 +155,9 @@ type Server struct {
 	// Engine is the engine behind the server, for tests that want to
 	// call it directly.
 	Engine *emulator.Engine
+	// S3Dir is the folder standing in for S3 (WithS3Dir): create the
+	// folder S3Dir/B before exporting to or importing from bucket B.
+	S3Dir string
 }
 
 // Start starts a server and registers its shutdown with t.Cleanup. Any
@@ -179,6 +189,9 @@ func Start(t testing.TB, opts ...Option) *Server {
 		initialBurst = *o.initialBurst
 	}
 
+	if o.s3Dir == "" {
+		o.s3Dir = t.TempDir()
+	}
 	store, err := pebblestore.Open(pebblestore.Options{Dir: o.dataDir, InMemory: o.dataDir == ""})
 	if err != nil {
 		t.Fatalf("extenddbtest: %v", err)
@@ -193,6 +206,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 		AutoScaleDatapoint: o.autoScaleDatapoint,
 		AutoScaleInterval:  o.autoScaleDatapoint / 10,
 		Throttle:           emulator.ThrottleOptions{Off: o.throttleOff, InitialBurstSeconds: initialBurst},
+		Objects:            objstore.Dir{Root: o.s3Dir},
 	})
 	if err != nil {
 		_ = store.Close()
@@ -218,6 +232,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	return &Server{
 		Endpoint: srv.URL,
 		Engine:   eng,
+		S3Dir:    o.s3Dir,
 		Config: aws.Config{
 			Region:       o.region,
 			BaseEndpoint: aws.String(srv.URL),

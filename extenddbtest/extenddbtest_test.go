@@ -324,3 +324,37 @@ func TestStartWithPITRLag(t *testing.T) {
 		t.Fatalf("the item written just before the restore: %v, %v", out, err)
 	}
 }
+
+// TestExportToS3Dir: an export lands in Server.S3Dir, in AWS's layout.
+func TestExportToS3Dir(t *testing.T) {
+	s := extenddbtest.Start(t)
+	if err := os.Mkdir(filepath.Join(s.S3Dir, "bkt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := s.DynamoDB()
+	out, err := c.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String("exp"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateContinuousBackups(t.Context(), &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("exp"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := c.ExportTableToPointInTime(t.Context(), &dynamodb.ExportTableToPointInTimeInput{TableArn: out.TableDescription.TableArn, S3Bucket: aws.String("bkt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := dynamodb.NewExportCompletedWaiter(c, func(o *dynamodb.ExportCompletedWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 10*time.Millisecond, 50*time.Millisecond
+	})
+	d, err := w.WaitForOutput(t.Context(), &dynamodb.DescribeExportInput{ExportArn: ex.ExportDescription.ExportArn}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(s.S3Dir, "bkt", *d.ExportDescription.ExportManifest)); err != nil {
+		t.Errorf("manifest: %v", err)
+	}
+}

@@ -35,7 +35,14 @@ type throttleAdminAnswer struct {
 	Error   string               `json:"error,omitempty"`
 }
 
+// ImportErrorsPath serves an import's error log, ExtendDB's stand-in for
+// the CloudWatch log stream <import-id>/error of /aws-dynamodb/imports:
+//
+//	GET /_extenddb/import-errors?arn=IMPORT_ARN   {"records":[{"itemS3Pointer":…,"importArn":…,"errorMessages":[…]}]}
+const ImportErrorsPath = "/_extenddb/import-errors"
+
 func (h *handler) adminRoutes(r *mux.Router) {
+	r.Methods(http.MethodGet).Path(ImportErrorsPath).HandlerFunc(h.importErrors)
 	r.Methods(http.MethodGet).Path(ThrottleAdminPath).HandlerFunc(h.throttleAdmin)
 	r.Methods(http.MethodPost).Path(ThrottleAdminPath + "/{action:reset|drain|pin|unpin}").HandlerFunc(h.throttleAdmin)
 	r.Methods(http.MethodGet).Path(InsightsAdminPath).HandlerFunc(h.insightsAdmin)
@@ -105,4 +112,32 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 			Str("action", strings.TrimSpace(act.Kind+" "+q.Get("direction"))).Msg("throttle control")
 	}
 	reply(http.StatusOK)
+}
+
+func (h *handler) importErrors(w http.ResponseWriter, r *http.Request) {
+	arn := r.URL.Query().Get("arn")
+	reply := func(status int, v any) {
+		body, _ := json.Marshal(v)
+		writeBody(w, status, "application/json", append(body, '\n'))
+	}
+	// The import's own account and Region, from its ARN.
+	f := strings.SplitN(arn, ":", 6)
+	if len(f) != 6 {
+		reply(http.StatusBadRequest, map[string]string{"error": "arn must be an import ARN"})
+		return
+	}
+	recs, err := h.eng.ImportErrors(r.Context(), emulator.Namespace{Account: f[4], Region: f[3]}, arn)
+	if err != nil {
+		var ee *emulator.Error
+		status := http.StatusInternalServerError
+		if errors.As(err, &ee) && ee.Code != emulator.CodeInternalServerError {
+			status = http.StatusBadRequest
+			if ee.Code == emulator.CodeImportNotFound {
+				status = http.StatusNotFound
+			}
+		}
+		reply(status, map[string]string{"error": err.Error()})
+		return
+	}
+	reply(http.StatusOK, map[string]any{"records": recs})
 }

@@ -98,6 +98,12 @@ func dynamoDBOperations() map[string]operation {
 		// Replica auto scaling.
 		"DescribeTableReplicaAutoScaling": op((*emulator.Engine).DescribeTableReplicaAutoScaling),
 		"UpdateTableReplicaAutoScaling":   op((*emulator.Engine).UpdateTableReplicaAutoScaling),
+		"ExportTableToPointInTime":        op((*emulator.Engine).ExportTableToPointInTime),
+		"DescribeExport":                  op((*emulator.Engine).DescribeExport),
+		"ListExports":                     op((*emulator.Engine).ListExports),
+		"ImportTable":                     op((*emulator.Engine).ImportTable),
+		"DescribeImport":                  op((*emulator.Engine).DescribeImport),
+		"ListImports":                     op((*emulator.Engine).ListImports),
 		// Data plane.
 		"GetItem":            op((*emulator.Engine).GetItemStored),
 		"PutItem":            op((*emulator.Engine).PutItem),

@@ -89,6 +89,11 @@ var errorSpecs = map[string]errorSpec{
 	emulator.CodeReplicaNotFound:               {namespace: nsDynamoDB, status: 400},
 	emulator.CodeIndexNotFound:                 {namespace: nsDynamoDB, status: 400},
 	emulator.CodeTrimmedDataAccess:             {namespace: nsDynamoDB, status: 400},
+	emulator.CodeInvalidExportTime:             {namespace: nsDynamoDB, status: 400},
+	emulator.CodeExportConflict:                {namespace: nsDynamoDB, status: 400},
+	emulator.CodeExportNotFound:                {namespace: nsDynamoDB, status: 400},
+	emulator.CodeImportConflict:                {namespace: nsDynamoDB, status: 400},
+	emulator.CodeImportNotFound:                {namespace: nsDynamoDB, status: 400},
 	emulator.CodeInternalServerError:           {namespace: nsDynamoDB, status: http.StatusInternalServerError},
 
 	// Point-in-time recovery.

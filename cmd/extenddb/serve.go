@@ -53,6 +53,8 @@ type serveConfig struct {
 	cors              string
 	pprof             string
 	kinesisEndpoint   string
+	s3Dir             string
+	s3Endpoint        string
 	iac               iacConfig
 	throttle          throttleConfig
 	web               webConfig
@@ -115,6 +117,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.auth, "auth", c.auth, "`MODE` of authentication: off (any request is served, as DynamoDB Local) or sigv4 (every request must be signed with a key of --credentials and is authorized by IAM policies)")
 	fs.StringVar(&c.credentials, "credentials", c.credentials, "`FILE` (YAML or JSON) of access keys, their accounts, principals and identity policies, and the roles they may assume; needed by --auth=sigv4")
 	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
+	fs.StringVar(&c.s3Dir, "s3-dir", c.s3Dir, "`DIR` standing in for S3 for exports and imports: bucket B is the folder DIR/B (default: DATA-DIR/s3, or a temporary folder with --in-memory)")
+	fs.StringVar(&c.s3Endpoint, "s3-endpoint", c.s3Endpoint, "`URL` of an S3-compatible server (MinIO, LocalStack, …) for exports and imports, path-style; replaces --s3-dir")
 	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
 	fs.StringVar(&c.kinesisEndpoint, "kinesis-endpoint", c.kinesisEndpoint, "Kinesis Data Streams `URL` (e.g. http://127.0.0.1:4567) that receives the item changes of tables with a Kinesis streaming destination; empty: destinations are bookkeeping only")
 	c.iac.register(fs, true)
@@ -392,6 +396,12 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		}
 		engOpts.Kinesis = sink
 	}
+	objects, cleanup, err := openObjects(cfg, log)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	engOpts.Objects = objects
 	cfg.throttle.apply(&engOpts)
 	web := newWeb(cfg.web)
 	engOpts.Observer = web.observer()

@@ -483,7 +483,9 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	if n := props.get("ContributorInsightsSpecification"); n != nil {
 		d.insights(&sp, "", n)
 	}
-	d.ignored(props, "ImportSourceSpecification")
+	if n := props.get("ImportSourceSpecification"); n != nil {
+		sp.Import = d.importSource(n)
+	}
 	return []spec.TableSpec{sp}
 }
 
@@ -808,4 +810,31 @@ func cloneSpec(s spec.TableSpec) spec.TableSpec {
 	out.Create.GlobalSecondaryIndexes = append([]emulator.GlobalSecondaryIndex(nil), s.Create.GlobalSecondaryIndexes...)
 	out.Create.Tags = append([]emulator.Tag(nil), s.Create.Tags...)
 	return out
+}
+
+// importSource reads ImportSourceSpecification: the table is created by
+// ImportTable from the S3 stand-in.
+func (d *decoder) importSource(n *node) *emulator.ImportTableInput {
+	const p = "ImportSourceSpecification"
+	if !d.object(n, p, "S3BucketSource", "InputFormat", "InputCompressionType", "InputFormatOptions") {
+		return nil
+	}
+	d.required(n.get("S3BucketSource"), n, p+".S3BucketSource")
+	d.required(n.get("InputFormat"), n, p+".InputFormat")
+	in := &emulator.ImportTableInput{InputFormat: d.str(n.get("InputFormat"), p+".InputFormat"),
+		InputCompressionType: d.str(n.get("InputCompressionType"), p+".InputCompressionType"), S3BucketSource: &emulator.S3BucketSource{}}
+	if src := n.get("S3BucketSource"); d.object(src, p+".S3BucketSource", "S3Bucket", "S3BucketOwner", "S3KeyPrefix") {
+		d.required(src.get("S3Bucket"), src, p+".S3BucketSource.S3Bucket")
+		in.S3BucketSource = &emulator.S3BucketSource{S3Bucket: d.str(src.get("S3Bucket"), p+".S3BucketSource.S3Bucket"),
+			S3BucketOwner: d.str(src.get("S3BucketOwner"), p+".S3BucketSource.S3BucketOwner"),
+			S3KeyPrefix:   d.str(src.get("S3KeyPrefix"), p+".S3BucketSource.S3KeyPrefix")}
+	}
+	if o := n.get("InputFormatOptions"); d.object(o, p+".InputFormatOptions", "Csv") {
+		if c := o.get("Csv"); d.object(c, p+".InputFormatOptions.Csv", "Delimiter", "HeaderList") {
+			in.InputFormatOptions = &emulator.InputFormatOptions{Csv: &emulator.CsvOptions{
+				Delimiter:  d.str(c.get("Delimiter"), p+".InputFormatOptions.Csv.Delimiter"),
+				HeaderList: d.strList(c.get("HeaderList"), p+".InputFormatOptions.Csv.HeaderList")}}
+		}
+	}
+	return in
 }

@@ -47,6 +47,11 @@ type TableSpec struct {
 	// ConfirmRemoveSelf is sent as ConfirmRemoveSelfResourceAccess when a
 	// policy is put on an existing table or stream.
 	ConfirmRemoveSelf bool
+	// Import, when set, creates the table with ImportTable from the S3
+	// stand-in (Terraform import_table, CloudFormation
+	// ImportSourceSpecification) instead of CreateTable; its
+	// TableCreationParameters are taken from Create.
+	Import *emulator.ImportTableInput
 	// Replicas lists the Regions of the global table this table belongs
 	// to, its own included; empty for a single-Region table.
 	Replicas []string

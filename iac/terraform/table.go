@@ -283,7 +283,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 		}
 	}
 	if it := d.one("import_table"); it != nil {
-		diags.Warnf(spec.PosFromHCL(&it.rng), "import_table: imports from S3 are not performed; the table is created empty")
+		s.Import = importTable(r, it)
 	}
 	if w := d.one("global_table_witness"); w != nil {
 		diags.Infof(spec.PosFromHCL(&w.rng), "global_table_witness: witness Regions hold no table in ExtendDB")
@@ -307,6 +307,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 		rs.Pos = spec.PosFromHCL(&rb.rng)
 		rs.Source = fmt.Sprintf("%s.replica[%s]", addr, *rn)
 		rs.PITR = nil
+		rs.Import = nil // the home Region's import fills the group
 		if v := r.boolean(rb.attrs, "point_in_time_recovery"); v != nil && *v {
 			rs.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: v}
 		}
@@ -503,4 +504,22 @@ func cloneSpec(s spec.TableSpec) spec.TableSpec {
 	out.Items = append(out.Items[:0:0], s.Items...)
 	out.ItemPos = append(out.ItemPos[:0:0], s.ItemPos...)
 	return out
+}
+
+// importTable reads an import_table block: the table is created by
+// ImportTable from the S3 stand-in.
+func importTable(r *reader, it *decoded) *emulator.ImportTableInput {
+	in := &emulator.ImportTableInput{InputFormat: r.str(it.attrs, "input_format"),
+		InputCompressionType: r.str(it.attrs, "input_compression_type"), S3BucketSource: &emulator.S3BucketSource{}}
+	if src := it.one("s3_bucket_source"); src != nil {
+		in.S3BucketSource = &emulator.S3BucketSource{S3Bucket: r.str(src.attrs, "bucket"),
+			S3BucketOwner: r.str(src.attrs, "bucket_owner"), S3KeyPrefix: r.str(src.attrs, "key_prefix")}
+	}
+	if o := it.one("input_format_options"); o != nil {
+		if c := o.one("csv"); c != nil {
+			in.InputFormatOptions = &emulator.InputFormatOptions{Csv: &emulator.CsvOptions{
+				Delimiter: r.str(c.attrs, "delimiter"), HeaderList: r.strList(c.attrs, "header_list")}}
+		}
+	}
+	return in
 }
