@@ -15,9 +15,9 @@ package emulator
 // _started first (it proves the bucket is writable; a missing bucket ends
 // the export FAILED/S3NoSuchBucket as on AWS), then the data files, then
 // manifest-files.json and manifest-summary.json with their .md5 files, and
-// only then the record COMPLETED. Until ExtendDB keeps point-in-time
-// history, the snapshot is the table at the request: ExportTime may only
-// be the request's second (docs/differences.md).
+// only then the record COMPLETED. The job reads the table as of ExportTime
+// from the snapshot's items and point-in-time history (pitr.go's asOfIter),
+// so any moment of the recovery window can be exported.
 //
 // Recovery. A snapshot does not survive a restart and a copy resumed from
 // the live table would not be the table at ExportTime, so New fails every
@@ -63,7 +63,7 @@ const (
 	// defaultExportFileItems is how many items go in one data file.
 	defaultExportFileItems = 100_000
 
-	// exportTimeSlack is how far ExportTime may lie before the request:
+	// exportTimeSlack is how far ExportTime may lie after the request:
 	// clients send "now" read from their own clock.
 	exportTimeSlack = 5 * time.Second
 )
@@ -292,11 +292,14 @@ func (e *Engine) ExportTableToPointInTime(ctx context.Context, ns Namespace, in 
 	at := now
 	if in.ExportTime != nil {
 		at = timeOf(*in.ExportTime)
-		// Only the request's moment is available without PITR history;
-		// any other time is refused as DynamoDB refuses a time outside the
-		// recovery window.
-		if at.After(now) || at.Before(now.Add(-exportTimeSlack)) || at.Before(t.PITREnabledAt.Truncate(time.Second)) {
+		// Any moment of the recovery window; clients send "now" read from
+		// their own clock, so a second of slack past it is taken as now.
+		earliest, _ := e.pitrWindow(t, now)
+		if at.After(now.Add(exportTimeSlack)) || at.Before(earliest.Truncate(time.Second)) {
 			return nil, NewError(CodeInvalidExportTime, "Export Time is invalid")
+		}
+		if at.After(now) {
+			at = now
 		}
 	}
 	m := &exportMeta{Account: ns.Account, Region: ns.Region, TableName: t.Name, TableID: t.ID,
@@ -557,8 +560,7 @@ func (e *Engine) runExport(ctx context.Context, m *exportMeta, snap kv.Snapshot)
 	if per <= 0 {
 		per = defaultExportFileItems
 	}
-	src := itemPrefix(m.TableID)
-	it, err := snap.NewIter(src, prefixEnd(src))
+	it, err := newAsOfIter(snap, m.TableID, m.ExportTime, nil)
 	if err != nil {
 		return err
 	}
@@ -599,7 +601,7 @@ func (e *Engine) runExport(ctx context.Context, m *exportMeta, snap kv.Snapshot)
 		}
 		return ctx.Err()
 	}
-	for ok := it.First(); ok; ok = it.Next() {
+	for it.Next() {
 		item, err := av.DecodeItem(it.Value())
 		if err != nil {
 			return err
@@ -618,7 +620,7 @@ func (e *Engine) runExport(ctx context.Context, m *exportMeta, snap kv.Snapshot)
 			}
 		}
 	}
-	if err := it.Error(); err != nil {
+	if err := it.Err(); err != nil {
 		return err
 	}
 	if inFile > 0 || !wroteOnce {
