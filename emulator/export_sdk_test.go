@@ -369,7 +369,9 @@ func TestExportAtPastTime(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	at := time.Now()
 	time.Sleep(20 * time.Millisecond)
-	key := func(pk, sk string) mkItem { return mkItem{"pk": mkS(pk), "sk": &types.AttributeValueMemberN{Value: sk}} }
+	key := func(pk, sk string) mkItem {
+		return mkItem{"pk": mkS(pk), "sk": &types.AttributeValueMemberN{Value: sk}}
+	}
 	if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("extbl"), Key: key("p0", "0")}); err != nil {
 		t.Fatal(err)
 	}
