@@ -334,20 +334,38 @@ func (e *Engine) ItemChanges(ctx context.Context, ns Namespace, table string, fr
 	if earliest, _ := e.pitrWindow(t, now); from.Before(earliest.Truncate(time.Millisecond)) || to.After(now) || to.Before(from) {
 		return invalidRestoreTime()
 	}
+	return itemChangesIn(ctx, snap, t.ID, from, to, func(oldB, newB []byte, _ time.Time) error {
+		oldItem, err := decodeOrNil(oldB)
+		if err != nil {
+			return internalError(err)
+		}
+		newItem, err := decodeOrNil(newB)
+		if err != nil {
+			return internalError(err)
+		}
+		return fn(oldItem, newItem)
+	})
+}
+
+func decodeOrNil(b []byte) (av.Item, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return av.DecodeItem(b)
+}
+
+// itemChangesIn is ItemChanges over table id of snap, with the stored
+// images (empty where the item did not exist) and the time of the item's
+// last write in (from, to].
+func itemChangesIn(ctx context.Context, snap kv.Reader, id tableID, from, to time.Time, fn func(oldB, newB []byte, written time.Time) error) error {
 	lo, hi := uint64(from.UnixNano()), uint64(to.UnixNano())
-	up := pitrPrefix(t.ID)
+	up := pitrPrefix(id)
 	undo, err := snap.NewIter(up, prefixEnd(up))
 	if err != nil {
 		return internalError(err)
 	}
 	defer undo.Close()
-	ip := itemPrefix(t.ID)
-	decode := func(b []byte) (av.Item, error) {
-		if len(b) == 0 {
-			return nil, nil
-		}
-		return av.DecodeItem(b)
-	}
+	ip := itemPrefix(id)
 	ok := undo.First()
 	for ok {
 		if err := ctx.Err(); err != nil {
@@ -359,7 +377,8 @@ func (e *Engine) ItemChanges(ctx context.Context, ns Namespace, table string, fr
 		// its image at from, the first after to its image at to; with none
 		// after to, the image at to is the current item.
 		var atFrom, atTo []byte
-		changed, haveFrom, haveTo := false, false, false
+		haveFrom, haveTo := false, false
+		var written uint64
 		for ok {
 			k := undo.Key()
 			if string(k[len(up):len(k)-16]) != string(pk) {
@@ -372,10 +391,12 @@ func (e *Engine) ItemChanges(ctx context.Context, ns Namespace, table string, fr
 			if ts > hi && !haveTo {
 				atTo, haveTo = append([]byte(nil), undo.Value()...), true
 			}
-			changed = changed || (ts > lo && ts <= hi)
+			if ts > lo && ts <= hi {
+				written = ts
+			}
 			ok = undo.Next()
 		}
-		if !changed {
+		if written == 0 {
 			continue
 		}
 		if !haveTo {
@@ -388,15 +409,7 @@ func (e *Engine) ItemChanges(ctx context.Context, ns Namespace, table string, fr
 		if len(atFrom) == 0 && len(atTo) == 0 {
 			continue
 		}
-		oldItem, err := decode(atFrom)
-		if err != nil {
-			return internalError(err)
-		}
-		newItem, err := decode(atTo)
-		if err != nil {
-			return internalError(err)
-		}
-		if err := fn(oldItem, newItem); err != nil {
+		if err := fn(atFrom, atTo, time.Unix(0, int64(written))); err != nil {
 			return err
 		}
 	}

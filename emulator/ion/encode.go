@@ -17,6 +17,27 @@ func AppendItemLine(dst []byte, it av.Item) []byte {
 	return append(dst, '}')
 }
 
+// Part is one member of a record line: a name and the item it holds.
+type Part struct {
+	Name string
+	Item av.Item
+}
+
+// AppendRecordLine appends "$ion_1_0 {Name:{…},…}" for parts, in their
+// order (an incremental export's Metadata, Keys, NewImage, OldImage).
+func AppendRecordLine(dst []byte, parts []Part) []byte {
+	dst = append(dst, "$ion_1_0 {"...)
+	for i, p := range parts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendSymbol(dst, p.Name)
+		dst = append(dst, ':')
+		dst = appendStruct(dst, p.Item)
+	}
+	return append(dst, '}')
+}
+
 func appendStruct(dst []byte, m map[string]av.Value) []byte {
 	names := make([]string, 0, len(m))
 	for k := range m {
