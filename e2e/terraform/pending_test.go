@@ -12,8 +12,6 @@ func TestPending(t *testing.T) {
 	for _, p := range []struct{ resource, why string }{
 		{"aws_dynamodb_table_replica", "pending: issue 13 (UpdateTable ReplicaUpdates is served and TestReplicaBlock passes; this resource has not been run yet)"},
 		{"aws_dynamodb_global_table", "pending: issue 13 (the 2017.11.29 operations are served with --legacy-global-tables and --load links the tables; no real-Terraform scenario yet)"},
-		{"aws_dynamodb_table.import_table block", "pending: issue 15 (ImportTable, DescribeImport)"},
-		{"aws_dynamodb_table_export", "pending: issue 15 (ExportTableToPointInTime, DescribeExport)"},
 	} {
 		t.Run(p.resource, func(t *testing.T) { t.Skip(p.why) })
 	}
