@@ -208,6 +208,22 @@ func validAccountID(s string) bool {
 }
 
 // clientToken checks a ClientToken (pattern ^[^\$]+$, at most 36).
+// s3Bucket checks a bucket's name and its owner's account (the members'
+// paths given), as export and import requests name them.
+func (v *violations) s3Bucket(member, ownerMember string, bucket, owner *string) {
+	if bucket == nil {
+		v.null(member)
+	} else {
+		v.length(member, *bucket, 0, 255)
+		if !validBucket(*bucket) {
+			v.add(quoteValue(*bucket), member, "Member must satisfy regular expression pattern: "+s3BucketPattern)
+		}
+	}
+	if owner != nil && !validAccountID(*owner) {
+		v.add(quoteValue(*owner), ownerMember, "Member must satisfy regular expression pattern: [0-9]{12}")
+	}
+}
+
 func (v *violations) clientToken(s *string) {
 	if s == nil {
 		return
@@ -227,17 +243,7 @@ func validateExport(in *ExportTableToPointInTimeInput) error {
 		v.length("tableArn", *in.TableArn, 1, 1024)
 	}
 	v.clientToken(in.ClientToken)
-	if in.S3Bucket == nil {
-		v.null("s3Bucket")
-	} else {
-		v.length("s3Bucket", *in.S3Bucket, 0, 255)
-		if !validBucket(*in.S3Bucket) {
-			v.add(quoteValue(*in.S3Bucket), "s3Bucket", "Member must satisfy regular expression pattern: "+s3BucketPattern)
-		}
-	}
-	if in.S3BucketOwner != nil && !validAccountID(*in.S3BucketOwner) {
-		v.add(quoteValue(*in.S3BucketOwner), "s3BucketOwner", "Member must satisfy regular expression pattern: [0-9]{12}")
-	}
+	v.s3Bucket("s3Bucket", "s3BucketOwner", in.S3Bucket, in.S3BucketOwner)
 	if in.S3Prefix != nil {
 		v.length("s3Prefix", *in.S3Prefix, 1, 1024)
 	}

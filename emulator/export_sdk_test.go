@@ -324,12 +324,12 @@ func TestExportRestartFails(t *testing.T) {
 	}
 }
 
-// exportedItems reads every item of a finished DYNAMODB_JSON export as
-// "pk/sk" → item, through its manifest-files.json.
-func exportedItems(t *testing.T, root string, d *types.ExportDescription) map[string]av.Item {
+// exportLines reads every line of a finished export's data files, through
+// its manifest-files.json.
+func exportLines(t *testing.T, root string, d *types.ExportDescription) []string {
 	t.Helper()
 	base := strings.TrimSuffix(aws.ToString(d.ExportManifest), "manifest-summary.json")
-	got := map[string]av.Item{}
+	var lines []string
 	for _, line := range strings.Split(strings.TrimSpace(string(readObj(t, root, base+"manifest-files.json"))), "\n") {
 		var f struct{ DataFileS3Key string }
 		if err := json.Unmarshal([]byte(line), &f); err != nil {
@@ -341,19 +341,29 @@ func exportedItems(t *testing.T, root string, d *types.ExportDescription) map[st
 		}
 		data, _ := io.ReadAll(zr)
 		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			if l == "" {
-				continue
+			if l != "" {
+				lines = append(lines, l)
 			}
-			var w struct{ Item json.RawMessage }
-			if err := json.Unmarshal([]byte(l), &w); err != nil {
-				t.Fatal(err)
-			}
-			it, err := av.DecodeItemJSON(w.Item)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got[it["pk"].S+"/"+it["sk"].S] = it
 		}
+	}
+	return lines
+}
+
+// exportedItems reads every item of a finished DYNAMODB_JSON export as
+// "pk/sk" → item.
+func exportedItems(t *testing.T, root string, d *types.ExportDescription) map[string]av.Item {
+	t.Helper()
+	got := map[string]av.Item{}
+	for _, l := range exportLines(t, root, d) {
+		var w struct{ Item json.RawMessage }
+		if err := json.Unmarshal([]byte(l), &w); err != nil {
+			t.Fatal(err)
+		}
+		it, err := av.DecodeItemJSON(w.Item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[it["pk"].S+"/"+it["sk"].S] = it
 	}
 	return got
 }
@@ -460,38 +470,23 @@ func TestIncrementalExport(t *testing.T) {
 		if err != nil || d.ExportDescription.ExportStatus != types.ExportStatusCompleted {
 			t.Fatalf("%s: %+v, %v", view, d, err)
 		}
-		base := strings.TrimSuffix(aws.ToString(d.ExportDescription.ExportManifest), "manifest-summary.json")
 		got := map[string]string{}
-		for _, line := range strings.Split(strings.TrimSpace(string(readObj(t, root, base+"manifest-files.json"))), "\n") {
-			var f struct{ DataFileS3Key string }
-			if err := json.Unmarshal([]byte(line), &f); err != nil {
+		for _, l := range exportLines(t, root, d.ExportDescription) {
+			var rec map[string]map[string]map[string]any
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
 				t.Fatal(err)
 			}
-			zr, err := gzip.NewReader(bytes.NewReader(readObj(t, root, f.DataFileS3Key)))
-			if err != nil {
-				t.Fatal(err)
+			if rec["Metadata"]["WriteTimestampMicros"]["N"] == nil {
+				t.Errorf("%s: no WriteTimestampMicros in %s", view, l)
 			}
-			data, _ := io.ReadAll(zr)
-			for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-				if l == "" {
-					continue
+			var members []string
+			for _, m := range []string{"NewImage", "OldImage"} {
+				if rec[m] != nil {
+					members = append(members, m)
 				}
-				var rec map[string]map[string]map[string]any
-				if err := json.Unmarshal([]byte(l), &rec); err != nil {
-					t.Fatal(err)
-				}
-				if rec["Metadata"]["WriteTimestampMicros"]["N"] == nil {
-					t.Errorf("%s: no WriteTimestampMicros in %s", view, l)
-				}
-				var members []string
-				for _, m := range []string{"NewImage", "OldImage"} {
-					if rec[m] != nil {
-						members = append(members, m)
-					}
-				}
-				k := rec["Keys"]
-				got[fmt.Sprint(k["pk"]["S"], "/", k["sk"]["N"])] = strings.Join(members, "+")
 			}
+			k := rec["Keys"]
+			got[fmt.Sprint(k["pk"]["S"], "/", k["sk"]["N"])] = strings.Join(members, "+")
 		}
 		want := map[string]string{"p1/1": "NewImage+OldImage", "p0/0": "OldImage", "p8/8": "NewImage"}
 		if view == types.ExportViewTypeNewImage {

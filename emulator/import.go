@@ -169,17 +169,7 @@ func validateImport(in *ImportTableInput) error {
 	if s := in.S3BucketSource; s == nil {
 		v.null("s3BucketSource")
 	} else {
-		if s.S3Bucket == nil {
-			v.null("s3BucketSource.s3Bucket")
-		} else {
-			v.length("s3BucketSource.s3Bucket", *s.S3Bucket, 0, 255)
-			if !validBucket(*s.S3Bucket) {
-				v.add(quoteValue(*s.S3Bucket), "s3BucketSource.s3Bucket", "Member must satisfy regular expression pattern: "+s3BucketPattern)
-			}
-		}
-		if s.S3BucketOwner != nil && !validAccountID(*s.S3BucketOwner) {
-			v.add(quoteValue(*s.S3BucketOwner), "s3BucketSource.s3BucketOwner", "Member must satisfy regular expression pattern: [0-9]{12}")
-		}
+		v.s3Bucket("s3BucketSource.s3Bucket", "s3BucketSource.s3BucketOwner", s.S3Bucket, s.S3BucketOwner)
 		if s.S3KeyPrefix != nil {
 			v.length("s3BucketSource.s3KeyPrefix", *s.S3KeyPrefix, 0, 1024)
 		}

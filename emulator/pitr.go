@@ -237,23 +237,9 @@ func (a *asOfIter) Close() error {
 // window and an error of its own checks them first, see RestorableWindow).
 // fn's item is its own; an error from fn stops the walk and is returned.
 func (e *Engine) ItemsAsOf(ctx context.Context, ns Namespace, table string, at time.Time, fn func(av.Item) error) error {
-	tns, name, err := resolveName(ns, table)
+	t, snap, now, err := e.historySnapshot(ns, table)
 	if err != nil {
 		return err
-	}
-	now := e.now()
-	e.mu.RLock()
-	t := e.lookup(tns, name, now)
-	var snap kv.Snapshot
-	if t != nil && t.PITREnabled {
-		snap = e.opts.Store.NewSnapshot()
-	}
-	e.mu.RUnlock()
-	if t == nil {
-		return NewError(CodeTableNotFound, "Table not found: %s", name)
-	}
-	if snap == nil {
-		return pitrUnavailable(name)
 	}
 	defer snap.Close()
 	if earliest, _ := e.pitrWindow(t, now); at.Before(earliest.Truncate(time.Millisecond)) || at.After(now) {
@@ -280,6 +266,27 @@ func (e *Engine) ItemsAsOf(ctx context.Context, ns Namespace, table string, at t
 		return internalError(err)
 	}
 	return nil
+}
+
+// historySnapshot resolves table and takes a snapshot of the store for
+// reading its point-in-time history: TableNotFound without the table,
+// PointInTimeRecoveryUnavailable without PITR.
+func (e *Engine) historySnapshot(ns Namespace, table string) (*tableMeta, kv.Snapshot, time.Time, error) {
+	tns, name, err := resolveName(ns, table)
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	now := e.now()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	t := e.lookup(tns, name, now)
+	switch {
+	case t == nil:
+		return nil, nil, now, NewError(CodeTableNotFound, "Table not found: %s", name)
+	case !t.PITREnabled:
+		return nil, nil, now, pitrUnavailable(name)
+	}
+	return t, e.opts.Store.NewSnapshot(), now, nil
 }
 
 // RestorableWindow returns table's EarliestRestorableDateTime and
@@ -312,23 +319,9 @@ func (e *Engine) RestorableWindow(ns Namespace, table string) (earliest, latest 
 // (InvalidRestoreTimeException; callers with their own window and error
 // check first, see RestorableWindow).
 func (e *Engine) ItemChanges(ctx context.Context, ns Namespace, table string, from, to time.Time, fn func(old, new av.Item) error) error {
-	tns, name, err := resolveName(ns, table)
+	t, snap, now, err := e.historySnapshot(ns, table)
 	if err != nil {
 		return err
-	}
-	now := e.now()
-	e.mu.RLock()
-	t := e.lookup(tns, name, now)
-	var snap kv.Snapshot
-	if t != nil && t.PITREnabled {
-		snap = e.opts.Store.NewSnapshot()
-	}
-	e.mu.RUnlock()
-	if t == nil {
-		return NewError(CodeTableNotFound, "Table not found: %s", name)
-	}
-	if snap == nil {
-		return pitrUnavailable(name)
 	}
 	defer snap.Close()
 	if earliest, _ := e.pitrWindow(t, now); from.Before(earliest.Truncate(time.Millisecond)) || to.After(now) || to.Before(from) {
