@@ -179,8 +179,16 @@ func rtDir(t *testing.T) objstore.Store {
 	return objstore.Dir{Root: root}
 }
 
+// rtItems is the 100,000 items, or 10,000 with -short.
+func rtItems() int {
+	if testing.Short() {
+		return 10_000
+	}
+	return 100_000
+}
+
 func TestRoundTripDynamoDBJSON(t *testing.T) {
-	roundTrip(t, rtDir(t), 10_000, types.ExportFormatDynamodbJson)
+	roundTrip(t, rtDir(t), rtItems(), types.ExportFormatDynamodbJson)
 }
 
 func TestRoundTripION(t *testing.T) {
@@ -200,5 +208,5 @@ func TestRoundTripS3Endpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	roundTrip(t, obj, 10_000, types.ExportFormatDynamodbJson)
+	roundTrip(t, obj, rtItems(), types.ExportFormatDynamodbJson)
 }
