@@ -308,13 +308,13 @@ func (e *Engine) BatchWriteItem(ctx context.Context, ns Namespace, in *BatchWrit
 					return nil, err
 				}
 				w = batchWrite{req: r, name: name, key: item, spec: &writeSpec{t: t, key: itemKey(t, item), sizeMsg: msgItemTooLarge,
-					build: func(av.Item) (av.Item, error) { return item, nil }}}
+					build: func(av.Item) (av.Item, error) { return item, nil }, oldUnread: true}}
 			} else {
 				if err := checkKey(t, r.DeleteRequest.Key); err != nil {
 					return nil, err
 				}
 				w = batchWrite{req: r, name: name, key: r.DeleteRequest.Key, spec: &writeSpec{t: t, key: itemKey(t, r.DeleteRequest.Key), sizeMsg: msgItemTooLarge,
-					build: func(av.Item) (av.Item, error) { return nil, nil }}}
+					build: func(av.Item) (av.Item, error) { return nil, nil }, oldUnread: true}}
 			}
 			if seen[string(w.spec.key)] {
 				return nil, Validation(msgBatchDuplicates)

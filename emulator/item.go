@@ -483,6 +483,7 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 		build:           func(av.Item) (av.Item, error) { return item, nil },
 		sizeMsg:         msgItemTooLarge,
 		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
+		oldUnread:       cond == nil && !isMode(in.ReturnValues, "ALL_OLD"),
 	}
 	if err := e.throttleAdmit(t, throttle.Write, spec.key); err != nil {
 		return nil, err
@@ -543,6 +544,7 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 		build:           func(av.Item) (av.Item, error) { return nil, nil },
 		sizeMsg:         msgItemTooLarge,
 		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
+		oldUnread:       cond == nil && !isMode(in.ReturnValues, "ALL_OLD"),
 	}
 	if err := e.throttleAdmit(t, throttle.Write, spec.key); err != nil {
 		return nil, err

@@ -323,6 +323,11 @@ type writeSpec struct {
 	// replicated marks a change applied from another member of a global
 	// table: a legacy table's aws:rep:* attributes come with it.
 	replicated bool
+	// oldUnread says the request itself needs of the old item only whether
+	// it exists and its size (an unconditional PutItem or DeleteItem
+	// returning no old values): prepare then skips decoding it when the
+	// table needs no image either (oldImageNeeded).
+	oldUnread bool
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -334,6 +339,9 @@ type pendingWrite struct {
 	entries []indexPair
 	oldSize int
 	newSize int
+	// oldExists is whether the item existed, even when change.Old was not
+	// decoded (writeSpec.oldUnread).
+	oldExists bool
 }
 
 type indexPair struct {
@@ -347,12 +355,27 @@ type indexPair struct {
 // the ConditionalCheckFailedException together with a pendingWrite whose
 // use is what the attempt consumed.
 func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
-	old, err := readItem(r, s.key)
-	if err != nil {
-		return nil, err
+	stored, err := r.Get(s.key)
+	if errors.Is(err, kv.ErrNotFound) {
+		stored, err = nil, nil
 	}
-	pw := &pendingWrite{change: itemChange{Table: s.t, Key: s.key, Old: old}}
-	pw.oldSize = av.ItemSize(old)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	pw := &pendingWrite{change: itemChange{Table: s.t, Key: s.key}, oldExists: stored != nil}
+	var old av.Item
+	if stored != nil {
+		if s.oldUnread && !e.oldImageNeeded(s.t) {
+			pw.oldSize, err = av.StoredItemSize(stored)
+		} else {
+			old, err = av.DecodeItem(stored)
+			pw.oldSize = av.ItemSize(old)
+		}
+		if err != nil {
+			return nil, internalError(err)
+		}
+	}
+	pw.change.Old = old
 	ok, err := s.cond.Eval(old)
 	if err != nil {
 		return nil, exprError(err)
@@ -420,6 +443,14 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	return pw, nil
 }
 
+// oldImageNeeded says whether a write to t needs the old item decoded
+// whatever the request asks: for its index entries, stream records,
+// replication, Kinesis records, PITR history or legacy stamps.
+func (e *Engine) oldImageNeeded(t *tableMeta) bool {
+	return len(t.GSIs) > 0 || len(t.LSIs) > 0 || t.StreamEnabled || t.StreamLabel != "" || len(t.Group) > 0 ||
+		(len(t.Kinesis) > 0 && e.opts.Kinesis != nil) || t.PITREnabled || t.Legacy != nil
+}
+
 // writeBatch collects staged writes, their stats deltas and their changes
 // for one atomic commit.
 type writeBatch struct {
@@ -451,7 +482,7 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 	wb.tables[t.ID] = t
 	var err error
 	if c.New == nil {
-		if c.Old != nil {
+		if pw.oldExists {
 			err = wb.b.Delete(c.Key)
 		}
 	} else {
@@ -460,7 +491,7 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 	if err != nil {
 		return internalError(err)
 	}
-	wb.addDelta(t.ID, stripe, 0, c.Old != nil, c.New != nil, pw.oldSize, pw.newSize)
+	wb.addDelta(t.ID, stripe, 0, pw.oldExists, c.New != nil, pw.oldSize, pw.newSize)
 	for i, ix := range pw.indexes {
 		p := pw.entries[i]
 		if p.oldEntry != nil && (p.newEntry == nil || string(p.oldKey) != string(p.newKey)) {
