@@ -186,6 +186,10 @@ func TestDiskFullCloseDoesNotHang(t *testing.T) {
 	}
 	err := within(t, 20*time.Second, "Close on a full disk", s.Close)
 	t.Logf("Close on a full disk: %v", err)
+	// serve exits 1 on this error and says why; the e2e test checks it.
+	if err != nil && !strings.Contains(err.Error(), "closed on a full disk") {
+		t.Errorf("Close on a full disk: %v; want nil or an error saying the disk was full", err)
+	}
 	disk.on.Store(false)
 	s = openFaulty(t, dir, disk)
 	defer s.Close()

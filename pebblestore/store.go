@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -366,6 +367,10 @@ func (s *Store) Close() error {
 	}()
 	select {
 	case err := <-closed:
+		if errors.Is(err, syscall.ENOSPC) {
+			// Pebble's own last writes (the log's tail) found no space.
+			return fmt.Errorf("pebblestore: closed on a full disk: writes not yet on disk were given up: %w", err)
+		}
 		return err
 	case <-time.After(s.closeWait):
 		cause := errors.New("the disk was full")
