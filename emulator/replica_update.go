@@ -351,7 +351,9 @@ func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Du
 		return nil, err
 	}
 	rt.Region, rt.ID, rt.CreatedAt = region, id, now
-	rt.Tags, rt.ResourcePolicy, rt.DeletionProtection = nil, "", false
+	rt.Tags, rt.DeletionProtection = nil, false
+	// A policy names its resource's ARN and is the replica's own (§1.4).
+	rt.ResourcePolicy, rt.Policy, rt.StreamPolicies = "", nil, nil
 	rt.Kinesis = nil
 	rt.PITREnabled, rt.PITRDays, rt.PITREnabledAt = false, 0, time.Time{}
 	rt.CreatingUntil, rt.UpdatingUntil, rt.UpdatingWhat = time.Time{}, time.Time{}, ""

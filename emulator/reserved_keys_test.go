@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"testing"
+	"time"
 )
 
 // TestJobKeysDoNotOverlap: the keys the engine keeps under a table's index
@@ -27,5 +28,20 @@ func TestJobKeysDoNotOverlap(t *testing.T) {
 				t.Errorf("the %s key %x is a prefix of the %s key %x", an, a, bn, b)
 			}
 		}
+	}
+}
+
+// TestNewReplicaTableHasNoPolicies: the stream policies too start empty
+// (the SDK test cannot see a copied one, as the replica's stream has
+// another label, but a later label clash would expose it).
+func TestNewReplicaTableHasNoPolicies(t *testing.T) {
+	src := &tableMeta{Region: nsA.Region, Name: "t", ResourcePolicy: "{}",
+		Policy: &resourcePolicy{Doc: "{}"}, StreamPolicies: map[string]*resourcePolicy{"l": {Doc: "{}"}}}
+	rt, err := newReplicaTable(src, nsB.Region, time.Now(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt.ResourcePolicy != "" || rt.Policy != nil || rt.StreamPolicies != nil {
+		t.Errorf("new replica policies %q %+v %+v, want none", rt.ResourcePolicy, rt.Policy, rt.StreamPolicies)
 	}
 }
