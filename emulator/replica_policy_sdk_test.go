@@ -57,3 +57,32 @@ func TestGlobalTableReplicaStartsWithoutResourcePolicies(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalTableReplicaStartsWithoutContributorInsights: Contributor
+// Insights is per replica too (control-plane-facts §1.4), on the table and
+// on its GSIs.
+func TestGlobalTableReplicaStartsWithoutContributorInsights(t *testing.T) {
+	f := newGlobalFixture(t)
+	ctx := t.Context()
+	for _, ix := range []*string{nil, aws.String("byG")} {
+		if _, err := f.home.UpdateContributorInsights(ctx, &dynamodb.UpdateContributorInsightsInput{TableName: aws.String("gtab"), IndexName: ix,
+			ContributorInsightsAction: types.ContributorInsightsActionEnable}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.addReplica(t)
+	for _, ix := range []*string{nil, aws.String("byG")} {
+		for _, c := range []struct {
+			cl   *dynamodb.Client
+			want types.ContributorInsightsStatus
+		}{{f.home, types.ContributorInsightsStatusEnabled}, {f.repl, types.ContributorInsightsStatusDisabled}} {
+			out, err := c.cl.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String("gtab"), IndexName: ix})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.ContributorInsightsStatus != c.want {
+				t.Errorf("index %q: %s, want %s", aws.ToString(ix), out.ContributorInsightsStatus, c.want)
+			}
+		}
+	}
+}
