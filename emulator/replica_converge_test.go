@@ -16,8 +16,8 @@ import (
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
-// nsD is a third Region of nsA's account.
-var nsD = Namespace{Account: nsA.Account, Region: "ap-northeast-1"}
+// nsThird is a third Region of nsA's account.
+var nsThird = Namespace{Account: nsA.Account, Region: "ap-northeast-1"}
 
 // TestReplicationConvergesThreeRegions: two writers in each of three
 // Regions on 12 shared keys, with puts, UpdateItem (SET and ADD), deletes
@@ -30,11 +30,11 @@ var nsD = Namespace{Account: nsA.Account, Region: "ap-northeast-1"}
 func TestReplicationConvergesThreeRegions(t *testing.T) {
 	te := globalEngine(t, 0)
 	ctx := context.Background()
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsD.Region)}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsThird.Region)}); err != nil {
 		t.Fatal(err)
 	}
 	te.settle(t)
-	regions := []Namespace{nsA, nsB, nsD}
+	regions := []Namespace{nsA, nsB, nsThird}
 	for _, ns := range regions {
 		if d := te.describeT(ns, "gtab"); len(d.Replicas) != 2 {
 			t.Fatalf("%s: Replicas %+v, want the two others", ns.Region, d.Replicas)
