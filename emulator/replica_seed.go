@@ -22,8 +22,9 @@ import (
 )
 
 // seedCursorID is the pseudo index ID of the seeding cursor (beside
-// backfillCursorID and statsIndexID).
-const seedCursorID = 0xFFFFFFFD
+// statsIndexID, backfillCursorID and restoreCursorID; each job has its
+// own, so no job reads or drops another's cursor).
+const seedCursorID = 0xFFFFFFFC
 
 func seedCursorKey(t tableID) []byte {
 	return binary.BigEndian.AppendUint32(indexPrefix(t, seedCursorID), 0)

@@ -342,8 +342,9 @@ func (u *tableUpdate) createReplica(a *ReplicationGroupMemberAction) error {
 
 // newReplicaTable builds the table of a new replica of src in region: the
 // same keys, indexes, billing and stream view, its own ID, ARN and stream;
-// tags, PITR, deletion protection, the resource policy and Kinesis
-// streaming destinations are per Region and start unset.
+// tags, PITR, deletion protection, the resource policies, Contributor
+// Insights and Kinesis streaming destinations are per Region and start
+// unset.
 func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Duration) (*tableMeta, error) {
 	rt := src.clone()
 	id, err := newTableID()
@@ -351,8 +352,10 @@ func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Du
 		return nil, err
 	}
 	rt.Region, rt.ID, rt.CreatedAt = region, id, now
-	rt.Tags, rt.ResourcePolicy, rt.DeletionProtection = nil, "", false
-	rt.Kinesis = nil
+	rt.Tags, rt.DeletionProtection = nil, false
+	// A policy names its resource's ARN and is the replica's own (§1.4).
+	rt.ResourcePolicy, rt.Policy, rt.StreamPolicies = "", nil, nil
+	rt.Kinesis, rt.Insights = nil, nil
 	rt.PITREnabled, rt.PITRDays, rt.PITREnabledAt = false, 0, time.Time{}
 	rt.CreatingUntil, rt.UpdatingUntil, rt.UpdatingWhat = time.Time{}, time.Time{}, ""
 	if delay > 0 {
@@ -367,6 +370,7 @@ func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Du
 		// The seeding job fills every index with the items.
 		ix.Backfill, ix.Backfilling = false, false
 		ix.CreatingUntil, ix.UpdatingUntil = time.Time{}, time.Time{}
+		ix.Insights = nil // per Region, like the table's
 		kept = append(kept, ix)
 	}
 	rt.GSIs = kept

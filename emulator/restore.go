@@ -24,7 +24,7 @@ import (
 )
 
 // restoreCursorID is the pseudo index ID of a restore job's cursor
-// (beside statsIndexID and backfillCursorID).
+// (beside statsIndexID, backfillCursorID and seedCursorID).
 const restoreCursorID = 0xFFFFFFFD
 
 // restoreState is a restored table's RestoreSummary and job flag.
