@@ -34,3 +34,10 @@ func (ns Namespace) TableARN(name string) string {
 func (ns Namespace) IndexARN(table, index string) string {
 	return ns.TableARN(table) + "/index/" + index
 }
+
+// ManagedKeyARN returns the ARN of the AWS-managed key alias/aws/dynamodb in
+// this namespace: the key DescribeTable reports for KMS encryption without a
+// key of the caller's, and the one KMS DescribeKey answers for the alias.
+func (ns Namespace) ManagedKeyARN() string {
+	return kmsKeyArn(ns, nil)
+}

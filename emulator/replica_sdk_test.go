@@ -269,3 +269,28 @@ func TestGlobalTableErrorsAndDeletionOverTheWire(t *testing.T) {
 		t.Error("the replica's table survived its DeleteTable")
 	}
 }
+
+// TestGlobalTableReplicaClassSummary checks that Replicas[] carries
+// ReplicaTableClassSummary only for a replica given a TableClassOverride
+// (aws_dynamodb_table_replica reads it into its ForceNew
+// table_class_override, so a summary on every replica replaced it on each
+// plan).
+func TestGlobalTableReplicaClassSummary(t *testing.T) {
+	f := newGlobalFixture(t)
+	f.addReplica(t)
+	for _, d := range []*types.TableDescription{f.describe(t, f.home), f.describe(t, f.repl)} {
+		if len(d.Replicas) != 1 || d.Replicas[0].ReplicaTableClassSummary != nil {
+			t.Fatalf("%s: Replicas = %+v, want one without ReplicaTableClassSummary", aws.ToString(d.TableArn), d.Replicas)
+		}
+	}
+	if _, err := f.home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("gtab"),
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Update: &types.UpdateReplicationGroupMemberAction{
+			RegionName: aws.String(gtReplica), TableClassOverride: types.TableClassStandardInfrequentAccess}}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.settle(t)
+	r := f.describe(t, f.home).Replicas
+	if len(r) != 1 || r[0].ReplicaTableClassSummary == nil || r[0].ReplicaTableClassSummary.TableClass != types.TableClassStandardInfrequentAccess {
+		t.Errorf("after a TableClassOverride: Replicas = %+v, want the override's class", r)
+	}
+}

@@ -273,17 +273,21 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	stsJSON := strings.HasPrefix(target, targetSTSJSON)
 	stsQuery := !stsJSON && target == "" && (mediaType == "application/x-www-form-urlencoded" || scope.Service == "sts")
+	kms := strings.HasPrefix(target, targetKMS)
 	var id *Identity
 	if h.opts.Credentials != nil {
 		service := "dynamodb"
-		if stsJSON || stsQuery {
+		switch {
+		case stsJSON || stsQuery:
 			service = "sts"
+		case kms:
+			service = "kms"
 		}
 		var aerr *emulator.Error
 		id, scope, aerr = h.authenticate(r, body, service, h.now())
 		if aerr != nil {
 			h.refuse(w, aerr, stsJSON, stsQuery, target, start)
-			if !stsJSON && !stsQuery {
+			if !stsJSON && !stsQuery && !kms {
 				h.refused(target, ns, body, aerr, w.Header().Get("x-amzn-RequestId"), start)
 			}
 			return
@@ -297,6 +301,9 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	case stsQuery:
 		h.serveSTSQuery(w, r, ns, id, body, start)
+		return
+	case kms:
+		h.serveKMS(w, ns, body, strings.TrimPrefix(target, targetKMS), start)
 		return
 	}
 

@@ -238,10 +238,11 @@ func (s *scenario) providerBlock(alias, region string, a account) string {
   secret_key = "x"
   endpoints {
     dynamodb = %q
+    kms      = %q
     sts      = %q
   }
 }
-`, al, region, a.accessKey, s.srv.URL, s.srv.URL)
+`, al, region, a.accessKey, s.srv.URL, s.srv.URL, s.srv.URL)
 }
 
 // terraformBlock pins the provider to the mirrored version.

@@ -9,10 +9,10 @@ import "testing"
 // becomes a scenario beside TestImport.
 func TestPending(t *testing.T) {
 	findTools(t)
-	for _, p := range []struct{ resource, why string }{
-		{"aws_dynamodb_table_replica", "pending: issue 13 (UpdateTable ReplicaUpdates is served and TestReplicaBlock passes; this resource has not been run yet)"},
-		{"aws_dynamodb_global_table", "pending: issue 13 (the 2017.11.29 operations are served with --legacy-global-tables and --load links the tables; no real-Terraform scenario yet)"},
-	} {
+	// None is pending now: aws_dynamodb_table_replica and
+	// aws_dynamodb_global_table (issue 13) became TestTableReplicaResource
+	// and TestLegacyGlobalTable.
+	for _, p := range []struct{ resource, why string }{} {
 		t.Run(p.resource, func(t *testing.T) { t.Skip(p.why) })
 	}
 }
