@@ -87,6 +87,8 @@ func TestConformanceUpdateTableRetypedGSIKey(t *testing.T) {
 	if err := create("index3", "g", types.ScalarAttributeTypeS, types.AttributeDefinition{AttributeName: aws.String("p"), AttributeType: types.ScalarAttributeTypeN}); err != nil {
 		t.Fatal(err)
 	}
+	// Its backfill runs in the background; one index change at a time.
+	waitIndexActive(t, c, "retype", "index3")
 	// Once no live index keys on it, the attribute may take a new type.
 	if _, err := c.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("retype"),
 		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String("index1")}}}}); err != nil {
