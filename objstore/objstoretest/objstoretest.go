@@ -1,4 +1,3 @@
-// Package objstoretest is the conformance suite of objstore.Store.
 package objstoretest
 
 import (
