@@ -66,6 +66,7 @@ type Snapshot interface {
 // Store is an ordered key-value store with atomic batches and snapshots.
 type Store interface {
 	Reader
+	Transactor
 	NewBatch() Batch
 	NewSnapshot() Snapshot
 	Close() error
@@ -76,4 +77,47 @@ type Store interface {
 // and then calls Sync gets the durability of syncing each, for one fsync.
 type Syncer interface {
 	Sync() error
+}
+
+// ErrConflict is returned (wrapped) by Update when the store kept refusing
+// the transaction because other writers' commits conflicted with it, after
+// the store's own retries. The transaction wrote nothing; retrying is the
+// remedy.
+var ErrConflict = errors.New("kv: transaction conflict")
+
+// Txn is what an Update's function runs against. Reads see the store as the
+// transaction does; they do not see the transaction's own writes, which
+// stay buffered in the Batch (the caller must not Commit or Close it) and
+// are applied atomically when the function returns nil.
+type Txn interface {
+	Reader
+	// Batch collects the transaction's writes.
+	Batch() Batch
+}
+
+// Transactor runs read-check-write transactions. A store shared by several
+// processes makes each one atomic against every other writer of the store
+// (serializable isolation, or locks): a transaction whose reads another
+// commit has made stale is refused and run again, so fn may run more than
+// once and must have no effect outside its Txn until Update returns. A
+// store only one process can open (pebblestore) runs fn once, reading the
+// store directly: its caller's in-process locks make it atomic.
+type Transactor interface {
+	// Update runs fn and commits what it wrote (with sync, durably). An
+	// error from fn is returned as it is and nothing is written.
+	Update(sync bool, fn func(Txn) error) error
+}
+
+// Shared is implemented by a store that several processes may open at
+// once. Such a store can change under a process at any moment, so the
+// engine caches nothing it does not re-validate against it.
+type Shared interface {
+	// SharedStore is a marker; it reports true.
+	SharedStore() bool
+}
+
+// IsShared reports whether s is shared by several processes.
+func IsShared(s Store) bool {
+	sh, ok := s.(Shared)
+	return ok && sh.SharedStore()
 }

@@ -302,6 +302,29 @@ func (s *Store) NewIter(lower, upper []byte) (kv.Iterator, error) {
 // NewBatch implements kv.Store. A batch made after Close fails on Commit.
 func (s *Store) NewBatch() kv.Batch { return &batch{s: s, b: s.db.NewBatch()} }
 
+// Update implements kv.Transactor. Only one process can open a Pebble
+// store, so fn runs once, reading the store itself: the caller's own locks
+// (the engine's item stripes) are what make a read-check-write atomic.
+func (s *Store) Update(sync bool, fn func(kv.Txn) error) error {
+	b := s.NewBatch()
+	defer b.Close()
+	if err := fn(txn{s, b}); err != nil {
+		return err
+	}
+	if b.Empty() {
+		return nil
+	}
+	return b.Commit(sync)
+}
+
+// txn is an Update's view: reads go to the store, writes to the batch.
+type txn struct {
+	*Store
+	b kv.Batch
+}
+
+func (t txn) Batch() kv.Batch { return t.b }
+
 // NewSnapshot implements kv.Store. A snapshot made after Close returns
 // kv.ErrClosed from every read.
 func (s *Store) NewSnapshot() kv.Snapshot {

@@ -48,6 +48,9 @@ func RunConformance(t *testing.T, open Opener) {
 		{"BinaryKeyOrder", testBinaryKeyOrder},
 		{"SnapshotIsolation", testSnapshotIsolation},
 		{"ConcurrentWriters", testConcurrentWriters},
+		{"UpdateCommits", testUpdateCommits},
+		{"UpdateErrorDiscards", testUpdateErrorDiscards},
+		{"UpdateReadsExcludeOwnWrites", testUpdateReadsExcludeOwnWrites},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -640,4 +643,48 @@ func testClosed(t *testing.T, s kv.Store) {
 	if err := s.Close(); !errors.Is(err, kv.ErrClosed) {
 		t.Errorf("second Close: %v; want kv.ErrClosed", err)
 	}
+}
+
+func testUpdateCommits(t *testing.T, s kv.Store) {
+	put(t, s, "a", "1", "gone", "x")
+	must(t, s.Update(true, func(tx kv.Txn) error {
+		v, err := tx.Get([]byte("a"))
+		if err != nil {
+			return err
+		}
+		if err := tx.Batch().Set([]byte("b"), append(v, '2')); err != nil {
+			return err
+		}
+		return tx.Batch().Delete([]byte("gone"))
+	}))
+	wantValue(t, s, "b", "12")
+	wantMissing(t, s, "gone")
+	// An Update that writes nothing commits nothing and succeeds.
+	must(t, s.Update(false, func(kv.Txn) error { return nil }))
+}
+
+func testUpdateErrorDiscards(t *testing.T, s kv.Store) {
+	errStop := errors.New("stop")
+	err := s.Update(false, func(tx kv.Txn) error {
+		if err := tx.Batch().Set([]byte("k"), []byte("v")); err != nil {
+			return err
+		}
+		return errStop
+	})
+	if !errors.Is(err, errStop) {
+		t.Fatalf("Update returned %v; want fn's error", err)
+	}
+	wantMissing(t, s, "k")
+}
+
+func testUpdateReadsExcludeOwnWrites(t *testing.T, s kv.Store) {
+	put(t, s, "k", "old")
+	must(t, s.Update(false, func(tx kv.Txn) error {
+		if err := tx.Batch().Set([]byte("k"), []byte("new")); err != nil {
+			return err
+		}
+		wantValue(t, tx, "k", "old")
+		return nil
+	}))
+	wantValue(t, s, "k", "new")
 }
