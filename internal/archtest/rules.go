@@ -35,5 +35,7 @@ func Rules() []Rule {
 			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
+		{From: "", Deny: []string{"internal/pgtest"}, TestsExcepted: true, Why: "pgtest makes throwaway databases for tests only"},
+		{From: "internal/pgtest", Allow: []string{}, Why: "pgtest is a leaf: it talks to PostgreSQL with pgx and knows nothing of ours"},
 	}
 }
