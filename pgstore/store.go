@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,7 +152,18 @@ func validTable(t string) bool {
 }
 
 func (s *Store) createTable(ctx context.Context) error {
+	var version string
+	if err := s.pool.QueryRow(ctx, "SELECT version()").Scan(&version); err != nil {
+		return s.wrap("version", err)
+	}
 	stmt := "CREATE TABLE IF NOT EXISTS " + s.o.Table + " (k bytea PRIMARY KEY, v bytea NOT NULL)"
+	if strings.Contains(version, "-YB-") {
+		// YugabyteDB shards the first key column by hash unless told ASC,
+		// which would turn every range scan into a scan of every tablet;
+		// PostgreSQL refuses ASC in a PRIMARY KEY, CockroachDB orders by
+		// default.
+		stmt = "CREATE TABLE IF NOT EXISTS " + s.o.Table + " (k bytea, v bytea NOT NULL, PRIMARY KEY (k ASC))"
+	}
 	_, err := s.pool.Exec(ctx, stmt)
 	var pe *pgconn.PgError
 	// Processes opening one new database at once race on IF NOT EXISTS
@@ -245,7 +257,7 @@ func (s *Store) beginRead() (*txConn, error) {
 		s.readers.Done()
 		return nil, err
 	}
-	tc.begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	tc.begin = beginReadOnly
 	tc.reader = true
 	if err := tc.exec("SELECT 1"); err != nil {
 		tc.end(false)
