@@ -74,6 +74,7 @@ type Store struct {
 // serves every scan (pgx prepares and caches each once per connection).
 type statements struct {
 	get, set, del, delRange, delFrom string
+	setMany, delMany                 string
 	fwd, fwdOpen, bwd, bwdOpen       string
 }
 
@@ -82,6 +83,8 @@ func newStatements(t string) statements {
 		get:      "SELECT v FROM " + t + " WHERE k = $1",
 		set:      "INSERT INTO " + t + " (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
 		del:      "DELETE FROM " + t + " WHERE k = $1",
+		setMany:  "INSERT INTO " + t + " (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+		delMany:  "DELETE FROM " + t + " WHERE k = ANY($1::bytea[])",
 		delRange: "DELETE FROM " + t + " WHERE k >= $1 AND k < $2",
 		delFrom:  "DELETE FROM " + t + " WHERE k >= $1",
 		fwd:      "SELECT k, v FROM " + t + " WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3",
