@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/extenddb/extenddb/internal/pgtest"
 	"github.com/extenddb/extenddb/kv"
@@ -107,5 +109,34 @@ func TestOpenUnreachable(t *testing.T) {
 func TestOpenBadTable(t *testing.T) {
 	if _, err := pgstore.Open(pgstore.Options{DSN: "postgres://127.0.0.1:1/x", Table: "kv; DROP TABLE x"}); err == nil {
 		t.Fatal("Open accepted a table name that is not an identifier")
+	}
+}
+
+// An iterator left open past one chunk holds a connection; Close reports
+// the leak after CloseWait instead of hanging on the pool, and later
+// operations are kv.ErrClosed.
+func TestCloseWithLeakedIterator(t *testing.T) {
+	s := open(t, pgstore.Options{DSN: pgtest.DSN(t), ScanChunk: 2, CloseWait: 200 * time.Millisecond})
+	b := s.NewBatch()
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		if err := b.Set([]byte(k), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(false); err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.NewIter(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err == nil || !strings.Contains(err.Error(), "leaked") {
+		t.Fatalf("Close with an iterator open: %v; want the leak reported", err)
+	}
+	if _, err := s.Get([]byte("a")); !errors.Is(err, kv.ErrClosed) {
+		t.Fatalf("Get after Close: %v; want kv.ErrClosed", err)
+	}
+	if err := it.Close(); err != nil {
+		t.Fatalf("closing the leaked iterator: %v", err)
 	}
 }
