@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/kv/kvtest"
 	"github.com/extenddb/extenddb/pgstore"
+	"github.com/jackc/pgx/v5"
 )
 
 func open(t *testing.T, o pgstore.Options) *pgstore.Store {
@@ -138,5 +140,54 @@ func TestCloseWithLeakedIterator(t *testing.T) {
 	}
 	if err := it.Close(); err != nil {
 		t.Fatalf("closing the leaked iterator: %v", err)
+	}
+}
+
+// When the server drops the store's connections (a restart, a failover),
+// an operation caught on one fails with kv.ErrUnavailable, never another
+// error, and the next ones reconnect.
+func TestConnectionsDropped(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	s := open(t, pgstore.Options{DSN: dsn})
+	defer s.Close()
+	b := s.NewBatch()
+	if err := b.Set([]byte("k"), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(false); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	for round := range 3 {
+		// Several pooled connections, so the next Get finds a dead one.
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() { _, _ = s.Get([]byte("k")) })
+		}
+		wg.Wait()
+		var n int
+		err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&n)
+		if err != nil || n == 0 {
+			t.Fatalf("round %d: terminated %d connections: %v", round, n, err)
+		}
+		if _, err := s.Get([]byte("k")); err != nil && !errors.Is(err, kv.ErrUnavailable) {
+			t.Fatalf("round %d: Get on a dropped connection: %v; want nil or kv.ErrUnavailable", round, err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			v, err := s.Get([]byte("k"))
+			if err == nil && string(v) == "v" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the store did not reconnect: %q, %v", round, v, err)
+			}
+		}
 	}
 }
