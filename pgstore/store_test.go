@@ -191,3 +191,40 @@ func TestConnectionsDropped(t *testing.T) {
 		}
 	}
 }
+
+// Batches writing the same keys in opposite orders at once all commit: a
+// run of writes locks its rows in key order, and a deadlock would be
+// retried.
+func TestCommitOppositeOrders(t *testing.T) {
+	s := open(t, pgstore.Options{DSN: pgtest.DSN(t)})
+	defer s.Close()
+	keys := []string{"a", "b", "c", "d"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for w := range 2 {
+		wg.Go(func() {
+			for i := range 100 {
+				b := s.NewBatch()
+				for j := range keys {
+					k := keys[j]
+					if w == 1 {
+						k = keys[len(keys)-1-j]
+					}
+					if err := b.Set([]byte(k), fmt.Append(nil, w, i)); err != nil {
+						errs <- err
+						return
+					}
+				}
+				if err := b.Commit(false); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
