@@ -255,7 +255,7 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 						UpdateExpression: aws.String("SET bal = bal - :a"), ConditionExpression: aws.String("bal >= :a"),
 						ExpressionAttributeValues: map[string]types.AttributeValue{":a": amt}}},
 					{Update: &types.Update{TableName: aws.String("bank"), Key: strKey(fmt.Sprintf("a%d", to)),
-						UpdateExpression: aws.String("SET bal = bal + :a"),
+						UpdateExpression:          aws.String("SET bal = bal + :a"),
 						ExpressionAttributeValues: map[string]types.AttributeValue{":a": amt}}},
 				}})
 				var tce *types.TransactionCanceledException
