@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -57,9 +58,13 @@ func (o copiedBody) Do(req *http.Request) (*http.Response, error) {
 }
 
 // openPGNode starts an engine on its own connection pool to dsn.
-func openPGNode(t *testing.T, dsn string) *pgNode {
+func openPGNode(t *testing.T, dsn string, maxTries ...int) *pgNode {
 	t.Helper()
-	st, err := pgstore.Open(pgstore.Options{DSN: dsn})
+	po := pgstore.Options{DSN: dsn}
+	if len(maxTries) > 0 {
+		po.MaxTries = maxTries[0]
+	}
+	st, err := pgstore.Open(po)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,5 +511,78 @@ func TestSharedStoreItemCountAcrossProcesses(t *testing.T) {
 	}
 	if n := count(nodes[0]); n != 3 {
 		t.Errorf("the first process reports ItemCount %d after the other deleted 2, want 3", n)
+	}
+}
+
+// TestSharedStoreConflictAnswers: with a store that gives up at the first
+// serialization failure, conflicting writes fail with the retryable
+// answers (InternalServerError for UpdateItem, a TransactionConflict
+// cancellation for TransactWriteItems) and write nothing: the counters
+// end at exactly the number of successes.
+func TestSharedStoreConflictAnswers(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a := openPGNode(t, dsn, 1)
+	createPKTable(t, a.client, "cfl", nil)
+	nodes := [2]*pgNode{a, openPGNode(t, dsn, 1)}
+	for _, nd := range nodes {
+		// A write's transaction lasts a millisecond: the processes'
+		// writes overlap, and conflict, often.
+		emulator.SetAfterPrepare(nd.eng, func() { time.Sleep(time.Millisecond) })
+	}
+	add := func(c *dynamodb.Client, key string, tx bool) error {
+		vals := map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}
+		if !tx {
+			_, err := c.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String("cfl"), Key: strKey(key),
+				UpdateExpression: aws.String("ADD n :one"), ExpressionAttributeValues: vals})
+			return err
+		}
+		_, err := c.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Update: &types.Update{TableName: aws.String("cfl"), Key: strKey(key), UpdateExpression: aws.String("ADD n :one"), ExpressionAttributeValues: vals}},
+		}})
+		return err
+	}
+	for _, tx := range []bool{false, true} {
+		key := fmt.Sprint("tx=", tx)
+		var ok, refused atomic.Int32
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for i := range 8 {
+			c := nodes[i%2].client
+			wg.Go(func() {
+				for range 40 {
+					err := add(c, key, tx)
+					var ise *types.InternalServerError
+					var tce *types.TransactionCanceledException
+					switch {
+					case err == nil:
+						ok.Add(1)
+					case !tx && errors.As(err, &ise) && ise.ErrorMessage() == "Internal server error":
+						refused.Add(1)
+					case tx && errors.As(err, &tce) && len(tce.CancellationReasons) == 1 &&
+						aws.ToString(tce.CancellationReasons[0].Code) == "TransactionConflict":
+						refused.Add(1)
+					default:
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("tx=%v: %v", tx, err)
+		}
+		got, err := a.client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("cfl"), Key: strKey(key), ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := numOf(t, got.Item, "n"); n != int(ok.Load()) {
+			t.Errorf("tx=%v: n = %d after %d successes", tx, n, ok.Load())
+		}
+		if refused.Load() == 0 {
+			t.Errorf("tx=%v: no write conflicted; the test exercised nothing", tx)
+		}
+		t.Logf("tx=%v: %d committed, %d refused as conflicts", tx, ok.Load(), refused.Load())
 	}
 }

@@ -560,6 +560,9 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationRea
 		if failed {
 			return cancelled(reasons)
 		}
+		if f := e.items.afterPrepare; f != nil {
+			f()
+		}
 		for _, a := range actions {
 			if a.kind == "ConditionCheck" {
 				continue

@@ -77,6 +77,10 @@ type itemState struct {
 	stats statsMemo
 	// batches pools writeBatches (getWriteBatch).
 	batches sync.Pool
+	// afterPrepare, when set (tests), runs in a write's store transaction
+	// between its reads and its commit, to widen the window in which
+	// another process's commit conflicts with it.
+	afterPrepare func()
 
 	cacheOnce sync.Once
 	cache     *expr.Cache
@@ -730,6 +734,9 @@ func (wb *writeBatch) stageOne() error {
 	wb.pw = pw // a failed condition's too: its capacity is charged
 	if err != nil {
 		return err
+	}
+	if f := e.items.afterPrepare; f != nil {
+		f()
 	}
 	// Only now are the GSIs the write touches known: one without capacity
 	// refuses the whole write (back-pressure), which then costs nothing.
