@@ -215,7 +215,7 @@ func TestSharedStoreConditionalPutOneWinner(t *testing.T) {
 // TransactWriteItems on both processes while TransactGetItems on both
 // read every account: every read sees the total, and so does the end.
 func TestSharedStoreBankTransfers(t *testing.T) {
-	const accounts, start = 8, 100
+	const accounts, start = 3, 1000
 	nodes := pgPair(t, func(c *dynamodb.Client) {
 		createPKTable(t, c, "bank", nil)
 		for i := range accounts {
@@ -226,6 +226,10 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 			}
 		}
 	})
+	for _, nd := range nodes {
+		// Transactions that last a millisecond overlap across processes.
+		emulator.SetAfterPrepare(nd.eng, func() { time.Sleep(time.Millisecond) })
+	}
 	readAll := &dynamodb.TransactGetItemsInput{}
 	for i := range accounts {
 		readAll.TransactItems = append(readAll.TransactItems, types.TransactGetItem{Get: &types.Get{TableName: aws.String("bank"), Key: strKey(fmt.Sprintf("a%d", i))}})
@@ -241,10 +245,10 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 		}
 		return s, nil
 	}
-	const writers, transfers = 6, 40
+	const writers, transfers = 8, 50
 	var wg sync.WaitGroup
 	var done atomic.Bool
-	var committed atomic.Int32
+	var committed, cancels atomic.Int32
 	errs := make(chan error, 2*writers)
 	for w := range writers {
 		c := nodes[w%2].client
@@ -265,6 +269,7 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 				}})
 				var tce *types.TransactionCanceledException
 				if errors.As(err, &tce) {
+					cancels.Add(1)
 					continue // a conflict or too low a balance: try again, as a client would
 				}
 				if err != nil {
@@ -311,7 +316,7 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 			t.Errorf("process %d: final total %d (%v), want %d", i, s, err, accounts*start)
 		}
 	}
-	t.Logf("%d transfers, %d consistent reads", committed.Load(), reads.Load())
+	t.Logf("%d transfers (%d cancelled and retried), %d consistent reads", committed.Load(), cancels.Load(), reads.Load())
 }
 
 // TestSharedStoreStreamOrder: writes of several items through both
