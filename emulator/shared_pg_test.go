@@ -93,3 +93,33 @@ func TestSharedStoreStatsRecordInTransaction(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPGPutItem is one engine's PutItem on PostgreSQL (pgstore), one
+// request at a time: what a write costs in round trips to the database.
+func BenchmarkPGPutItem(b *testing.B) {
+	dsn := pgtest.DSN(b)
+	st, err := pgstore.Open(pgstore.Options{DSN: dsn})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(Options{Store: st, TTLInterval: -1, Throttle: ThrottleOptions{Off: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = e.Close()
+		_ = st.Close()
+	})
+	ctx := context.Background()
+	if _, err := e.CreateTable(ctx, nsA, simpleTable("bench")); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": sv(fmt.Sprint(i % 1000)), "v": sv("x")}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
