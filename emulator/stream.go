@@ -19,7 +19,12 @@ package emulator
 // its batch while holding the table's streamTable.mu, so records become
 // visible in sequence order and a reader never skips one that commits
 // later with a lower number. The writer also holds the item's stripe, so
-// the records of one item are in order.
+// the records of one item are in order. On a store shared by several
+// processes the in-memory copy is not trusted: the counter and the doc are
+// re-read through the writer's store transaction (loadStreams) and written
+// back in it, so two processes' writers of one table conflict in the store
+// and one is rerun with the next numbers; the store's serializable commits
+// are then the order of the records.
 //
 // Stream lifecycle is derived from the table's metadata (StreamEnabled,
 // StreamLabel): syncStreams, run on every write and every Streams API call
