@@ -1,10 +1,13 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/internal/pgtest"
@@ -12,13 +15,17 @@ import (
 )
 
 // openPGEngine opens an engine on its own pool to dsn (workers off).
-func openPGEngine(t *testing.T, dsn string) *Engine {
+func openPGEngine(t *testing.T, dsn string, mod ...func(*Options)) *Engine {
 	t.Helper()
 	st, err := pgstore.Open(pgstore.Options{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Options{Store: st, TTLInterval: -1})
+	o := Options{Store: st, TTLInterval: -1}
+	for _, m := range mod {
+		m(&o)
+	}
+	e, err := New(o)
 	if err != nil {
 		_ = st.Close()
 		t.Fatal(err)
@@ -121,5 +128,61 @@ func BenchmarkPGPutItem(b *testing.B) {
 		if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": sv(fmt.Sprint(i % 1000)), "v": sv("x")}}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSharedStoreTokenExpiry: a token's record in the store holds for ten
+// minutes (engine clock): then the token is free on any process, and the
+// expired records are swept from the store.
+func TestSharedStoreTokenExpiry(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	clk := newFakeClock()
+	mod := func(o *Options) { o.Clock = clk }
+	a := openPGEngine(t, dsn, mod)
+	ctx := context.Background()
+	if _, err := a.CreateTable(ctx, nsA, simpleTable("tokx")); err != nil {
+		t.Fatal(err)
+	}
+	b := openPGEngine(t, dsn, mod)
+	tx := func(e *Engine, token, by string) error {
+		_, err := e.TransactWriteItems(ctx, nsA, &TransactWriteItemsInput{ClientRequestToken: sp(token), TransactItems: []TransactWriteItem{
+			{Update: &TransactUpdate{TableName: sp("tokx"), Key: av.Item{"pk": sv("k")}, UpdateExpression: sp("ADD n :by"),
+				ExpressionAttributeValues: map[string]av.Value{":by": {Type: av.TypeN, S: by}}}}}})
+		return err
+	}
+	for _, tok := range []string{"t1", "t2"} {
+		if err := tx(a, tok, "1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Add(tokenTTL - time.Second)
+	if err := tx(b, "t1", "5"); !errors.Is(err, &Error{Code: CodeIdempotentParameterMismatch}) {
+		t.Fatalf("other parameters within the window on the other process: %v, want IdempotentParameterMismatchException", err)
+	}
+	clk.Add(2 * time.Second)
+	if err := tx(b, "t1", "5"); err != nil {
+		t.Fatalf("other parameters after the window: %v, want it to run", err)
+	}
+	g, err := b.GetItem(ctx, nsA, &GetItemInput{TableName: sp("tokx"), Key: av.Item{"pk": sv("k")}, ConsistentRead: ptrTo(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := g.Item["n"].S; n != "7" {
+		t.Errorf("n = %s, want 7 (1 + 1 + 5)", n)
+	}
+	// b's sweep ran after its last transaction: t2's record is gone, t1's
+	// new one stays.
+	it, err := b.opts.Store.NewIter([]byte{famToken}, []byte{famToken + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var left []string
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		left = append(left, string(k[bytes.LastIndexByte(k, 0)+1:]))
+	}
+	if len(left) != 1 || left[0] != "t1" {
+		t.Errorf("token records left %q, want [t1]", left)
 	}
 }
