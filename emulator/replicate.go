@@ -426,7 +426,11 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 		return internalError(err)
 	}
 	for _, r := range targets {
-		if err := wb.b.Set(outboxKey(r.ID, wb.e.repl.seq.Add(1)), val); err != nil {
+		seq, err := wb.nextSeq(streamKey(r.ID, 'o'), &wb.e.repl.seq)
+		if err != nil {
+			return err
+		}
+		if err := wb.b.Set(outboxKey(r.ID, seq), val); err != nil {
 			return internalError(err)
 		}
 	}

@@ -186,3 +186,61 @@ func TestSharedStoreTokenExpiry(t *testing.T) {
 		t.Errorf("token records left %q, want [t1]", left)
 	}
 }
+
+// TestSharedStoreOutboxKeysUnique: two processes writing a global table
+// at once queue one outbox entry per write for the replica, even when
+// their own counters start level (processes started together): the
+// numbers come from the store, so neither overwrites the other's entry.
+func TestSharedStoreOutboxKeysUnique(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	// Held back an hour, the entries stay queued to be counted.
+	mod := func(o *Options) { o.Throttle.Off = true; o.ReplicationDelay = time.Hour }
+	a := openPGEngine(t, dsn, mod)
+	ctx := context.Background()
+	if _, err := a.CreateTable(ctx, nsA, simpleTable("gtab")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WaitReplication(a); err != nil {
+		t.Fatal(err)
+	}
+	b := openPGEngine(t, dsn, mod)
+	b.repl.seq.Store(a.repl.seq.Load())
+	const writes = 30
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for i, e := range []*Engine{a, b} {
+		wg.Go(func() {
+			for n := range writes {
+				if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": sv(fmt.Sprintf("p%d-%d", i, n))}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	replica, err := a.table(nsB, "gtab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := outboxPrefix(replica.ID)
+	it, err := a.opts.Store.NewIter(p, prefixEnd(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		n++
+	}
+	if n != 2*writes {
+		t.Errorf("%d outbox entries for the replica, want %d", n, 2*writes)
+	}
+}

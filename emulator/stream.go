@@ -8,6 +8,8 @@ package emulator
 //	's' <tableID> 'c'               → next sequence number (uint64 BE)
 //	's' <tableID> 'm'               → JSON streamsDoc (every stream, its shards)
 //	's' <tableID> 'r' <seq:8 BE>    → JSON StreamRecord
+//	's' <tableID> 'o'               → last outbox number taken for the table, shared stores only (write.go nextSeq)
+//	's' <tableID> 'k'               → last Kinesis queue number taken, shared stores only
 //
 // Sequence numbers are per table and strictly increasing; every record of
 // every stream of the table lives in one sequence, and a shard is a range

@@ -63,7 +63,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
@@ -492,6 +494,42 @@ type writeBatch struct {
 	pw  *pendingWrite
 	// attemptFn is wb.attempt, bound once per pooled writeBatch.
 	attemptFn func(kv.Txn) error
+	// seqs are the queue counters (nextSeq) this attempt read from a
+	// shared store, with the last number it took; finish writes them back.
+	seqs map[string]uint64
+}
+
+// nextSeq takes the next number of a queue (the replication outbox, the
+// Kinesis queue). mem is the process's counter, set at start-up past the
+// clock and every queued entry: alone it is enough for one process. On a
+// shared store processes started close together would reach each other's
+// numbers, and a queued entry written under a taken number would replace
+// another's, so there the counter at key, read and rewritten in the store
+// transaction, is the truth (mem is where it starts).
+func (wb *writeBatch) nextSeq(key []byte, mem *atomic.Uint64) (uint64, error) {
+	if !wb.e.shared() {
+		return mem.Add(1), nil
+	}
+	if wb.seqs == nil {
+		wb.seqs = map[string]uint64{}
+	}
+	n, ok := wb.seqs[string(key)]
+	if !ok {
+		n = mem.Load()
+		b, err := wb.r.Get(key)
+		switch {
+		case errors.Is(err, kv.ErrNotFound):
+		case err != nil:
+			return 0, internalError(err)
+		case len(b) != 8:
+			return 0, internalError(fmt.Errorf("emulator: queue counter %x has %d bytes", key, len(b)))
+		default:
+			n = max(n, binary.BigEndian.Uint64(b))
+		}
+	}
+	n++
+	wb.seqs[string(key)] = n
+	return n, nil
 }
 
 // getWriteBatch returns an empty writeBatch from the engine's pool: a
@@ -510,6 +548,7 @@ func (e *Engine) getWriteBatch(noSync bool) *writeBatch {
 // putWriteBatch returns wb to the pool, keeping nothing it refers to.
 func (e *Engine) putWriteBatch(wb *writeBatch) {
 	wb.r, wb.b, wb.fn, wb.one, wb.pw = nil, nil, nil, nil, nil
+	clear(wb.seqs)
 	clear(wb.deltas)
 	clear(wb.tables)
 	clear(wb.changes)
@@ -530,6 +569,7 @@ func (wb *writeBatch) reset(tx kv.Txn) {
 	}
 	clear(wb.changes)
 	wb.changes = wb.changes[:0]
+	clear(wb.seqs)
 	wb.enqueued, wb.kinesisQueued = false, false
 }
 
@@ -691,6 +731,11 @@ func (wb *writeBatch) finish() error {
 	for r, d := range wb.deltas {
 		if err := wb.e.mergeStats(wb.r, wb.b, wb.tables[r.table], r, d); err != nil {
 			return err
+		}
+	}
+	for k, n := range wb.seqs {
+		if err := wb.b.Set([]byte(k), binary.BigEndian.AppendUint64(nil, n)); err != nil {
+			return internalError(err)
 		}
 	}
 	// Stream records go in the same batch (stream.go).
