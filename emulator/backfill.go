@@ -269,26 +269,26 @@ func (e *Engine) finishJob(cursor []byte, nt *tableMeta) error {
 func (e *Engine) backfillOne(t *tableMeta, ix *indexMeta, k []byte) error {
 	stripe := e.items.locks.lockOne(k)
 	defer e.items.locks.unlockOne(stripe)
-	item, err := readItem(e.opts.Store, k)
-	if err != nil || item == nil {
-		return err
-	}
-	entry, ek := indexEntry(t, ix, item)
-	if entry == nil {
+	err := e.update(true, func(wb *writeBatch) error {
+		item, err := readItem(wb.r, k)
+		if err != nil || item == nil {
+			return err
+		}
+		entry, ek := indexEntry(t, ix, item)
+		if entry == nil {
+			return nil
+		}
+		if _, err := wb.r.Get(ek); err == nil {
+			return nil // a write since the index appeared, or an earlier run, put it
+		} else if !errors.Is(err, kv.ErrNotFound) {
+			return err
+		}
+		wb.tables[t.ID] = t
+		if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
+			return err
+		}
+		wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
 		return nil
-	}
-	if _, err := e.opts.Store.Get(ek); err == nil {
-		return nil // a write since the index appeared, or an earlier run, put it
-	} else if !errors.Is(err, kv.ErrNotFound) {
-		return err
-	}
-	wb := e.newWriteBatch()
-	wb.noSync = true
-	wb.tables[t.ID] = t
-	if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
-		wb.close()
-		return err
-	}
-	wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
-	return wb.commit()
+	})
+	return err
 }

@@ -692,31 +692,32 @@ func (e *Engine) importItems(t *tableMeta, items []av.Item) error {
 	}
 	// A batch reads the items it replaces from the store: keys repeated
 	// within the batch are written one batch each, so stats stay exact.
-	seen := map[string]bool{}
-	wb := e.newWriteBatch()
-	wb.noSync = true
-	for _, item := range items {
-		key := itemKey(t, item)
-		if seen[string(key)] {
-			if err := wb.commit(); err != nil {
-				return err
+	for len(items) > 0 {
+		n, seen := 0, map[string]bool{}
+		for n < len(items) && !seen[string(itemKey(t, items[n]))] {
+			seen[string(itemKey(t, items[n]))] = true
+			n++
+		}
+		part := items[:n]
+		items = items[n:]
+		err := e.update(true, func(wb *writeBatch) error {
+			for _, item := range part {
+				it := item
+				pw, err := e.prepare(wb.r, &writeSpec{t: t, key: itemKey(t, it), build: func(av.Item) (av.Item, error) { return it, nil }})
+				if err != nil {
+					return err
+				}
+				if err := wb.stage(pw); err != nil {
+					return err
+				}
 			}
-			wb = e.newWriteBatch()
-			wb.noSync = true
-			clear(seen)
-		}
-		seen[string(key)] = true
-		it := item
-		pw, err := e.prepare(e.opts.Store, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return it, nil }})
-		if err == nil {
-			err = wb.stage(pw)
-		}
+			return nil
+		})
 		if err != nil {
-			wb.close()
-			return err
+			return writeError(err)
 		}
 	}
-	return wb.commit()
+	return nil
 }
 
 // itemReader returns a function yielding the object's items one by one

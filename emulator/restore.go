@@ -395,32 +395,28 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta, snap kv.Snapshot) er
 		if err != nil {
 			return err
 		}
-		wb := e.newWriteBatch()
-		wb.noSync = true
-		for i, k := range keys {
-			item, err := av.DecodeItem(vals[i])
-			if err != nil {
-				wb.close()
-				return internalError(err)
+		err = e.update(true, func(wb *writeBatch) error {
+			for i, k := range keys {
+				item, err := av.DecodeItem(vals[i])
+				if err != nil {
+					return internalError(err)
+				}
+				key := append(append(make([]byte, 0, len(itemP)+len(k)), itemP...), k...)
+				pw, err := e.prepare(noItems{}, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
+				if err == nil {
+					err = wb.stage(pw)
+				}
+				if err != nil {
+					return err
+				}
 			}
-			key := append(append(make([]byte, 0, len(itemP)+len(k)), itemP...), k...)
-			pw, err := e.prepare(noItems{}, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
-			if err == nil {
-				err = wb.stage(pw)
+			if len(keys) > 0 {
+				return wb.b.Set(ck, keys[len(keys)-1])
 			}
-			if err != nil {
-				wb.close()
-				return err
-			}
-		}
-		if len(keys) > 0 {
-			if err := wb.b.Set(ck, keys[len(keys)-1]); err != nil {
-				wb.close()
-				return err
-			}
-		}
-		if err := wb.commit(); err != nil {
-			return err
+			return nil
+		})
+		if err != nil {
+			return writeError(err)
 		}
 		done += len(keys)
 		meter.Add(int64(len(keys)))
