@@ -224,11 +224,11 @@ func (e *Engine) startBackup(m *backupMeta, snap kv.Snapshot) {
 		defer e.bk.wg.Done()
 		err := e.copyBackup(e.bk.ctx, m, snap)
 		_ = snap.Close()
-		e.mu.Lock()
+		e.lockCatalog()
 		if e.bk.creating[ck] == m.ID {
 			delete(e.bk.creating, ck)
 		}
-		e.mu.Unlock()
+		e.unlockCatalog()
 		switch {
 		case err == nil, errors.Is(err, context.Canceled):
 			// Canceled: the record stays CREATING and the next start fails it.
@@ -300,8 +300,8 @@ func (e *Engine) copyBackup(ctx context.Context, m *backupMeta, snap kv.Snapshot
 		return err
 	}
 	meter.Add(int64(inBatch))
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	m.Status = backupAvailable
 	if err := putBackup(b, m); err != nil {
 		return err

@@ -47,8 +47,8 @@ func (e *Engine) CreateBackup(ctx context.Context, ns Namespace, in *CreateBacku
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, NewError(CodeTableNotFound, "Table not found: %s", name)
@@ -167,7 +167,7 @@ func (e *Engine) DescribeBackup(ctx context.Context, ns Namespace, in *BackupArn
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	m, err := e.findBackup(ns, *in.BackupArn, false)
 	if err != nil {
@@ -200,8 +200,8 @@ func (e *Engine) DeleteBackup(ctx context.Context, ns Namespace, in *BackupArnIn
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	m, err := e.findBackup(ns, *in.BackupArn, false)
 	if err != nil {
 		return nil, err
@@ -278,7 +278,7 @@ func (e *Engine) ListBackups(ctx context.Context, ns Namespace, in *ListBackupsI
 		until = fromEpoch(*in.TimeRangeUpperBound)
 	}
 
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	it, err := e.opts.Store.NewIter(lower, prefixEnd(backupPrefix(ns)))
 	if err != nil {

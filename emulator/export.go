@@ -282,8 +282,8 @@ func (e *Engine) ExportTableToPointInTime(ctx context.Context, ns Namespace, in 
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	var t *tableMeta
 	if a.index == "" && a.stream == "" && a.account == ns.Account && a.region == ns.Region && a.partition == ns.Partition() {
 		t = e.lookup(ns, a.table, now)
