@@ -1,0 +1,408 @@
+package emulator_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/internal/testserver"
+	"github.com/extenddb/extenddb/kv"
+	"github.com/extenddb/extenddb/wire"
+)
+
+// Several ExtendDB processes on one shared store (issue 21): two engines,
+// each behind its own HTTP server and client, over two connections to the
+// same database, as two processes would be.
+
+// proc is one ExtendDB "process".
+type proc struct {
+	eng    *emulator.Engine
+	st     kv.Store
+	srv    *httptest.Server
+	c      *dynamodb.Client
+	closed bool
+}
+
+// shortLeases makes leader changes quick enough for a test.
+func shortLeases(o *emulator.Options) {
+	o.LeaseDuration = 600 * time.Millisecond
+	o.LeaseRenewInterval = 100 * time.Millisecond
+}
+
+// startProc starts a process over st (which it closes when it stops).
+func startProc(t *testing.T, st kv.Store, mods ...func(*emulator.Options)) *proc {
+	t.Helper()
+	o := emulator.Options{Store: st, Throttle: emulator.ThrottleOptions{Off: true}}
+	shortLeases(&o)
+	for _, m := range mods {
+		m(&o)
+	}
+	eng, err := emulator.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{eng: eng, st: st}
+	p.srv = httptest.NewServer(wire.NewHandler(eng, wire.Options{}))
+	p.c = dynamodb.New(dynamodb.Options{
+		Region:           testserver.DefaultRegion,
+		BaseEndpoint:     aws.String(p.srv.URL),
+		Credentials:      credentials.NewStaticCredentialsProvider(testserver.DefaultAccessKeyID, testserver.DefaultSecretKey, ""),
+		RetryMaxAttempts: 1,
+		HTTPClient:       copyBody{p.srv.Client()},
+	})
+	t.Cleanup(p.stop)
+	return p
+}
+
+// stop ends the process: its engine (which gives up its leases), its
+// server and its store connection.
+func (p *proc) stop() {
+	if p.closed {
+		return
+	}
+	p.closed = true
+	p.srv.Close()
+	_ = p.eng.Close()
+	_ = p.st.Close()
+}
+
+// copyBody gives net/http a private copy of each request body (see
+// testserver's ownedBodyClient).
+type copyBody struct{ c *http.Client }
+
+func (o copyBody) Do(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		if err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(b))
+	}
+	return o.c.Do(req)
+}
+
+// twoProcs starts A, then B, over one shared database: A takes the
+// leader lease first.
+func twoProcs(t *testing.T, modA, modB func(*emulator.Options)) (a, b *proc) {
+	t.Helper()
+	open := sharedStore(t)
+	if modA == nil {
+		modA = func(*emulator.Options) {}
+	}
+	if modB == nil {
+		modB = func(*emulator.Options) {}
+	}
+	a = startProc(t, open(), modA)
+	waitFor(t, "A to lead", func() bool { return emulator.Leading(a.eng) })
+	b = startProc(t, open(), modB)
+	return a, b
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func mpTable(name string) *dynamodb.CreateTableInput {
+	return &dynamodb.CreateTableInput{
+		TableName: aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeN},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+		BillingMode: types.BillingModePayPerRequest,
+	}
+}
+
+func mpPut(t *testing.T, c *dynamodb.Client, table, pk string, sk int, extra map[string]types.AttributeValue) error {
+	t.Helper()
+	item := map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: pk},
+		"sk": &types.AttributeValueMemberN{Value: strconv.Itoa(sk)},
+	}
+	for k, v := range extra {
+		item[k] = v
+	}
+	_, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item})
+	return err
+}
+
+func errCode(err error) string {
+	var ae interface{ ErrorCode() string }
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// TestSharedCreateTableServedByOther: a table A creates is written and
+// queried through B at once, and described ACTIVE there.
+func TestSharedCreateTableServedByOther(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	// B caches the (empty) catalog before A changes it.
+	if _, err := b.c.ListTables(t.Context(), &dynamodb.ListTablesInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := mpPut(t, b.c, "Tbl", "p", i, nil); err != nil {
+			t.Fatalf("PutItem through B: %v", err)
+		}
+	}
+	q, err := b.c.Query(t.Context(), &dynamodb.QueryInput{TableName: aws.String("Tbl"),
+		KeyConditionExpression:    aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "p"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Count != 3 {
+		t.Errorf("Query through B: %d items, want 3", q.Count)
+	}
+	d, err := b.c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Tbl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Table.TableStatus != types.TableStatusActive {
+		t.Errorf("B describes T %s, want ACTIVE", d.Table.TableStatus)
+	}
+	// And back: A reads what B wrote.
+	g, err := a.c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("Tbl"), Key: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: "p"}, "sk": &types.AttributeValueMemberN{Value: "2"}}})
+	if err != nil || g.Item == nil {
+		t.Errorf("GetItem through A: %v, item %v", err, g.Item)
+	}
+}
+
+// TestSharedDeleteTableSeenByOther: once A deleted the table, B answers
+// ResourceNotFoundException for its items and its description.
+func TestSharedDeleteTableSeenByOther(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := mpPut(t, b.c, "Tbl", "p", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String("Tbl")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := mpPut(t, b.c, "Tbl", "p", 2, nil); errCode(err) != "ResourceNotFoundException" {
+		t.Errorf("PutItem through B after DeleteTable in A: %v, want ResourceNotFoundException", err)
+	}
+	if _, err := b.c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Tbl")}); errCode(err) != "ResourceNotFoundException" {
+		t.Errorf("DescribeTable through B: %v, want ResourceNotFoundException", err)
+	}
+	// B can create it again: its catalog lock validates against the store.
+	if _, err := b.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Errorf("CreateTable through B: %v", err)
+	}
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); errCode(err) != "ResourceInUseException" {
+		t.Errorf("CreateTable again through A: %v, want ResourceInUseException", err)
+	}
+}
+
+// TestSharedCreateTableRace: two processes creating one table at once:
+// one succeeds, the other gets ResourceInUseException, every round.
+func TestSharedCreateTableRace(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	for round := range 8 {
+		name := fmt.Sprintf("Race%d", round)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, p := range []*proc{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = p.c.CreateTable(t.Context(), mpTable(name))
+			}()
+		}
+		wg.Wait()
+		ok, inUse := 0, 0
+		for _, err := range errs {
+			switch errCode(err) {
+			case "":
+				ok++
+			case "ResourceInUseException":
+				inUse++
+			default:
+				t.Errorf("round %d: %v", round, err)
+			}
+		}
+		if ok != 1 || inUse != 1 {
+			t.Errorf("round %d: %d created, %d ResourceInUseException; want 1 and 1 (%v)", round, ok, inUse, errs)
+		}
+	}
+}
+
+// TestSharedAddGSIMaintainedByOther: a GSI A adds is maintained by B's
+// writes, backfilled (by the leader), reaches ACTIVE, and B's Query on it
+// finds the items written through B before and after.
+func TestSharedAddGSIMaintainedByOther(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	g := func(v string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"g": &types.AttributeValueMemberS{Value: v}}
+	}
+	for i := range 20 {
+		if err := mpPut(t, b.c, "Tbl", "p", i, g("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := a.c.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("Tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName:  aws.String("byG"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 20; i < 40; i++ {
+		if err := mpPut(t, b.c, "Tbl", "p", i, g("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "byG ACTIVE through B", func() bool {
+		d, err := b.c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Tbl")})
+		if err != nil || len(d.Table.GlobalSecondaryIndexes) != 1 {
+			return false
+		}
+		return d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive
+	})
+	q, err := b.c.Query(t.Context(), &dynamodb.QueryInput{TableName: aws.String("Tbl"), IndexName: aws.String("byG"),
+		KeyConditionExpression:    aws.String("g = :g"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Count != 40 {
+		t.Errorf("Query byG through B: %d items, want 40", q.Count)
+	}
+}
+
+// TestSharedLeaderRunsTTL: only the leader expires items; when it stops,
+// the other process takes the lease and expires them.
+func TestSharedLeaderRunsTTL(t *testing.T) {
+	// A leads but never runs an expiry pass; B would, every 50 ms.
+	a, b := twoProcs(t,
+		func(o *emulator.Options) { o.TTLInterval = time.Hour },
+		func(o *emulator.Options) { o.TTLInterval = 50 * time.Millisecond })
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.UpdateTimeToLive(t.Context(), &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("Tbl"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	past := map[string]types.AttributeValue{"exp": &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Add(-time.Minute).Unix(), 10)}}
+	if err := mpPut(t, b.c, "Tbl", "p", 1, past); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int32 {
+		s, err := b.c.Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String("Tbl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Count
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := count(); n != 1 {
+		t.Fatalf("B, not leading, expired the item (%d left)", n)
+	}
+	if emulator.Leading(b.eng) {
+		t.Fatal("B leads while A does")
+	}
+	a.stop()
+	waitFor(t, "B to lead", func() bool { return emulator.Leading(b.eng) })
+	waitFor(t, "B to expire the item", func() bool { return count() == 0 })
+}
+
+// TestSharedLeaderResumesBackfill: a backfill the leader started and did
+// not finish is finished by the process that takes the lease after it.
+func TestSharedLeaderResumesBackfill(t *testing.T) {
+	reached := make(chan struct{})
+	var once sync.Once
+	a, b := twoProcs(t, nil, nil)
+	// A's job stops after its first chunk until A stops.
+	emulator.SetBackfillAfterChunk(a.eng, func(int) {
+		once.Do(func() { close(reached) })
+		<-emulator.BackfillContext(a.eng).Done()
+	})
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	const n = 600 // more than one backfill chunk
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 4 {
+				if err := mpPut(t, b.c, "Tbl", "p", i, map[string]types.AttributeValue{"g": &types.AttributeValueMemberS{Value: "x"}}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// Added through B, which does not lead: A's poll starts the job.
+	_, err := b.c.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("Tbl"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName:  aws.String("byG"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-reached:
+	case <-time.After(20 * time.Second):
+		t.Fatal("A never ran the backfill")
+	}
+	a.stop()
+	waitFor(t, "byG ACTIVE through B", func() bool {
+		d, err := b.c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Tbl")})
+		return err == nil && len(d.Table.GlobalSecondaryIndexes) == 1 &&
+			d.Table.GlobalSecondaryIndexes[0].IndexStatus == types.IndexStatusActive
+	})
+	q, err := b.c.Query(t.Context(), &dynamodb.QueryInput{TableName: aws.String("Tbl"), IndexName: aws.String("byG"),
+		KeyConditionExpression:    aws.String("g = :g"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":g": &types.AttributeValueMemberS{Value: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Count != n {
+		t.Errorf("Query byG through B: %d items, want %d", q.Count, n)
+	}
+}
