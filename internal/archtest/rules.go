@@ -14,7 +14,8 @@ func Rules() []Rule {
 		{From: "objstore/objstoretest", Allow: []string{"objstore"}, Why: "the conformance suite tests the contract only"},
 		{From: "emulator", Deny: []string{"objstore/s3store"}, TestsExcepted: true, Why: "the engine uses the objstore contract; cmd picks the store"},
 		{From: "pebblestore", Allow: []string{"kv"}, Why: "pebblestore knows only the kv contract"},
-		{From: "emulator", Deny: []string{"wire", "iac", "cmd", "pebblestore", "internal/testserver", "sink"}, TestsExcepted: true,
+		{From: "pgstore", Allow: []string{"kv"}, TestsExcepted: true, Why: "pgstore knows only the kv contract; its tests use kvtest and pgtest"},
+		{From: "emulator", Deny: []string{"wire", "iac", "cmd", "pebblestore", "pgstore", "internal/testserver", "sink"}, TestsExcepted: true,
 			Why: "the engine knows no HTTP, no IaC and no concrete store or sink"},
 		{From: "sink", Allow: []string{"emulator"}, TestsExcepted: true,
 			Why: "a sink implements an interface the engine declares (emulator.KinesisSink) and knows nothing else of ours; its tests may start a server"},
@@ -35,5 +36,7 @@ func Rules() []Rule {
 			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
+		{From: "", Deny: []string{"internal/pgtest"}, TestsExcepted: true, Why: "pgtest makes throwaway databases for tests only"},
+		{From: "internal/pgtest", Allow: []string{}, Why: "pgtest is a leaf: it talks to PostgreSQL with pgx and knows nothing of ours"},
 	}
 }
