@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,6 +77,18 @@ func (p *proc) stop() {
 	p.srv.Close()
 	_ = p.eng.Close()
 	_ = p.st.Close()
+}
+
+// crash ends the process as a kill would: its store connection goes
+// first, so it cannot give up its leases, which expire.
+func (p *proc) crash() {
+	if p.closed {
+		return
+	}
+	p.closed = true
+	p.srv.Close()
+	_ = p.st.Close()
+	_ = p.eng.Close()
 }
 
 // copyBody gives net/http a private copy of each request body (see
@@ -357,6 +370,13 @@ func TestSharedLeaderResumesBackfill(t *testing.T) {
 		once.Do(func() { close(reached) })
 		<-emulator.BackfillContext(a.eng).Done()
 	})
+	// B copies nothing while A leads.
+	var early atomic.Int32
+	emulator.SetBackfillAfterChunk(b.eng, func(int) {
+		if !emulator.Leading(b.eng) {
+			early.Add(1)
+		}
+	})
 	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +410,8 @@ func TestSharedLeaderResumesBackfill(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("A never ran the backfill")
 	}
-	a.stop()
+	// A dies without giving up its lease: B takes it once it expires.
+	a.crash()
 	waitFor(t, "byG ACTIVE through B", func() bool {
 		d, err := b.c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("Tbl")})
 		return err == nil && len(d.Table.GlobalSecondaryIndexes) == 1 &&
@@ -404,5 +425,8 @@ func TestSharedLeaderResumesBackfill(t *testing.T) {
 	}
 	if q.Count != n {
 		t.Errorf("Query byG through B: %d items, want %d", q.Count, n)
+	}
+	if n := early.Load(); n > 0 {
+		t.Errorf("B, not leading, ran %d backfill chunks", n)
 	}
 }
