@@ -59,7 +59,9 @@ func (e *Engine) CreateBackup(ctx context.Context, ns Namespace, in *CreateBacku
 	case statusDeleting:
 		return nil, NewError(CodeTableInUse, "Table is being deleted: %s", t.Name)
 	}
-	if _, busy := e.bk.creating[creatingKey(tns, t.Name)]; busy {
+	if busy, err := e.backupBusy(tns, t.Name); err != nil {
+		return nil, internalError(err)
+	} else if busy {
 		return nil, NewError(CodeBackupInUse, "Backup is already being created for table: %s", t.Name)
 	}
 	m, err := e.newBackup(t, *in.BackupName, backupUser, now)

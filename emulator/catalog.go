@@ -156,7 +156,7 @@ func (e *Engine) takeCatalogLock() {
 		if ok {
 			return
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(deadline) || errors.Is(err, kv.ErrClosed) {
 			e.log.Error().Err(err).Msg("catalog: lock not taken; changing the catalog without it")
 			return
 		}

@@ -162,6 +162,7 @@ func (e *Engine) startLeaseLoop() {
 }
 
 func (e *Engine) leaseTick() {
+	e.heartbeat()
 	ok, err := e.tryLease(leaderKey)
 	switch {
 	case ok:
@@ -198,12 +199,29 @@ func (e *Engine) stopLeaseLoop() {
 		e.stopWorkers()
 		e.releaseLease(leaderKey)
 	}
+	// The backups and exports it was copying stop with Close; the leader
+	// fails them at once rather than after the heartbeat expires.
+	e.bk.stop()
+	e.ex.stop()
+	b := e.opts.Store.NewBatch()
+	if b.Delete(aliveKey(e.lease.owner)) == nil {
+		_ = e.commit(b)
+	} else {
+		_ = b.Close()
+	}
 }
 
-// pollJobs starts the jobs other processes persisted and wakes the
-// workers whose queues other processes' writes fill.
+// pollJobs starts the jobs other processes persisted, fails the backups
+// and exports of processes gone, and wakes the workers whose queues other
+// processes' writes fill.
 func (e *Engine) pollJobs() {
 	e.syncCatalog()
+	if err := e.failUnfinishedBackups(e.ownerGone); err != nil {
+		e.log.Warn().Err(err).Msg("lease: failing the backups of processes gone")
+	}
+	if err := e.failUnfinishedExports(e.ownerGone); err != nil {
+		e.log.Warn().Err(err).Msg("lease: failing the exports of processes gone")
+	}
 	e.resumeBackfills()
 	e.resumeRestores()
 	e.resumeSeeds()
@@ -227,14 +245,17 @@ func (e *Engine) startWorkers() error {
 	// queue a Kinesis record: the queue's sequence must be set first.
 	e.startKinesis()
 	e.resumeBackfills()
-	if !e.isShared {
-		// On a shared store another live process may be copying them.
-		if err := e.failUnfinishedBackups(); err != nil {
-			return err
-		}
-		if err := e.failUnfinishedExports(); err != nil {
-			return err
-		}
+	// On a shared store only those of processes gone: another live one
+	// may be copying them.
+	var dead func(string) bool
+	if e.isShared {
+		dead = e.ownerGone
+	}
+	if err := e.failUnfinishedBackups(dead); err != nil {
+		return err
+	}
+	if err := e.failUnfinishedExports(dead); err != nil {
+		return err
 	}
 	e.startReplication()
 	e.resumeRestores()
@@ -310,4 +331,67 @@ func (e *Engine) releaseJob(key string) {
 	e.lease.jobMu.Lock()
 	delete(e.lease.jobs, key)
 	e.lease.jobMu.Unlock()
+}
+
+// Every process sharing a store keeps a heartbeat key (family 'l', 'p'
+// and its owner ID) with an expiry, renewed with each lease tick: the
+// backups and exports a process copies (from its own snapshot, which no
+// other can take over) are failed by the leader once it is gone.
+
+func aliveKey(owner []byte) []byte { return append([]byte{famLease, 'p'}, owner...) }
+
+// jobOwner is the owner recorded in a backup or export record: this
+// process on a shared store, none on Pebble (New fails them all there).
+func (e *Engine) jobOwner() string {
+	if !e.isShared {
+		return ""
+	}
+	return string(e.lease.owner)
+}
+
+// heartbeat renews this process's heartbeat key.
+func (e *Engine) heartbeat() {
+	b := e.opts.Store.NewBatch()
+	if err := b.Set(aliveKey(e.lease.owner), encodeLease(e.lease.owner, time.Now().Add(e.leaseDuration()).UnixNano())); err != nil {
+		_ = b.Close()
+		return
+	}
+	if err := e.commit(b); err != nil {
+		e.log.Warn().Err(err).Msg("lease: heartbeat failed")
+	}
+}
+
+// ownerGone reports whether the process owner has stopped (or never had
+// a heartbeat: a record written on Pebble, or before heartbeats).
+func (e *Engine) ownerGone(owner string) bool {
+	if owner == string(e.lease.owner) {
+		return false
+	}
+	v, err := e.opts.Store.Get(aliveKey([]byte(owner)))
+	if errors.Is(err, kv.ErrNotFound) {
+		return true
+	}
+	if err != nil {
+		return false // unknown: next poll
+	}
+	_, until := decodeLease(v)
+	return time.Now().UnixNano() >= until
+}
+
+// backupBusy reports whether a backup of table is being created: by this
+// process (in memory) or, on a shared store, by another live one.
+func (e *Engine) backupBusy(ns Namespace, table string) (bool, error) {
+	if _, busy := e.bk.creating[creatingKey(ns, table)]; busy || !e.isShared {
+		return busy, nil
+	}
+	all, err := scanRecords[backupMeta](e.opts.Store, backupPrefix(ns))
+	if err != nil {
+		return false, err
+	}
+	for _, m := range all {
+		if m.Status == backupCreating && m.Table.Name == table && !e.ownerGone(m.Owner) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -11,3 +11,6 @@ func SetBackfillAfterChunk(e *Engine, f func(visited int)) { e.bf.afterChunk = f
 // BackfillContext is the context e's backfill jobs run under, cancelled
 // when they must stop.
 func BackfillContext(e *Engine) context.Context { return e.bf.ctx }
+
+// BackupContext is the context e's backup jobs run under.
+func BackupContext(e *Engine) context.Context { return e.bk.ctx }

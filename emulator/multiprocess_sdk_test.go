@@ -430,3 +430,46 @@ func TestSharedLeaderResumesBackfill(t *testing.T) {
 		t.Errorf("B, not leading, ran %d backfill chunks", n)
 	}
 }
+
+// TestSharedBackupOfDeadProcessFails: a backup runs in the process that
+// took the request (it copies that process's snapshot); while it does,
+// the other process refuses a second backup of the table, and once its
+// process dies the leader marks it DELETED, as a restart does on Pebble.
+func TestSharedBackupOfDeadProcessFails(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	started := make(chan struct{})
+	var once sync.Once
+	emulator.SetBackupAfterChunk(b.eng, func(job string, rows int) {
+		if job == "backup" {
+			once.Do(func() { close(started) })
+			<-emulator.BackupContext(b.eng).Done()
+		}
+	})
+	if _, err := a.c.CreateTable(t.Context(), mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := mpPut(t, a.c, "Tbl", "p", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, err := b.c.CreateBackup(t.Context(), &dynamodb.CreateBackupInput{TableName: aws.String("Tbl"), BackupName: aws.String("bk1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	if _, err := a.c.CreateBackup(t.Context(), &dynamodb.CreateBackupInput{TableName: aws.String("Tbl"), BackupName: aws.String("bk2")}); errCode(err) != "BackupInUseException" {
+		t.Errorf("CreateBackup through A while B copies one: %v, want BackupInUseException", err)
+	}
+	time.Sleep(300 * time.Millisecond) // a few leader polls: B is alive
+	status := func() types.BackupStatus {
+		d, err := a.c.DescribeBackup(t.Context(), &dynamodb.DescribeBackupInput{BackupArn: out.BackupDetails.BackupArn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.BackupDescription.BackupDetails.BackupStatus
+	}
+	if s := status(); s != types.BackupStatusCreating {
+		t.Fatalf("backup of live B: %s, want CREATING", s)
+	}
+	b.crash()
+	waitFor(t, "the leader to fail B's backup", func() bool { return status() == types.BackupStatusDeleted })
+}

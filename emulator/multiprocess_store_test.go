@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/extenddb/extenddb/internal/pgtest"
 	"github.com/extenddb/extenddb/kv"
@@ -15,7 +16,7 @@ func sharedStore(t *testing.T) func() kv.Store {
 	t.Helper()
 	dsn := pgtest.DSN(t)
 	return func() kv.Store {
-		st, err := pgstore.Open(pgstore.Options{DSN: dsn, MaxConns: 8})
+		st, err := pgstore.Open(pgstore.Options{DSN: dsn, MaxConns: 8, CloseWait: 200 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
