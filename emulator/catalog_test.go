@@ -128,3 +128,23 @@ func TestPebbleEngineLeadsAlone(t *testing.T) {
 		t.Errorf("leader lease on Pebble: %v, want none", err)
 	}
 }
+
+// TestCatalogFamiliesOwnTags: the catalog generation and lease families
+// share no tag with another family (reserved_keys_test.go lists them all
+// once issue 21's branches meet).
+func TestCatalogFamiliesOwnTags(t *testing.T) {
+	others := map[string]byte{
+		"meta": famMeta, "item": famItem, "index": famIndex, "stream": famStream,
+		"version": famVersion, "outbox": famOutbox, "kinesis": famKinesis,
+		"backup": famBackup, "backup data": famBackupData, "pitr": famPITR,
+		"export": famExport, "import": famImport, "token": 't',
+	}
+	for name, f := range others {
+		if f == famGen || f == famLease {
+			t.Errorf("family %s shares its tag %q with the catalog's", name, f)
+		}
+	}
+	if famGen == famLease {
+		t.Error("generation and lease families share a tag")
+	}
+}
