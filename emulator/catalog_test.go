@@ -150,3 +150,29 @@ func TestCatalogFamiliesOwnTags(t *testing.T) {
 		t.Error("generation and lease families share a tag")
 	}
 }
+
+// BenchmarkSharedTableLookup is what a data-plane request pays on a shared
+// store to resolve its table: one Get of the catalog generation (the
+// cache is not reloaded: nothing changes).
+func BenchmarkSharedTableLookup(b *testing.B) {
+	dsn := pgtest.DSN(b)
+	st, err := pgstore.Open(pgstore.Options{DSN: dsn})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	e, err := New(Options{Store: st})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.CreateTable(context.Background(), nsA, simpleTable("bench")); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.table(nsA, "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -473,3 +473,58 @@ func TestSharedBackupOfDeadProcessFails(t *testing.T) {
 	b.crash()
 	waitFor(t, "the leader to fail B's backup", func() bool { return status() == types.BackupStatusDeleted })
 }
+
+// TestSharedTableSettingsSeenByOther: tags, TTL, the resource policy,
+// PITR and backups changed through A are what B reports at once.
+func TestSharedTableSettingsSeenByOther(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	ctx := t.Context()
+	out, err := a.c.CreateTable(ctx, mpTable("Tbl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := out.TableDescription.TableArn
+	// B caches the table before A changes its settings.
+	if _, err := b.c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Tbl")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: arn, Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("x")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("Tbl"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	policy := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:root"},"Action":"dynamodb:GetItem","Resource":"` + *arn + `"}]}`
+	if _, err := a.c.PutResourcePolicy(ctx, &dynamodb.PutResourcePolicyInput{ResourceArn: arn, Policy: aws.String(policy)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("Tbl"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Tbl"), BackupName: aws.String("bk-settings")}); err != nil {
+		t.Fatal(err)
+	}
+
+	tags, err := b.c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: arn})
+	if err != nil || len(tags.Tags) != 1 {
+		t.Errorf("B's tags: %v, %v; want team=x", err, tags)
+	}
+	ttl, err := b.c.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("Tbl")})
+	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != types.TimeToLiveStatusEnabled {
+		t.Errorf("B's TTL: %v, %+v; want ENABLED", err, ttl)
+	}
+	pol, err := b.c.GetResourcePolicy(ctx, &dynamodb.GetResourcePolicyInput{ResourceArn: arn})
+	if err != nil || aws.ToString(pol.Policy) == "" {
+		t.Errorf("B's resource policy: %v, %+v", err, pol)
+	}
+	cb, err := b.c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("Tbl")})
+	if err != nil || cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != types.PointInTimeRecoveryStatusEnabled {
+		t.Errorf("B's PITR: %v, %+v; want ENABLED", err, cb)
+	}
+	waitFor(t, "B to list the backup", func() bool {
+		l, err := b.c.ListBackups(ctx, &dynamodb.ListBackupsInput{TableName: aws.String("Tbl")})
+		return err == nil && len(l.BackupSummaries) == 1
+	})
+}
