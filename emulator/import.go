@@ -483,6 +483,9 @@ func (e *Engine) resumeImports() error {
 			})
 			continue
 		}
+		if e.jobRunning("import/" + m.ARN()) {
+			continue // the leader's poll finds it running
+		}
 		e.log.Info().Str("import", m.ARN()).Msg("resuming an import interrupted by a restart")
 		e.startImport(m, t)
 	}

@@ -327,6 +327,13 @@ func (e *Engine) claimJob(key string) bool {
 	return true
 }
 
+// jobRunning reports whether job key runs in this process.
+func (e *Engine) jobRunning(key string) bool {
+	e.lease.jobMu.Lock()
+	defer e.lease.jobMu.Unlock()
+	return e.lease.jobs[key]
+}
+
 func (e *Engine) releaseJob(key string) {
 	e.lease.jobMu.Lock()
 	delete(e.lease.jobs, key)
