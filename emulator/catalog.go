@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
@@ -51,6 +52,8 @@ const (
 type catalogState struct {
 	// gen is the generation the cache was loaded at; guarded by e.mu.
 	gen uint64
+	// reloading is set while a background reload runs (refreshSoon).
+	reloading atomic.Bool
 }
 
 // bumpGen writes a new catalog generation in b. Generations only need to

@@ -28,14 +28,6 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	stale := g != e.cat.gen
-	e.mu.RUnlock()
-	if stale {
-		if err := e.refreshCatalog(); err != nil {
-			return nil, err
-		}
-	}
 	now := e.now()
 	e.mu.RLock()
 	atG := g == e.cat.gen
@@ -47,9 +39,11 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 		}
 		return c, nil
 	}
-	// The cache has moved past r's view (a change committed after r
-	// began): serve the table as r sees it, with the cache's throttle and
-	// insights handles.
+	// The cache is not at r's generation: serve the table as r sees it,
+	// read through r (a reload here would take a second connection while
+	// r holds one, and under load the pool would run dry), with the
+	// cache's throttle and insights handles; the reload happens beside.
+	e.refreshSoon()
 	v, err := r.Get(metaKey(t.ns(), t.Name))
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil, ResourceNotFound()
@@ -66,8 +60,21 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 	}
 	if c != nil && c.ID == m.ID {
 		adoptHandles(m, c)
+	} else {
+		adoptHandles(m, t)
 	}
 	return m, nil
+}
+
+// refreshSoon reloads the cache in the background, one reload at a time.
+func (e *Engine) refreshSoon() {
+	if !e.cat.reloading.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer e.cat.reloading.Store(false)
+		e.syncCatalog()
+	}()
 }
 
 // adoptHandles gives m, read from the store, the in-memory handles of c,
