@@ -528,3 +528,57 @@ func TestSharedTableSettingsSeenByOther(t *testing.T) {
 		return err == nil && len(l.BackupSummaries) == 1
 	})
 }
+
+// TestSharedRestoreThroughNonLeader: a restore requested through the
+// process that does not lead is run by the leader, and the restored table
+// is served by both.
+func TestSharedRestoreThroughNonLeader(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	var early atomic.Int32
+	emulator.SetBackupAfterChunk(b.eng, func(job string, rows int) {
+		if job == "restore" && !emulator.Leading(b.eng) {
+			early.Add(1)
+		}
+	})
+	ctx := t.Context()
+	if _, err := a.c.CreateTable(ctx, mpTable("Src")); err != nil {
+		t.Fatal(err)
+	}
+	const n = emulator.BackupChunk + 100 // more than one restore chunk
+	for i := 0; i < n; i += 25 {
+		var reqs []types.WriteRequest
+		for j := i; j < min(i+25, n); j++ {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: "p"}, "sk": &types.AttributeValueMemberN{Value: strconv.Itoa(j)}}}})
+		}
+		out, err := a.c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"Src": reqs}})
+		if err != nil || len(out.UnprocessedItems) > 0 {
+			t.Fatalf("BatchWriteItem: %v, unprocessed %v", err, out.UnprocessedItems)
+		}
+	}
+	bk, err := a.c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Src"), BackupName: aws.String("bk-restore")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the backup to be AVAILABLE", func() bool {
+		d, err := b.c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: bk.BackupDetails.BackupArn})
+		return err == nil && d.BackupDescription.BackupDetails.BackupStatus == types.BackupStatusAvailable
+	})
+	if _, err := b.c.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{
+		BackupArn: bk.BackupDetails.BackupArn, TargetTableName: aws.String("Dst")}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "Dst ACTIVE through B", func() bool {
+		d, err := b.c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Dst")})
+		return err == nil && d.Table.TableStatus == types.TableStatusActive
+	})
+	for _, p := range []*proc{a, b} {
+		s, err := p.c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("Dst"), Select: types.SelectCount})
+		if err != nil || s.Count != n {
+			t.Errorf("Scan of Dst: %v, %d items, want %d", err, s.Count, n)
+		}
+	}
+	if k := early.Load(); k > 0 {
+		t.Errorf("B, not leading, ran %d restore chunks", k)
+	}
+}
