@@ -191,7 +191,7 @@ func New(opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e.isShared = kv.IsShared(opts.Store)
-	e.lease.owner = newOwnerID()
+	e.lease.owner.Store(newOwnerID())
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}

@@ -31,8 +31,9 @@ import (
 
 // leaseState is the engine's side of the leases.
 type leaseState struct {
-	// owner identifies this process in lease values.
-	owner []byte
+	// owner identifies this process (this incarnation of its jobs, see
+	// loseLead) in lease values; a []byte, read with ownerID.
+	owner atomic.Value
 	// leading is set while this process holds the leader lease (always on
 	// Pebble).
 	leading atomic.Bool
@@ -79,6 +80,7 @@ var errLeaseHeld = errors.New("emulator: lease held by another process")
 func (e *Engine) tryLease(key []byte) (bool, error) {
 	now := time.Now()
 	until := now.Add(e.leaseDuration()).UnixNano()
+	me := e.ownerID()
 	err := e.opts.Store.Update(e.opts.Sync, func(tx kv.Txn) error {
 		v, err := tx.Get(key)
 		switch {
@@ -87,11 +89,11 @@ func (e *Engine) tryLease(key []byte) (bool, error) {
 			return err
 		default:
 			owner, exp := decodeLease(v)
-			if !bytes.Equal(owner, e.lease.owner) && now.UnixNano() < exp {
+			if !bytes.Equal(owner, me) && now.UnixNano() < exp {
 				return errLeaseHeld
 			}
 		}
-		return tx.Batch().Set(key, encodeLease(e.lease.owner, until))
+		return tx.Batch().Set(key, encodeLease(me, until))
 	})
 	if err != nil {
 		return false, err
@@ -105,6 +107,7 @@ func (e *Engine) tryLease(key []byte) (bool, error) {
 // releaseLease deletes the lease at key if this process holds it, so the
 // next holder need not wait for it to expire.
 func (e *Engine) releaseLease(key []byte) {
+	me := e.ownerID()
 	err := e.opts.Store.Update(e.opts.Sync, func(tx kv.Txn) error {
 		v, err := tx.Get(key)
 		if errors.Is(err, kv.ErrNotFound) {
@@ -113,7 +116,7 @@ func (e *Engine) releaseLease(key []byte) {
 		if err != nil {
 			return err
 		}
-		if owner, _ := decodeLease(v); !bytes.Equal(owner, e.lease.owner) {
+		if owner, _ := decodeLease(v); !bytes.Equal(owner, me) {
 			return nil
 		}
 		return tx.Batch().Delete(key)
@@ -135,6 +138,8 @@ func decodeLease(v []byte) (owner []byte, until int64) {
 	}
 	return v[8:], int64(binary.BigEndian.Uint64(v))
 }
+
+func (e *Engine) ownerID() []byte { return e.lease.owner.Load().([]byte) }
 
 // leading reports whether this process runs the workers and jobs.
 func (e *Engine) leading() bool { return e.lease.leading.Load() }
@@ -167,7 +172,7 @@ func (e *Engine) leaseTick() {
 	switch {
 	case ok:
 		if !e.leading() {
-			e.log.Info().Str("owner", string(e.lease.owner)).Msg("lease: this process leads the workers")
+			e.log.Info().Str("owner", string(e.ownerID())).Msg("lease: this process leads the workers")
 			e.lease.leading.Store(true)
 			if err := e.startWorkers(); err != nil {
 				e.log.Error().Err(err).Msg("lease: starting the workers failed")
@@ -178,9 +183,7 @@ func (e *Engine) leaseTick() {
 		// Another process took it, or ours ran out while the store
 		// failed: stop before the next leader starts.
 		e.log.Warn().Err(err).Msg("lease: leadership lost; stopping the workers")
-		e.lease.leading.Store(false)
-		e.stopWorkers()
-		e.restartJobContexts()
+		e.loseLead()
 	case err != nil && !errors.Is(err, errLeaseHeld):
 		e.log.Warn().Err(err).Msg("lease: renewing the leader lease failed")
 	}
@@ -204,7 +207,7 @@ func (e *Engine) stopLeaseLoop() {
 	e.bk.stop()
 	e.ex.stop()
 	b := e.opts.Store.NewBatch()
-	if b.Delete(aliveKey(e.lease.owner)) == nil {
+	if b.Delete(aliveKey(e.ownerID())) == nil {
 		_ = e.commit(b)
 	} else {
 		_ = b.Close()
@@ -287,6 +290,29 @@ func (e *Engine) stopWorkers() {
 	e.stopPITRTrim()
 }
 
+// loseLead stops what the leader runs, and the backups and exports this
+// process copies (they share the jobs' contexts), and takes a new owner
+// ID: the records of the jobs it stopped name the old one, whose heartbeat
+// ends, so the new leader fails them as it would a dead process's.
+func (e *Engine) loseLead() {
+	e.lease.leading.Store(false)
+	e.stopWorkers()
+	e.restartJobContexts()
+	old := e.ownerID()
+	// Under e.mu: a control-plane change holding the catalog lock
+	// releases it under the owner that took it.
+	e.mu.Lock()
+	e.lease.owner.Store(newOwnerID())
+	e.mu.Unlock()
+	b := e.opts.Store.NewBatch()
+	if b.Delete(aliveKey(old)) == nil {
+		_ = e.commit(b)
+	} else {
+		_ = b.Close()
+	}
+	e.heartbeat()
+}
+
 // restartJobContexts makes the job states usable again after stopWorkers
 // cancelled them (leadership lost, the process keeps serving).
 func (e *Engine) restartJobContexts() {
@@ -353,13 +379,14 @@ func (e *Engine) jobOwner() string {
 	if !e.isShared {
 		return ""
 	}
-	return string(e.lease.owner)
+	return string(e.ownerID())
 }
 
 // heartbeat renews this process's heartbeat key.
 func (e *Engine) heartbeat() {
 	b := e.opts.Store.NewBatch()
-	if err := b.Set(aliveKey(e.lease.owner), encodeLease(e.lease.owner, time.Now().Add(e.leaseDuration()).UnixNano())); err != nil {
+	me := e.ownerID()
+	if err := b.Set(aliveKey(me), encodeLease(me, time.Now().Add(e.leaseDuration()).UnixNano())); err != nil {
 		_ = b.Close()
 		return
 	}
@@ -371,7 +398,7 @@ func (e *Engine) heartbeat() {
 // ownerGone reports whether the process owner has stopped (or never had
 // a heartbeat: a record written on Pebble, or before heartbeats).
 func (e *Engine) ownerGone(owner string) bool {
-	if owner == string(e.lease.owner) {
+	if owner == string(e.ownerID()) {
 		return false
 	}
 	v, err := e.opts.Store.Get(aliveKey([]byte(owner)))

@@ -14,3 +14,7 @@ func BackfillContext(e *Engine) context.Context { return e.bf.ctx }
 
 // BackupContext is the context e's backup jobs run under.
 func BackupContext(e *Engine) context.Context { return e.bk.ctx }
+
+// LoseLead makes e give up leading as if its lease had run out while it
+// lived (the store unreachable for longer than the lease).
+func LoseLead(e *Engine) { e.loseLead() }

@@ -582,3 +582,32 @@ func TestSharedRestoreThroughNonLeader(t *testing.T) {
 		t.Errorf("B, not leading, ran %d restore chunks", k)
 	}
 }
+
+// TestSharedLostLeadFailsOwnBackup: a process that loses the lead while
+// alive stops its jobs, its backup included; that backup is then failed
+// like a dead process's, not left CREATING while the process lives on.
+func TestSharedLostLeadFailsOwnBackup(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	emulator.SetBackupAfterChunk(a.eng, func(job string, rows int) {
+		if job == "backup" {
+			<-emulator.BackupContext(a.eng).Done()
+		}
+	})
+	ctx := t.Context()
+	if _, err := a.c.CreateTable(ctx, mpTable("Tbl")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.c.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Tbl"), BackupName: aws.String("bk-lost")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emulator.LoseLead(a.eng)
+	waitFor(t, "the backup to be failed", func() bool {
+		d, err := b.c.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: out.BackupDetails.BackupArn})
+		return err == nil && d.BackupDescription.BackupDetails.BackupStatus == types.BackupStatusDeleted
+	})
+	// A keeps serving.
+	if err := mpPut(t, a.c, "Tbl", "p", 1, nil); err != nil {
+		t.Errorf("PutItem through A after it lost the lead: %v", err)
+	}
+}
