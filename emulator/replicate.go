@@ -284,7 +284,7 @@ func (e *Engine) deleteKey(k []byte) error {
 // it: a table that has left its group (its source was deleted) still gets
 // the changes queued for it before.
 func (e *Engine) replicatedTables() map[tableID]*tableMeta {
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	out := map[tableID]*tableMeta{}
 	for _, m := range e.tables {

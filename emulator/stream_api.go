@@ -112,7 +112,7 @@ func (e *Engine) resolveStream(ns Namespace, arn string, now time.Time) (*tableM
 	if !ok {
 		return nil, nil, nil, streamNotFound(arn)
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(ns, name, now)
 	e.mu.RUnlock()
 	if t == nil {
@@ -153,7 +153,7 @@ func (e *Engine) ListStreams(ctx context.Context, ns Namespace, in *ListStreamsI
 	}
 	now := e.now()
 	var tables []*tableMeta
-	e.mu.RLock()
+	e.rlockCatalog()
 	if in.TableName != nil {
 		name := *in.TableName
 		if t := e.lookup(ns, name, now); t != nil {

@@ -84,7 +84,7 @@ func (e *Engine) stopTTL() {
 func (e *Engine) ExpireTTL(ctx context.Context) (int, error) {
 	now := e.now()
 	var tables []*tableMeta
-	e.mu.RLock()
+	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
 			if t.TTLEnabled && !t.gone(now) && !t.Deleting {
