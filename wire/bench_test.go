@@ -209,3 +209,10 @@ func benchServe(b *testing.B, op, body string) {
 		call(op, body)
 	}
 }
+
+func BenchmarkNewRequestID(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = newRequestID()
+	}
+}
