@@ -169,7 +169,7 @@ func BenchmarkReadBody(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := httptest.NewRequest(http.MethodPost, "http://localhost:8000/", bytes.NewReader(body))
-		got, err := readBody(r)
+		got, err := readBody(r, nil)
 		if err != nil || len(got) != len(body) {
 			b.Fatalf("read %d bytes, %v", len(got), err)
 		}

@@ -62,6 +62,7 @@ type handler struct {
 	log     zerolog.Logger
 	dynamo  map[string]operation
 	streams map[string]operation
+	bufs    bufferPool // request bodies and responses of serveAPI
 }
 
 // NewHandler returns the HTTP handler serving the DynamoDB, DynamoDB Streams
@@ -221,9 +222,9 @@ func newRequestID() string {
 // errTooLarge is a request body over MaxRequestBytes.
 var errTooLarge = errors.New("request body over 16 MB")
 
-// readBody reads the request body, refusing one over MaxRequestBytes
-// (errTooLarge) without reading it all.
-func readBody(r *http.Request) ([]byte, error) {
+// readBody reads the request body into buf (reused when large enough),
+// refusing one over MaxRequestBytes (errTooLarge) without reading it all.
+func readBody(r *http.Request, buf []byte) ([]byte, error) {
 	if r.ContentLength > MaxRequestBytes {
 		return nil, errTooLarge
 	}
@@ -231,7 +232,12 @@ func readBody(r *http.Request) ([]byte, error) {
 		// The declared length, read into a buffer of exactly that size
 		// (io.ReadAll would grow one to about twice the body); a body
 		// shorter than declared is an error, and net/http stops a longer one.
-		body := make([]byte, n)
+		var body []byte
+		if int64(cap(buf)) >= n {
+			body = buf[:n]
+		} else {
+			body = make([]byte, n)
+		}
 		if _, err := io.ReadFull(r.Body, body); err != nil {
 			return nil, err
 		}
@@ -251,7 +257,11 @@ func readBody(r *http.Request) ([]byte, error) {
 // STS by its form-encoded Action (or JSON target).
 func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	body, err := readBody(r)
+	bodyBuf := h.bufs.get()
+	body, err := readBody(r, bodyBuf.b)
+	// Whatever reads the body (decoders, authentication, the log line)
+	// is done with it when serveAPI returns.
+	defer func() { h.bufs.put(bodyBuf, body) }()
 	if errors.Is(err, errTooLarge) {
 		// DynamoDB refuses an oversized request before reading it: 413 with
 		// no body and no request ID.
@@ -361,10 +371,13 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	status := http.StatusOK
-	var resp []byte
+	var resp, pooled []byte
+	var respBuf *pooledBuffer
 	var failed *emulator.Error
 	if err == nil {
-		resp, err = encodeOutput(out)
+		respBuf = h.bufs.get()
+		resp, err = appendOutput(respBuf.b, out)
+		pooled = resp
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding response")
 		}
@@ -382,6 +395,9 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeBody(w, status, respType, resp)
+	if respBuf != nil {
+		h.bufs.put(respBuf, pooled) // Write copied it
+	}
 	if h.opts.OnRequest != nil {
 		errCode := ""
 		if failed != nil {
