@@ -339,6 +339,7 @@ func runServe(ctx context.Context, c *cli, args []string) int {
 	defer closeLog()
 	ctx, stop := c.notify(ctx)
 	defer stop()
+	tuneGC(ctx, c.getenv)
 	if err := serve(ctx, stop, cfg, log); err != nil {
 		log.Error().Err(err).Msg("extenddb stopped with an error")
 		return 1
