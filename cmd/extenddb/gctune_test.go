@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"context"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
 
 func TestGCPercentFor(t *testing.T) {
 	for _, c := range []struct {
@@ -17,5 +22,28 @@ func TestGCPercentFor(t *testing.T) {
 		if got := gcPercentFor(c.live); got != c.want {
 			t.Errorf("gcPercentFor(%d MB) = %d, want %d", c.live>>20, got, c.want)
 		}
+	}
+}
+
+// TestTuneGC: serve raises the GC target over a small live heap, and leaves
+// it alone when GOGC is set.
+func TestTuneGC(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	tuneGC(ctx, func(k string) string {
+		if k == "GOGC" {
+			return "100"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set, the GC target became %d", got)
+	}
+	runtime.GC() // a live heap to read, far under 32 MB in this test
+	tuneGC(ctx, func(string) string { return "" })
+	if got := debug.SetGCPercent(100); got <= 100 {
+		t.Errorf("over a small live heap, the GC target is %d, want more than 100", got)
 	}
 }
