@@ -158,3 +158,16 @@ func BenchmarkCanonicalNumber(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJSONDecodeLoadgenItem decodes the load generator's PutItem item:
+// two key attributes and a 1 KB ASCII string, mostly string contents.
+func BenchmarkJSONDecodeLoadgenItem(b *testing.B) {
+	js := []byte(`{"pk":{"S":"p0000123"},"sk":{"N":"7"},"data":{"S":"` + strings.Repeat("x", 1004) + `"}}`)
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeItemJSON(js); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package av
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -307,13 +308,17 @@ func wrongTypeScalar(c byte, target string) error {
 func (d *decoder) str() (string, error) {
 	d.i++ // opening quote
 	start := d.i
+	// Eight bytes at a time while none is special: most of an item's bytes
+	// are plain ASCII string contents.
+	d.i += plainASCII(d.b[d.i:])
+	ascii := true
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
 			s := d.s[start:d.i]
 			d.i++
-			if !utf8.ValidString(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return toValidUTF8(s), nil
 			}
 			return s, nil
@@ -321,10 +326,36 @@ func (d *decoder) str() (string, error) {
 			return d.strSlow(start)
 		case c < 0x20:
 			return "", d.syntaxErr()
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 		d.i++
 	}
 	return "", d.syntaxErr()
+}
+
+// plainASCII returns the length of b's prefix, in whole 8-byte words, in
+// which no byte needs a look inside a JSON string: none is '"', '\\', a
+// control character or non-ASCII. The tests are the hasless and haszero
+// bit tricks of "Bit Twiddling Hacks": they may stop a word early, never
+// pass a special byte.
+func plainASCII(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	n := 0
+	for len(b)-n >= 8 {
+		w := binary.LittleEndian.Uint64(b[n:])
+		q := w ^ (ones * '"')
+		bs := w ^ (ones * '\\')
+		special := w | ((w - ones*0x20) &^ w) | ((q - ones) &^ q) | ((bs - ones) &^ bs)
+		if special&highs != 0 {
+			break
+		}
+		n += 8
+	}
+	return n
 }
 
 func toValidUTF8(s string) string {
