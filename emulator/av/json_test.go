@@ -316,7 +316,6 @@ func TestTypeByName(t *testing.T) {
 	}
 }
 
-
 // plainASCII never passes a byte a JSON string decoder must look at, and
 // stops only at word boundaries.
 func FuzzPlainASCII(f *testing.F) {
