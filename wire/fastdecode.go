@@ -390,6 +390,14 @@ func (s *scanner) span() ([]byte, bool) {
 	}
 	start, depth, inStr := s.i, 0, false
 	for j := start; j < len(s.b); j++ {
+		if inStr {
+			// Whole words of plain string contents at a time (an item's
+			// long values).
+			if n := av.PlainStringPrefix(s.b[j:]); n > 0 {
+				j += n - 1
+				continue
+			}
+		}
 		c := s.b[j]
 		if inStr {
 			switch c {

@@ -310,7 +310,7 @@ func (d *decoder) str() (string, error) {
 	start := d.i
 	// Eight bytes at a time while none is special: most of an item's bytes
 	// are plain ASCII string contents.
-	d.i += plainASCII(d.b[d.i:])
+	d.i += PlainStringPrefix(d.b[d.i:])
 	ascii := true
 	for d.i < len(d.b) {
 		c := d.b[d.i]
@@ -334,12 +334,13 @@ func (d *decoder) str() (string, error) {
 	return "", d.syntaxErr()
 }
 
-// plainASCII returns the length of b's prefix, in whole 8-byte words, in
-// which no byte needs a look inside a JSON string: none is '"', '\\', a
-// control character or non-ASCII. The tests are the hasless and haszero
-// bit tricks of "Bit Twiddling Hacks": they may stop a word early, never
-// pass a special byte.
-func plainASCII(b []byte) int {
+// PlainStringPrefix returns the length of b's prefix, in whole 8-byte
+// words, in which no byte needs a look inside a JSON string: none is '"',
+// '\\', a control character or non-ASCII. Scanners of JSON strings (this
+// decoder, the wire's request scanner) skip long values with it. The tests
+// are the hasless and haszero bit tricks of "Bit Twiddling Hacks": they
+// may stop a word early, never pass a special byte.
+func PlainStringPrefix(b []byte) int {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080

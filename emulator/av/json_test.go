@@ -316,20 +316,20 @@ func TestTypeByName(t *testing.T) {
 	}
 }
 
-// plainASCII never passes a byte a JSON string decoder must look at, and
-// stops only at word boundaries.
-func FuzzPlainASCII(f *testing.F) {
+// PlainStringPrefix never passes a byte a JSON string decoder must look
+// at, and stops only at word boundaries.
+func FuzzPlainStringPrefix(f *testing.F) {
 	for _, s := range []string{"", "abcdefgh", "abc\"efgh", "abc\\efgh", "abc\x01efgh", "abc\xffefgh", "abcdefghijklmnop\"", "abc\\defghijklmn", "abcdefg\x1f", "abcdefgh\xc3\xa9", "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f!"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		n := plainASCII(b)
+		n := PlainStringPrefix(b)
 		if n%8 != 0 || n > len(b) {
-			t.Fatalf("plainASCII(%q) = %d", b, n)
+			t.Fatalf("PlainStringPrefix(%q) = %d", b, n)
 		}
 		for i, c := range b[:n] {
 			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-				t.Fatalf("plainASCII(%q) = %d passes byte %d (%#x)", b, n, i, c)
+				t.Fatalf("PlainStringPrefix(%q) = %d passes byte %d (%#x)", b, n, i, c)
 			}
 		}
 		// A word of plain bytes is never refused.
@@ -339,7 +339,7 @@ func FuzzPlainASCII(f *testing.F) {
 				plain = plain && c != '"' && c != '\\' && c >= 0x20 && c < 0x80
 			}
 			if plain {
-				t.Fatalf("plainASCII(%q) = %d stops before a plain word", b, n)
+				t.Fatalf("PlainStringPrefix(%q) = %d stops before a plain word", b, n)
 			}
 		}
 	})
