@@ -171,3 +171,32 @@ func BenchmarkJSONDecodeLoadgenItem(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJSONEncodeLoadgenItem and BenchmarkStoredLoadgenItemJSON encode
+// the load generator's item (a 1 KB ASCII string) as Query and GetItem do.
+func BenchmarkJSONEncodeLoadgenItem(b *testing.B) {
+	it := loadgenItem()
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = AppendItemJSON(buf[:0], it)
+	}
+	b.SetBytes(int64(len(buf)))
+}
+
+func BenchmarkStoredLoadgenItemJSON(b *testing.B) {
+	stored := AppendItem(nil, loadgenItem())
+	b.ReportAllocs()
+	var buf []byte
+	var err error
+	for b.Loop() {
+		if buf, err = AppendStoredItemJSON(buf[:0], stored); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(buf)))
+}
+
+func loadgenItem() Item {
+	return Item{"pk": {Type: TypeS, S: "p0000123"}, "sk": {Type: TypeN, S: "7"}, "data": {Type: TypeS, S: strings.Repeat("x", 1004)}}
+}

@@ -201,6 +201,12 @@ func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Whole words that need no escape at a time: item values are
+		// mostly plain ASCII.
+		if n := PlainStringPrefix(unsafeBytes(s[i:])); n > 0 {
+			i += n
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
