@@ -230,3 +230,26 @@ func BenchmarkDecodeLoadgenPutItem(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeBatchGet100 decodes the load generator's BatchGetItem:
+// 100 keys of one table.
+func BenchmarkDecodeBatchGet100(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"RequestItems":{"loadgen-abc":{"Keys":[`)
+	for i := range 100 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"pk":{"S":"p` + strconv.Itoa(1000000+i/10) + `"},"sk":{"N":"` + strconv.Itoa(i%10) + `"}}`)
+	}
+	sb.WriteString(`]}}}`)
+	body := []byte(sb.String())
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var in emulator.BatchGetItemInput
+		if e := decodeInput(body, &in); e != nil {
+			b.Fatal(e)
+		}
+	}
+}
