@@ -182,9 +182,17 @@ func writeBody(w http.ResponseWriter, status int, contentType string, body []byt
 		hd.Set("Content-Type", contentType)
 	}
 	// Canonical keys set directly: Header.Set would canonicalize them anew
-	// on every response.
-	hd["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
-	hd["Content-Length"] = []string{strconv.Itoa(len(body))}
+	// on every response. Both values are cut from one string and both
+	// value slices from one array: two allocations rather than four.
+	var digits [32]byte
+	d := strconv.AppendUint(digits[:0], uint64(crc32.ChecksumIEEE(body)), 10)
+	crcLen := len(d)
+	d = strconv.AppendInt(d, int64(len(body)), 10)
+	both := string(d)
+	vals := [2]string{both[:crcLen], both[crcLen:]}
+	vs := vals[:]
+	hd["X-Amz-Crc32"] = vs[0:1:1]
+	hd["Content-Length"] = vs[1:2:2]
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
