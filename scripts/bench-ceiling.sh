@@ -73,15 +73,19 @@ printf '%d connections, %s per op, server %s\n\n' "$CONNS" "$DURATION" "$addr"
 # The ceiling is measured again right before each operation: the neighbours'
 # load moves within a run too, and a share is only as good as the ceiling
 # taken closest to it.
-printf '%-9s %10s %9s %9s %12s %7s\n' op ops/s p50_ms p99_ms ceiling_ops/s share
+# cpu_us is the server's CPU time per request in the measured phase,
+# ceil_us the canned server's: steadier than ops/s when neighbours load the
+# machine, and the same for both sides (-pid, from /proc).
+printf '%-9s %10s %9s %9s %12s %7s %7s %7s\n' op ops/s p50_ms p99_ms ceiling_ops/s share cpu_us ceil_us
 for op in $OPS; do
-	ceiling=$("$work/loadgen" -canned -endpoint "$caddr" -c "$CONNS" -d "$DURATION")
+	ceiling=$("$work/loadgen" -canned -endpoint "$caddr" -c "$CONNS" -d "$DURATION" -pid "$canned")
 	base=$(field "$ceiling" ops_per_sec)
-	line=$("$work/loadgen" -endpoint "http://$addr" -op "$op" -c "$CONNS" -d "$DURATION" 2>>"$work/loadgen.log") || {
+	line=$("$work/loadgen" -endpoint "http://$addr" -op "$op" -c "$CONNS" -d "$DURATION" -pid "$server" 2>>"$work/loadgen.log") || {
 		echo "$op failed:" >&2; cat "$work/loadgen.log" >&2; exit 1
 	}
 	ops=$(field "$line" ops_per_sec)
 	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
-	printf '%-9s %10s %9s %9s %12s %6s%%\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$base" "$share"
+	printf '%-9s %10s %9s %9s %12s %6s%% %7s %7s\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$base" "$share" \
+		"$(field "$line" server_cpu_us)" "$(field "$ceiling" server_cpu_us)"
 done
 printf '\nload average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

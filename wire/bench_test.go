@@ -169,7 +169,7 @@ func BenchmarkReadBody(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := httptest.NewRequest(http.MethodPost, "http://localhost:8000/", bytes.NewReader(body))
-		got, err := readBody(r)
+		got, err := readBody(r, nil)
 		if err != nil || len(got) != len(body) {
 			b.Fatalf("read %d bytes, %v", len(got), err)
 		}
@@ -207,5 +207,49 @@ func benchServe(b *testing.B, op, body string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		call(op, body)
+	}
+}
+
+func BenchmarkNewRequestID(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = newRequestID()
+	}
+}
+
+// BenchmarkDecodeLoadgenPutItem decodes the load generator's PutItem: two
+// key attributes and a 1 KB ASCII string.
+func BenchmarkDecodeLoadgenPutItem(b *testing.B) {
+	body := []byte(`{"TableName":"loadgen-abc","Item":{"pk":{"S":"p0000123"},"sk":{"N":"7"},"data":{"S":"` + strings.Repeat("x", 1004) + `"}}}`)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var in emulator.PutItemInput
+		if e := decodeInput(body, &in); e != nil {
+			b.Fatal(e)
+		}
+	}
+}
+
+// BenchmarkDecodeBatchGet100 decodes the load generator's BatchGetItem:
+// 100 keys of one table.
+func BenchmarkDecodeBatchGet100(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"RequestItems":{"loadgen-abc":{"Keys":[`)
+	for i := range 100 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`{"pk":{"S":"p` + strconv.Itoa(1000000+i/10) + `"},"sk":{"N":"` + strconv.Itoa(i%10) + `"}}`)
+	}
+	sb.WriteString(`]}}}`)
+	body := []byte(sb.String())
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var in emulator.BatchGetItemInput
+		if e := decodeInput(body, &in); e != nil {
+			b.Fatal(e)
+		}
 	}
 }

@@ -18,16 +18,20 @@ import (
 // Numbers in the API structs are int64 or float64; encoding/json writes a
 // float64 without an exponent for every magnitude an epoch-seconds
 // timestamp or a capacity figure can have.
-func encodeOutput(out any) ([]byte, error) {
+func encodeOutput(out any) ([]byte, error) { return appendOutput(nil, out) }
+
+// appendOutput is encodeOutput writing into dst's array where it can (a
+// reused buffer); the result may be a new array.
+func appendOutput(dst []byte, out any) ([]byte, error) {
 	switch o := out.(type) {
 	case *emulator.GetItemOutput:
-		return encodeGetItem(o)
+		return encodeGetItem(dst, o)
 	case *emulator.WriteItemOutput:
-		return encodeWriteItem(o)
+		return encodeWriteItem(dst, o)
 	case *emulator.ReadManyOutput:
-		return encodeReadMany(o)
+		return encodeReadMany(dst, o)
 	case *emulator.BatchGetItemOutput:
-		return encodeBatchGet(o)
+		return encodeBatchGet(dst, o)
 	case emptyBody:
 		return []byte{}, nil
 	}
@@ -99,8 +103,9 @@ func (o *object) done() ([]byte, error) {
 	return append(o.b, '}'), nil
 }
 
-func newObject(sizeHint int) *object {
-	o := &object{b: make([]byte, 0, sizeHint+128)}
+// newObject starts an object in dst's array, grown to sizeHint.
+func newObject(dst []byte, sizeHint int) *object {
+	o := &object{b: slices.Grow(dst[:0], sizeHint+128)}
 	o.b = append(o.b, '{')
 	return o
 }
@@ -108,10 +113,10 @@ func newObject(sizeHint int) *object {
 // itemSizeHint guesses an item's encoded size to size the buffer once.
 func itemSizeHint(it av.Item) int { return 64 * len(it) }
 
-func encodeGetItem(out *emulator.GetItemOutput) ([]byte, error) {
+func encodeGetItem(dst []byte, out *emulator.GetItemOutput) ([]byte, error) {
 	if stored := out.StoredItem(); stored != nil {
 		// JSON spells out types and quotes, about twice the stored size.
-		o := newObject(2 * len(stored))
+		o := newObject(dst, 2*len(stored))
 		o.key("Item")
 		var err error
 		if o.b, err = av.AppendStoredItemJSON(o.b, stored); err != nil {
@@ -120,7 +125,7 @@ func encodeGetItem(out *emulator.GetItemOutput) ([]byte, error) {
 		o.value("ConsumedCapacity", out.ConsumedCapacity, out.ConsumedCapacity == nil)
 		return o.done()
 	}
-	o := newObject(itemSizeHint(out.Item))
+	o := newObject(dst, itemSizeHint(out.Item))
 	if out.Item != nil {
 		// An existing item a projection left empty is "Item": {} (omitzero).
 		o.key("Item")
@@ -130,8 +135,8 @@ func encodeGetItem(out *emulator.GetItemOutput) ([]byte, error) {
 	return o.done()
 }
 
-func encodeWriteItem(out *emulator.WriteItemOutput) ([]byte, error) {
-	o := newObject(itemSizeHint(out.Attributes))
+func encodeWriteItem(dst []byte, out *emulator.WriteItemOutput) ([]byte, error) {
+	o := newObject(dst, itemSizeHint(out.Attributes))
 	o.item("Attributes", out.Attributes)
 	o.value("ConsumedCapacity", out.ConsumedCapacity, out.ConsumedCapacity == nil)
 	o.value("ItemCollectionMetrics", out.ItemCollectionMetrics, out.ItemCollectionMetrics == nil)
@@ -160,8 +165,8 @@ func appendItems(b []byte, items []av.Item) []byte {
 	return append(b, ']')
 }
 
-func encodeReadMany(out *emulator.ReadManyOutput) ([]byte, error) {
-	o := newObject(itemsSizeHint(out.Items))
+func encodeReadMany(dst []byte, out *emulator.ReadManyOutput) ([]byte, error) {
+	o := newObject(dst, itemsSizeHint(out.Items))
 	if out.Items != nil { // omitzero: an empty page is "Items": []
 		o.key("Items")
 		o.b = appendItems(o.b, out.Items)
@@ -176,7 +181,7 @@ func encodeReadMany(out *emulator.ReadManyOutput) ([]byte, error) {
 // encodeBatchGet writes BatchGetItem's up to 16 MB of items directly; the
 // rest (usually empty) goes through encoding/json. Tables come in sorted
 // order, as encoding/json writes a map.
-func encodeBatchGet(out *emulator.BatchGetItemOutput) ([]byte, error) {
+func encodeBatchGet(dst []byte, out *emulator.BatchGetItemOutput) ([]byte, error) {
 	tables := make([]string, 0, len(out.Responses))
 	hint := 0
 	for name, items := range out.Responses {
@@ -184,7 +189,7 @@ func encodeBatchGet(out *emulator.BatchGetItemOutput) ([]byte, error) {
 		hint += len(name) + itemsSizeHint(items)
 	}
 	slices.Sort(tables)
-	o := newObject(hint)
+	o := newObject(dst, hint)
 	o.key("Responses")
 	if out.Responses == nil {
 		o.b = append(o.b, "null"...)

@@ -158,6 +158,16 @@ func fastDecode(body []byte, v any) (ok bool) {
 			}
 			return false
 		})
+	case *emulator.BatchGetItemInput:
+		ok = s.object(func(k string) bool {
+			switch k {
+			case "RequestItems":
+				return s.requestItems(&in.RequestItems)
+			case "ReturnConsumedCapacity":
+				return s.strPtr(&in.ReturnConsumedCapacity)
+			}
+			return false
+		})
 	default:
 		return false
 	}
@@ -390,6 +400,14 @@ func (s *scanner) span() ([]byte, bool) {
 	}
 	start, depth, inStr := s.i, 0, false
 	for j := start; j < len(s.b); j++ {
+		if inStr {
+			// Whole words of plain string contents at a time (an item's
+			// long values).
+			if n := av.PlainStringPrefix(s.b[j:]); n > 0 {
+				j += n - 1
+				continue
+			}
+		}
 		c := s.b[j]
 		if inStr {
 			switch c {
@@ -441,4 +459,71 @@ func (s *scanner) avMap(p *map[string]av.Value) bool {
 		*p = it
 	}
 	return true
+}
+
+// requestItems reads BatchGetItem's RequestItems: table name → keys and
+// attributes. A null entry is left to encoding/json.
+func (s *scanner) requestItems(p *map[string]emulator.KeysAndAttributes) bool {
+	if s.isNull() {
+		return true
+	}
+	m := map[string]emulator.KeysAndAttributes{}
+	ok := s.object(func(table string) bool {
+		var ka emulator.KeysAndAttributes
+		ok := s.object(func(k string) bool {
+			switch k {
+			case "Keys":
+				return s.itemList(&ka.Keys)
+			case "AttributesToGet":
+				return s.strList(&ka.AttributesToGet)
+			case "ConsistentRead":
+				return s.boolPtr(&ka.ConsistentRead)
+			case "ProjectionExpression":
+				return s.strPtr(&ka.ProjectionExpression)
+			case "ExpressionAttributeNames":
+				return s.strMap(&ka.ExpressionAttributeNames)
+			}
+			return false
+		})
+		m[table] = ka
+		return ok
+	})
+	if ok {
+		*p = m
+	}
+	return ok
+}
+
+// itemList reads a JSON array of items (BatchGetItem's Keys); a null
+// element is left to encoding/json.
+func (s *scanner) itemList(p *[]av.Item) bool {
+	if s.isNull() {
+		return true
+	}
+	if !s.literal("[") {
+		return false
+	}
+	out := []av.Item{}
+	if s.peek() == ']' {
+		s.i++
+		*p = out
+		return true
+	}
+	for {
+		var it av.Item
+		if s.isNull() || !s.item(&it) {
+			return false
+		}
+		out = append(out, it)
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			*p = out
+			return true
+		default:
+			return false
+		}
+	}
 }

@@ -16,6 +16,7 @@ func fastTargets() []func() any {
 		func() any { return new(emulator.UpdateItemInput) },
 		func() any { return new(emulator.DeleteItemInput) },
 		func() any { return new(emulator.QueryInput) },
+		func() any { return new(emulator.BatchGetItemInput) },
 	}
 }
 
@@ -55,6 +56,11 @@ func TestFastDecode(t *testing.T) {
 		{`{}`, true},
 		{`{"Key":{},"ExpressionAttributeNames":{},"AttributesToGet":[]}`, true},
 		{`{"TableName":"T","ExpressionAttributeValues":{}}`, true},
+		{`{"RequestItems":{"T":{"Keys":[{"pk":{"S":"a"}},{"pk":{"S":"b"}}],"ConsistentRead":true,"ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"},"AttributesToGet":["x"]},"U":{"Keys":[]}},"ReturnConsumedCapacity":"TOTAL"}`, true},
+		{`{"RequestItems":{},"ReturnConsumedCapacity":null}`, true},
+		{`{"RequestItems":null}`, true},
+		{`{"RequestItems":{"T":{"Keys":null}}}`, true},
+		{`{"RequestItems":{"T":{}}}`, true},
 		// Left to encoding/json.
 		{`{"TableName":"T","Expected":{"a":{"Exists":false}}}`, false},
 		{`{"tablename":"T"}`, false},
@@ -69,6 +75,13 @@ func TestFastDecode(t *testing.T) {
 		{`{"Key":{"pk":{"S":1}}}`, false},
 		{`{"Key":{"pk":{"S":"a"}}`, false},
 		{"{\"TableName\":\"\xff\"}", false},
+		{`{"RequestItems":{"T":null}}`, false},
+		{`{"RequestItems":{"T":{"Keys":[null]}}}`, false},
+		{`{"RequestItems":{"T":{"keys":[]}}}`, false},
+		{`{"RequestItems":{"T":{"Keys":[]},"T":{"Keys":[]}}}`, false},
+		{`{"RequestItems":{"T":{"Keys":[{"pk":{"S":"a"}}],"Keys":[]}}}`, false},
+		{`{"RequestItems":{"T":{"Keys":{}}}}`, false},
+		{`{"RequestItems":[]}`, false},
 	} {
 		n := checkFastMatchesGeneric(t, []byte(tc.body))
 		if (n > 0) != tc.accept {
@@ -81,6 +94,7 @@ func FuzzFastDecodeMatchesGeneric(f *testing.F) {
 	f.Add([]byte(`{"TableName":"Orders","Item":` + typicalItemJSON() + `,"ConditionExpression":"attribute_not_exists(pk)"}`))
 	f.Add([]byte(`{"TableName":"T","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"N":"1"}},"Limit":-0,"ScanIndexForward":true}`))
 	f.Add([]byte(`{"Key":{"a":{"L":[{"M":{"b":{"NULL":true}}}]}},"AttributesToGet":["x"]}`))
+	f.Add([]byte(`{"RequestItems":{"T":{"Keys":[{"pk":{"S":"a"},"sk":{"N":"1"}},{"pk":{"S":"b"},"sk":{"N":"2"}}],"ConsistentRead":false},"U":{"Keys":[],"ProjectionExpression":"a"}},"ReturnConsumedCapacity":"INDEXES"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkFastMatchesGeneric(t, body)
 	})

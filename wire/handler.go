@@ -2,12 +2,12 @@ package wire
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/rand/v2"
 	"mime"
 	"net"
 	"net/http"
@@ -62,6 +62,7 @@ type handler struct {
 	log     zerolog.Logger
 	dynamo  map[string]operation
 	streams map[string]operation
+	bufs    bufferPool // request bodies and responses of serveAPI
 }
 
 // NewHandler returns the HTTP handler serving the DynamoDB, DynamoDB Streams
@@ -181,9 +182,17 @@ func writeBody(w http.ResponseWriter, status int, contentType string, body []byt
 		hd.Set("Content-Type", contentType)
 	}
 	// Canonical keys set directly: Header.Set would canonicalize them anew
-	// on every response.
-	hd["X-Amz-Crc32"] = []string{strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}
-	hd["Content-Length"] = []string{strconv.Itoa(len(body))}
+	// on every response. Both values are cut from one string and both
+	// value slices from one array: two allocations rather than four.
+	var digits [32]byte
+	d := strconv.AppendUint(digits[:0], uint64(crc32.ChecksumIEEE(body)), 10)
+	crcLen := len(d)
+	d = strconv.AppendInt(d, int64(len(body)), 10)
+	both := string(d)
+	vals := [2]string{both[:crcLen], both[crcLen:]}
+	vs := vals[:]
+	hd["X-Amz-Crc32"] = vs[0:1:1]
+	hd["Content-Length"] = vs[1:2:2]
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -201,12 +210,19 @@ var (
 const requestIDAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 // newRequestID returns a DynamoDB-style request ID: 52 upper-case
-// alphanumerics.
+// alphanumerics. An ID must be unique, not secret: math/rand/v2's
+// generator (ChaCha8 per thread, seeded by the runtime) serves it without
+// the getrandom call crypto/rand makes for every request.
 func newRequestID() string {
 	var b [52]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
-	for i := range b {
-		b[i] = requestIDAlphabet[int(b[i])%len(requestIDAlphabet)]
+	for i := 0; i < len(b); {
+		// 12 base-36 digits per draw: 36^12 < 2^64.
+		r := rand.Uint64()
+		for j := 0; j < 12 && i < len(b); j++ {
+			b[i] = requestIDAlphabet[r%uint64(len(requestIDAlphabet))]
+			r /= uint64(len(requestIDAlphabet))
+			i++
+		}
 	}
 	return string(b[:])
 }
@@ -214,9 +230,9 @@ func newRequestID() string {
 // errTooLarge is a request body over MaxRequestBytes.
 var errTooLarge = errors.New("request body over 16 MB")
 
-// readBody reads the request body, refusing one over MaxRequestBytes
-// (errTooLarge) without reading it all.
-func readBody(r *http.Request) ([]byte, error) {
+// readBody reads the request body into buf (reused when large enough),
+// refusing one over MaxRequestBytes (errTooLarge) without reading it all.
+func readBody(r *http.Request, buf []byte) ([]byte, error) {
 	if r.ContentLength > MaxRequestBytes {
 		return nil, errTooLarge
 	}
@@ -224,7 +240,12 @@ func readBody(r *http.Request) ([]byte, error) {
 		// The declared length, read into a buffer of exactly that size
 		// (io.ReadAll would grow one to about twice the body); a body
 		// shorter than declared is an error, and net/http stops a longer one.
-		body := make([]byte, n)
+		var body []byte
+		if int64(cap(buf)) >= n {
+			body = buf[:n]
+		} else {
+			body = make([]byte, n)
+		}
 		if _, err := io.ReadFull(r.Body, body); err != nil {
 			return nil, err
 		}
@@ -244,7 +265,11 @@ func readBody(r *http.Request) ([]byte, error) {
 // STS by its form-encoded Action (or JSON target).
 func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	body, err := readBody(r)
+	bodyBuf := h.bufs.get()
+	body, err := readBody(r, bodyBuf.b)
+	// Whatever reads the body (decoders, authentication, the log line)
+	// is done with it when serveAPI returns.
+	defer func() { h.bufs.put(bodyBuf, body) }()
 	if errors.Is(err, errTooLarge) {
 		// DynamoDB refuses an oversized request before reading it: 413 with
 		// no body and no request ID.
@@ -354,10 +379,13 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	status := http.StatusOK
-	var resp []byte
+	var resp, pooled []byte
+	var respBuf *pooledBuffer
 	var failed *emulator.Error
 	if err == nil {
-		resp, err = encodeOutput(out)
+		respBuf = h.bufs.get()
+		resp, err = appendOutput(respBuf.b, out)
+		pooled = resp
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding response")
 		}
@@ -375,6 +403,9 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeBody(w, status, respType, resp)
+	if respBuf != nil {
+		h.bufs.put(respBuf, pooled) // Write copied it
+	}
 	if h.opts.OnRequest != nil {
 		errCode := ""
 		if failed != nil {

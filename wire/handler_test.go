@@ -370,3 +370,16 @@ func TestBodyReadErrorIsNotTooLarge(t *testing.T) {
 	}()
 	h.ServeHTTP(w, r)
 }
+
+// TestRequestIDsAreDistinct: every response gets an ID of its own, in
+// DynamoDB's form.
+func TestRequestIDsAreDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for range 10000 {
+		id := newRequestID()
+		if !requestIDPattern.MatchString(id) || seen[id] {
+			t.Fatalf("request ID %q: not 52 upper-case alphanumerics, or repeated", id)
+		}
+		seen[id] = true
+	}
+}

@@ -48,7 +48,22 @@ func parseAuthorization(h string) credentialScope {
 // parseCredential reads KEY/DATE/REGION/SERVICE/aws4_request (SigV4) or
 // KEY/DATE/SERVICE/aws4_request (SigV4a).
 func parseCredential(v string) credentialScope {
-	parts := strings.Split(strings.TrimSpace(v), "/")
+	// Split on '/' into an array (every request's scope is parsed: no
+	// slice to allocate); the last part keeps any further slashes, which
+	// changes nothing below, where only the first four and the count (4,
+	// or 5 and more) matter.
+	var arr [6]string
+	parts := arr[:0]
+	rest := strings.TrimSpace(v)
+	for len(parts) < len(arr)-1 {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			break
+		}
+		parts = append(parts, rest[:i])
+		rest = rest[i+1:]
+	}
+	parts = append(parts, rest)
 	var cs credentialScope
 	if len(parts) > 0 && validToken(parts[0]) {
 		cs.AccessKeyID = parts[0]

@@ -180,3 +180,38 @@ func FuzzParseAuthorization(f *testing.F) {
 		}
 	})
 }
+
+// splitCredential is parseCredential as it was, with strings.Split: the
+// reference the array-based split must match.
+func splitCredential(v string) credentialScope {
+	parts := strings.Split(strings.TrimSpace(v), "/")
+	var cs credentialScope
+	if len(parts) > 0 && validToken(parts[0]) {
+		cs.AccessKeyID = parts[0]
+	}
+	if len(parts) > 1 {
+		cs.Date = parts[1]
+	}
+	switch {
+	case len(parts) >= 5:
+		if validToken(parts[2]) {
+			cs.Region = parts[2]
+		}
+		cs.Service = parts[3]
+	case len(parts) == 4 && parts[3] == "aws4_request":
+		cs.Service = parts[2]
+	}
+	return cs
+}
+
+func FuzzParseCredentialMatchesSplit(f *testing.F) {
+	for _, v := range []string{"AKID/20260101/eu-west-1/dynamodb/aws4_request", "AKID/20260101/dynamodb/aws4_request",
+		"AKID/20260101/dynamodb/other", "", "/", "a/b/c/d/e/f/g/h", " AKID/d/r/s/aws4_request ", "AKID/d/r/s/aws4_request/x"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if got, want := parseCredential(v), splitCredential(v); got != want {
+			t.Fatalf("parseCredential(%q) = %+v, want %+v", v, got, want)
+		}
+	})
+}

@@ -11,16 +11,21 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// newLogger builds the process logger. level and format were validated.
-func newLogger(w io.Writer, level, format string) zerolog.Logger {
+// newLogger builds the process logger, writing through an asyncLog; close
+// writes what is pending. level and format were validated.
+func newLogger(w io.Writer, level, format string) (log zerolog.Logger, close func()) {
+	perLine := false
 	if format == "console" {
+		// Formatted on the log goroutine, off the request path.
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339, NoColor: !isTerminal(w)}
+		perLine = true
 	}
 	lvl, err := zerolog.ParseLevel(level)
 	if err != nil {
 		lvl = zerolog.InfoLevel
 	}
-	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+	aw := newAsyncLog(w, perLine)
+	return zerolog.New(aw).Level(lvl).With().Timestamp().Logger(), func() { _ = aw.Close() }
 }
 
 // isTerminal reports whether w is a character device, so colour codes are

@@ -373,9 +373,11 @@ func runServe(ctx context.Context, c *cli, args []string) int {
 	case err != nil:
 		return usageFailed(c, "serve", err)
 	}
-	log := newLogger(c.stderr, cfg.logLevel, cfg.logFormat)
+	log, closeLog := newLogger(c.stderr, cfg.logLevel, cfg.logFormat)
+	defer closeLog()
 	ctx, stop := c.notify(ctx)
 	defer stop()
+	tuneGC(ctx, c.getenv)
 	if err := serve(ctx, stop, cfg, log); err != nil {
 		log.Error().Err(err).Msg("extenddb stopped with an error")
 		return 1

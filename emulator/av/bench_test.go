@@ -158,3 +158,45 @@ func BenchmarkCanonicalNumber(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJSONDecodeLoadgenItem decodes the load generator's PutItem item:
+// two key attributes and a 1 KB ASCII string, mostly string contents.
+func BenchmarkJSONDecodeLoadgenItem(b *testing.B) {
+	js := []byte(`{"pk":{"S":"p0000123"},"sk":{"N":"7"},"data":{"S":"` + strings.Repeat("x", 1004) + `"}}`)
+	b.SetBytes(int64(len(js)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeItemJSON(js); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJSONEncodeLoadgenItem and BenchmarkStoredLoadgenItemJSON encode
+// the load generator's item (a 1 KB ASCII string) as Query and GetItem do.
+func BenchmarkJSONEncodeLoadgenItem(b *testing.B) {
+	it := loadgenItem()
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		buf = AppendItemJSON(buf[:0], it)
+	}
+	b.SetBytes(int64(len(buf)))
+}
+
+func BenchmarkStoredLoadgenItemJSON(b *testing.B) {
+	stored := AppendItem(nil, loadgenItem())
+	b.ReportAllocs()
+	var buf []byte
+	var err error
+	for b.Loop() {
+		if buf, err = AppendStoredItemJSON(buf[:0], stored); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(buf)))
+}
+
+func loadgenItem() Item {
+	return Item{"pk": {Type: TypeS, S: "p0000123"}, "sk": {Type: TypeN, S: "7"}, "data": {Type: TypeS, S: strings.Repeat("x", 1004)}}
+}

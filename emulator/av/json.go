@@ -2,6 +2,7 @@ package av
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -200,6 +201,12 @@ func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Whole words that need no escape at a time: item values are
+		// mostly plain ASCII.
+		if n := PlainStringPrefix(unsafeBytes(s[i:])); n > 0 {
+			i += n
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -307,13 +314,17 @@ func wrongTypeScalar(c byte, target string) error {
 func (d *decoder) str() (string, error) {
 	d.i++ // opening quote
 	start := d.i
+	// Eight bytes at a time while none is special: most of an item's bytes
+	// are plain ASCII string contents.
+	d.i += PlainStringPrefix(d.b[d.i:])
+	ascii := true
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
 			s := d.s[start:d.i]
 			d.i++
-			if !utf8.ValidString(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return toValidUTF8(s), nil
 			}
 			return s, nil
@@ -321,10 +332,37 @@ func (d *decoder) str() (string, error) {
 			return d.strSlow(start)
 		case c < 0x20:
 			return "", d.syntaxErr()
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 		d.i++
 	}
 	return "", d.syntaxErr()
+}
+
+// PlainStringPrefix returns the length of b's prefix, in whole 8-byte
+// words, in which no byte needs a look inside a JSON string: none is '"',
+// '\\', a control character or non-ASCII. Scanners of JSON strings (this
+// decoder, the wire's request scanner) skip long values with it. The tests
+// are the hasless and haszero bit tricks of "Bit Twiddling Hacks": they
+// may stop a word early, never pass a special byte.
+func PlainStringPrefix(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	n := 0
+	for len(b)-n >= 8 {
+		w := binary.LittleEndian.Uint64(b[n:])
+		q := w ^ (ones * '"')
+		bs := w ^ (ones * '\\')
+		special := w | ((w - ones*0x20) &^ w) | ((q - ones) &^ q) | ((bs - ones) &^ bs)
+		if special&highs != 0 {
+			break
+		}
+		n += 8
+	}
+	return n
 }
 
 func toValidUTF8(s string) string {

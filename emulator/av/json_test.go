@@ -3,7 +3,9 @@ package av
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestUnmarshalValid(t *testing.T) {
@@ -314,4 +316,113 @@ func TestTypeByName(t *testing.T) {
 			t.Errorf("TypeByName(%q) valid", s)
 		}
 	}
+}
+
+// PlainStringPrefix never passes a byte a JSON string decoder must look
+// at, and stops only at word boundaries.
+func FuzzPlainStringPrefix(f *testing.F) {
+	for _, s := range []string{"", "abcdefgh", "abc\"efgh", "abc\\efgh", "abc\x01efgh", "abc\xffefgh", "abcdefghijklmnop\"", "abc\\defghijklmn", "abcdefg\x1f", "abcdefgh\xc3\xa9", "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f!"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n := PlainStringPrefix(b)
+		if n%8 != 0 || n > len(b) {
+			t.Fatalf("PlainStringPrefix(%q) = %d", b, n)
+		}
+		for i, c := range b[:n] {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				t.Fatalf("PlainStringPrefix(%q) = %d passes byte %d (%#x)", b, n, i, c)
+			}
+		}
+		// A word of plain bytes is never refused.
+		if len(b)-n >= 8 {
+			plain := true
+			for _, c := range b[n : n+8] {
+				plain = plain && c != '"' && c != '\\' && c >= 0x20 && c < 0x80
+			}
+			if plain {
+				t.Fatalf("PlainStringPrefix(%q) = %d stops before a plain word", b, n)
+			}
+		}
+	})
+}
+
+// appendStringBytewise is appendString before its word-at-a-time skip: the
+// reference the faster one must match byte for byte.
+func appendStringBytewise(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// The string encoder writes what the byte-at-a-time one wrote, and
+// encoding/json reads it back as the string (each invalid UTF-8 byte as
+// U+FFFD, as encoding/json itself writes it).
+func FuzzAppendStringMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text longer than a word", "quote\" in the middle of words", "back\\slash and \n\t\r\b\f\x00\x1f",
+		"é ü 😀 mixed with ascii words", "\u2028\u2029 separators", "bad \xff\xfe utf8 \xc3", strings.Repeat("x", 1000),
+		"abcdefgh\"ijklmnop", "abcdefgh\nij", "abcdefgh\xffij", "abcdefgh\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := appendString(nil, s)
+		if want := appendStringBytewise(nil, s); string(got) != string(want) {
+			t.Fatalf("appendString(%q) = %s, byte at a time %s", s, got, want)
+		}
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("encoding/json cannot read %s: %v", got, err)
+		}
+		var want []rune
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			want = append(want, r)
+			i += size
+		}
+		if back != string(want) {
+			t.Fatalf("appendString(%q) reads back as %q", s, back)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -273,10 +274,50 @@ func TestParseRefuses(t *testing.T) {
 		{"-partitions", "5"},
 		{"-item-size", "10"},
 		{"-endpoint", "http://192.0.2.1:8000"},
+		{"-pid", "-1"},
+		{"-pid", "2147483647"}, // no such process
 		{"extra"},
 	} {
 		if _, err := parse(args); err == nil {
 			t.Errorf("parse(%q) accepted", args)
 		}
+	}
+}
+
+func TestParseStatCPU(t *testing.T) {
+	// Fields 14 and 15 (utime 150, stime 50 ticks) after a command name
+	// with a space and a parenthesis in it.
+	line := "4242 (ext) enddb) S 1 4242 4242 0 -1 4194560 1000 0 0 0 150 50 0 0 20 0 8 0 100 0 0"
+	got, err := parseStatCPU(line)
+	if err != nil || got != 2*time.Second {
+		t.Errorf("parseStatCPU = %v, %v; want 2s", got, err)
+	}
+	for _, bad := range []string{"", "4242 no parens", "4242 (x) S 1 2", "4242 (x) S 1 4242 4242 0 -1 0 0 0 0 0 x 50"} {
+		if _, err := parseStatCPU(bad); err == nil {
+			t.Errorf("parseStatCPU(%q) accepted", bad)
+		}
+	}
+}
+
+// TestCPUPerRequest: -pid reports the CPU the process used in the measured
+// phase per request (here the generator's own, which serves the ceiling).
+func TestCPUPerRequest(t *testing.T) {
+	if _, err := processCPU(os.Getpid()); err != nil {
+		t.Skip("no /proc here:", err)
+	}
+	o, err := parse([]string{"-canned", "-c", "2", "-d", "300ms", "-warmup", "0", "-pid", strconv.Itoa(os.Getpid())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t.Context(), o, io.Discard)
+	if err != nil || !r.cpuMeasured || r.ops == 0 {
+		t.Fatalf("run: %+v %v", r, err)
+	}
+	if !strings.Contains(r.line(), " server_cpu_us=") {
+		t.Errorf("line %q has no server_cpu_us", r.line())
+	}
+	r.serverCPU, r.ops, r.errors = time.Second, 900, 100
+	if got := r.cpuPerOp(); got != time.Millisecond {
+		t.Errorf("cpuPerOp = %v, want 1ms (failed requests count)", got)
 	}
 }

@@ -34,6 +34,7 @@ type options struct {
 	serveAddr   string        // only serve the canned response there
 	endpointSet bool          // -endpoint was given: with -canned, load it
 	keep        bool          // leave the table behind
+	pid         int           // report this process's CPU per request; 0: none
 }
 
 func main() {
@@ -76,6 +77,7 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.itemSize, "item-size", 1024, "`BYTES` per item")
 	fs.BoolVar(&o.canned, "canned", false, "load a fixed 1 KB GetItem response served with net/http, the ceiling: in this process, or with -endpoint a loadgen -serve-canned")
 	fs.BoolVar(&o.keep, "keep", false, "keep the table at the end (it is deleted otherwise)")
+	fs.IntVar(&o.pid, "pid", 0, "report the CPU time process `PID` (the server) used in the measured phase, per request (Linux /proc)")
 	fs.StringVar(&o.serveAddr, "serve-canned", "", "only serve the canned response on loopback `HOST:PORT` until interrupted, for -canned -endpoint in another process")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -99,6 +101,13 @@ func parse(args []string) (options, error) {
 		return o, fmt.Errorf("-partitions must be at least %d (a BatchGetItem asks for %d distinct keys)", batchKeys/itemsPerPartition, batchKeys)
 	case o.itemSize < 21 || o.itemSize > 400*1024:
 		return o, errors.New("-item-size must be from 21 to 409600")
+	case o.pid < 0:
+		return o, errors.New("-pid must not be negative")
+	}
+	if o.pid > 0 {
+		if _, err := processCPU(o.pid); err != nil {
+			return o, fmt.Errorf("-pid %d: %w", o.pid, err)
+		}
 	}
 	if o.canned && !o.endpointSet {
 		return o, nil
@@ -210,6 +219,16 @@ func measure(ctx context.Context, c *client, k keyspace, op string, o options) r
 		lat       = make([][]time.Duration, o.conns)
 		wg        sync.WaitGroup
 	)
+	// The server's CPU is sampled when the measured phase starts and once
+	// every worker has stopped.
+	cpu0 := make(chan time.Duration, 1)
+	if o.pid > 0 {
+		go func() {
+			time.Sleep(time.Until(measureFrom))
+			c, _ := processCPU(o.pid) // checked readable by parse
+			cpu0 <- c
+		}()
+	}
 	for w := range o.conns {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
@@ -254,6 +273,13 @@ func measure(ctx context.Context, c *client, k keyspace, op string, o options) r
 	}
 	for _, l := range lat {
 		res.ops += len(l)
+	}
+	if o.pid > 0 && res.elapsed > 0 {
+		c1, err := processCPU(o.pid)
+		if err == nil {
+			res.serverCPU = c1 - <-cpu0
+			res.cpuMeasured = true
+		}
 	}
 	if s, ok := firstFail.Load().(string); ok {
 		res.firstFail = s

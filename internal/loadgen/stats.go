@@ -14,6 +14,19 @@ type result struct {
 	elapsed   time.Duration // wall time of the measured phase
 	p50, p99  time.Duration
 	firstFail string // the first failure, to say why
+	// serverCPU is the CPU time the -pid process used in the measured
+	// phase; cpuMeasured says whether it was measured.
+	serverCPU   time.Duration
+	cpuMeasured bool
+}
+
+// cpuPerOp is the server's CPU time per request of the measured phase,
+// failed ones included: they cost the server too.
+func (r result) cpuPerOp() time.Duration {
+	if n := r.ops + r.errors; n > 0 {
+		return r.serverCPU / time.Duration(n)
+	}
+	return 0
 }
 
 // opsPerSec is successful requests per second of the measured phase.
@@ -27,8 +40,12 @@ func (r result) opsPerSec() float64 {
 // line is the one-line summary; scripts/bench-ceiling.sh reads its key=value
 // fields, so their names are stable.
 func (r result) line() string {
-	return fmt.Sprintf("op=%s ops=%d errors=%d seconds=%.2f ops_per_sec=%.0f p50_ms=%.3f p99_ms=%.3f",
+	s := fmt.Sprintf("op=%s ops=%d errors=%d seconds=%.2f ops_per_sec=%.0f p50_ms=%.3f p99_ms=%.3f",
 		r.op, r.ops, r.errors, r.elapsed.Seconds(), r.opsPerSec(), ms(r.p50), ms(r.p99))
+	if r.cpuMeasured {
+		s += fmt.Sprintf(" server_cpu_us=%.1f", float64(r.cpuPerOp())/float64(time.Microsecond))
+	}
+	return s
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
