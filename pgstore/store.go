@@ -167,18 +167,25 @@ func (s *Store) createTable(ctx context.Context) error {
 		// default.
 		stmt = "CREATE TABLE IF NOT EXISTS " + s.o.Table + " (k bytea, v bytea NOT NULL, PRIMARY KEY (k ASC))"
 	}
-	_, err := s.pool.Exec(ctx, stmt)
-	var pe *pgconn.PgError
 	// Processes opening one new database at once race on IF NOT EXISTS
-	// (PostgreSQL checks its catalog before inserting into it); the loser
-	// finds the table there when it tries again.
-	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "42P07") {
+	// (PostgreSQL checks its catalog before inserting into it: the loser
+	// gets a unique violation on pg_type or pg_class, 23505, 42P07 or
+	// 42710); it finds the table there when it tries again.
+	_, err := s.pool.Exec(ctx, stmt)
+	for try := 0; try < 5 && createRaced(err); try++ {
 		_, err = s.pool.Exec(ctx, stmt)
 	}
 	if err != nil {
 		return s.wrap("create table", err)
 	}
 	return nil
+}
+
+// createRaced reports the errors a concurrent CREATE TABLE IF NOT EXISTS
+// of the same table gives.
+func createRaced(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "42P07" || pe.Code == "42710")
 }
 
 // SharedStore implements kv.Shared: several processes may open the store.

@@ -228,3 +228,31 @@ func TestCommitOppositeOrders(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOpenTogether opens one fresh database from several stores at once,
+// as processes started together do: every Open succeeds although their
+// CREATE TABLE IF NOT EXISTS race.
+func TestOpenTogether(t *testing.T) {
+	for round := range 5 {
+		dsn := pgtest.DSN(t)
+		const n = 6
+		errs := make(chan error, n)
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				s, err := pgstore.Open(pgstore.Options{DSN: dsn, Table: "together"})
+				if err == nil {
+					err = s.Close()
+				}
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: Open: %v", round, err)
+			}
+		}
+	}
+}
