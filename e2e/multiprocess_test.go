@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -21,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/extenddb/extenddb/internal/pgtest"
+	"go.yaml.in/yaml/v3"
 )
 
 // Several extenddb processes serving one PostgreSQL database (issue 21):
@@ -513,5 +516,56 @@ func waitTableGone(t *testing.T, cl *dynamodb.Client, table string, within time.
 			t.Fatalf("table %s still there %v after DeleteTable", table, within)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestClusterComposeFile keeps examples/cluster/docker-compose.yml, which
+// CI cannot run (no Docker engine), honest where it can: every ExtendDB
+// service runs `extenddb serve` with flags the binary has, on a store URL,
+// published on loopback only.
+func TestClusterComposeFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	b, err := os.ReadFile("../examples/cluster/docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Services map[string]struct {
+			Entrypoint []string `yaml:"entrypoint"`
+			Ports      []string `yaml:"ports"`
+		} `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildBinary(t)
+	_, help, _ := run(t, bin, "serve", "--help")
+	servers := 0
+	for name, s := range f.Services {
+		for _, p := range s.Ports {
+			if !strings.HasPrefix(p, "127.0.0.1:") {
+				t.Errorf("%s publishes %s beyond loopback", name, p)
+			}
+		}
+		if len(s.Entrypoint) < 2 || s.Entrypoint[0] != "/usr/local/bin/extenddb" {
+			continue
+		}
+		servers++
+		if s.Entrypoint[1] != "serve" {
+			t.Errorf("%s runs extenddb %s", name, s.Entrypoint[1])
+		}
+		for i, a := range s.Entrypoint[2:] {
+			if strings.HasPrefix(a, "--") && !strings.Contains(help, a+" ") {
+				t.Errorf("%s: serve --help lacks %s", name, a)
+			}
+			if a == "--store" && (i+3 >= len(s.Entrypoint) || !strings.HasPrefix(s.Entrypoint[i+3], "postgres://")) {
+				t.Errorf("%s: --store without a postgres:// URL", name)
+			}
+		}
+	}
+	if servers != 3 {
+		t.Errorf("%d ExtendDB services, want 3", servers)
 	}
 }
