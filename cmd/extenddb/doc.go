@@ -8,8 +8,9 @@
 //	extenddb help [command]  print usage
 //
 // The command is thin on purpose: it turns flags (and EXTENDDB_* environment
-// variables) into the Options of pebblestore, emulator and wire, wires them
-// into an http.Server and shuts them down in order on SIGINT or SIGTERM.
+// variables) into the Options of pebblestore (or pgstore, with --store),
+// emulator and wire, wires them into an http.Server and shuts them down in
+// order on SIGINT or SIGTERM.
 //
 // Adding a subcommand: write one file with a func(ctx, *cli, args) int and
 // list it in commands (main.go). Adding a serve flag: a field in serveConfig,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,7 +20,9 @@ import (
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/pgstore"
 	kinesissink "github.com/extenddb/extenddb/sink/kinesis"
 	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
@@ -31,6 +34,7 @@ type serveConfig struct {
 	addr              string
 	dataDir           string
 	inMemory          bool
+	store             string
 	defaultAccount    string
 	defaultRegion     string
 	logLevel          string
@@ -98,6 +102,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.addr, "addr", c.addr, "`HOST:PORT` to listen on (port 0 picks a free port)")
 	fs.StringVar(&c.dataDir, "data-dir", c.dataDir, "`DIR` holding the Pebble store; created if missing, kept across restarts")
 	fs.BoolVar(&c.inMemory, "in-memory", c.inMemory, "keep all data in memory (lost on exit); --data-dir is then ignored")
+	fs.StringVar(&c.store, "store", c.store, "`URL` of a PostgreSQL, CockroachDB or YugabyteDB database (postgres://user@host:5432/db) holding the data instead of Pebble, shared by every extenddb given the same URL; refused with --in-memory; --data-dir then holds only the S3 folder")
 	fs.StringVar(&c.defaultAccount, "default-account", c.defaultAccount, "12-digit `ACCOUNT` of requests whose access key is not mapped")
 	fs.StringVar(&c.defaultRegion, "default-region", c.defaultRegion, "`REGION` of requests that carry no SigV4 credential scope")
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "`LEVEL` of logging: debug (one line per request), info, warn or error")
@@ -244,6 +249,14 @@ func (c *serveConfig) validate() error {
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
 	}
+	if c.store != "" {
+		if err := checkStoreURL(c.store); err != nil {
+			return err
+		}
+		if c.inMemory {
+			return errors.New("--store and --in-memory do not go together: the data is in the --store database (drop --in-memory), or in memory (drop --store)")
+		}
+	}
 	if !c.inMemory && c.dataDir == "" {
 		return errors.New("--data-dir must not be empty (or use --in-memory)")
 	}
@@ -262,6 +275,25 @@ func (c *serveConfig) validate() error {
 		return err
 	}
 	return c.iac.validate()
+}
+
+// checkStoreURL accepts the postgres:// URLs pgx takes; it keeps a typo
+// (or a Pebble directory) from becoming a connection attempt.
+func checkStoreURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+		return fmt.Errorf("--store %q: want a postgres://[user[:password]@]host[:port]/database URL", redactURL(s))
+	}
+	return nil
+}
+
+// redactURL hides a password in a --store URL for logs and errors.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
 
 func oneOf(s string, set ...string) bool {
@@ -360,20 +392,37 @@ func explainOpenError(dir string, err error) error {
 	return err
 }
 
-// serve runs until ctx is cancelled, then shuts down in order: stop
-// accepting and drain in-flight requests, close the engine, close Pebble.
-// stop is called once ctx is done, so a second signal kills the process.
-func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log zerolog.Logger) (err error) {
+// openStore opens the --store database, or else Pebble (in memory or in
+// --data-dir); pebble is the Pebble store, for its metrics, or nil.
+func openStore(cfg serveConfig, log zerolog.Logger) (store kv.Store, pebble *pebblestore.Store, err error) {
+	if cfg.store != "" {
+		s, err := pgstore.Open(pgstore.Options{DSN: cfg.store})
+		if err != nil {
+			return nil, nil, fmt.Errorf("opening --store %s: %w", redactURL(cfg.store), err)
+		}
+		return s, nil, nil
+	}
 	storeOpts := pebblestore.Options{InMemory: cfg.inMemory, Logger: pebbleLogger{log}}
 	if !cfg.inMemory {
 		storeOpts.Dir = cfg.dataDir
 		if err := os.MkdirAll(cfg.dataDir, 0o750); err != nil {
-			return fmt.Errorf("creating data directory: %w", err)
+			return nil, nil, fmt.Errorf("creating data directory: %w", err)
 		}
 	}
-	store, err := pebblestore.Open(storeOpts)
+	ps, err := pebblestore.Open(storeOpts)
 	if err != nil {
-		return explainOpenError(cfg.dataDir, err)
+		return nil, nil, explainOpenError(cfg.dataDir, err)
+	}
+	return ps, ps, nil
+}
+
+// serve runs until ctx is cancelled, then shuts down in order: stop
+// accepting and drain in-flight requests, close the engine, close Pebble.
+// stop is called once ctx is done, so a second signal kills the process.
+func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log zerolog.Logger) (err error) {
+	store, pebble, err := openStore(cfg, log)
+	if err != nil {
+		return err
 	}
 	defer func() {
 		if cerr := store.Close(); cerr != nil {
@@ -446,7 +495,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		Logger:              &log,
 	}
 	defaultNS := emulator.Namespace{Account: cfg.defaultAccount, Region: cfg.defaultRegion}
-	if err := web.mount(eng, store, defaultNS, loaded, &wireOpts); err != nil {
+	if err := web.mount(eng, pebble, defaultNS, loaded, &wireOpts); err != nil {
 		return err
 	}
 	handler := wire.CORS(wire.NewHandler(eng, wireOpts), wire.ParseOrigins(cfg.cors))
@@ -473,9 +522,12 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	ev := log.Info().Str("addr", ln.Addr().String())
-	if cfg.inMemory {
+	switch {
+	case cfg.store != "":
+		ev = ev.Str("store", redactURL(cfg.store))
+	case cfg.inMemory:
 		ev = ev.Bool("inMemory", true)
-	} else {
+	default:
 		ev = ev.Str("dataDir", cfg.dataDir)
 	}
 	ev.Str("account", cfg.defaultAccount).Str("region", cfg.defaultRegion).

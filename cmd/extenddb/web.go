@@ -66,11 +66,14 @@ func (w *web) observer() emulator.Observer {
 	return emulator.Observers(rec, met)
 }
 
-// mount adds the console and /metrics to o.
-func (w *web) mount(eng *emulator.Engine, store *pebblestore.Store, ns emulator.Namespace, loaded []iac.TableSpec, o *wire.Options) error {
+// mount adds the console and /metrics to o. pebble is nil when the data is
+// not in Pebble (--store): /metrics then has no Pebble figures.
+func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns emulator.Namespace, loaded []iac.TableSpec, o *wire.Options) error {
 	if w.met != nil {
 		w.met.Attach(eng)
-		w.met.AttachPebble(store.Metrics)
+		if pebble != nil {
+			w.met.AttachPebble(pebble.Metrics)
+		}
 		o.Mounts = append(o.Mounts, wire.Mount{Prefix: "/metrics", Handler: w.met.Handler()})
 		o.OnRequest = w.met.Request
 	}

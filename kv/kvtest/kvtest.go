@@ -51,6 +51,8 @@ func RunConformance(t *testing.T, open Opener) {
 		{"UpdateCommits", testUpdateCommits},
 		{"UpdateErrorDiscards", testUpdateErrorDiscards},
 		{"UpdateReadsExcludeOwnWrites", testUpdateReadsExcludeOwnWrites},
+		{"SharedUpdateCounter", testSharedUpdateCounter},
+		{"SharedUpdateCreateIfAbsent", testSharedUpdateCreateIfAbsent},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -687,4 +689,106 @@ func testUpdateReadsExcludeOwnWrites(t *testing.T, s kv.Store) {
 		return nil
 	}))
 	wantValue(t, s, "k", "new")
+}
+
+// shared skips a case that only a store shared by several processes must
+// pass: an unshared store's Update relies on its caller's locks.
+func shared(t *testing.T, s kv.Store) {
+	t.Helper()
+	if !kv.IsShared(s) {
+		t.Skip("not a shared store (kv.IsShared): Update is atomic only under the caller's locks")
+	}
+}
+
+// Concurrent read-increment-write Updates of one key, with no lock of the
+// caller's, lose no increment: the store itself makes each atomic.
+func testSharedUpdateCounter(t *testing.T, s kv.Store) {
+	shared(t, s)
+	const workers, each = 8, 50
+	key := []byte("counter")
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for range workers {
+		wg.Go(func() {
+			for range each {
+				err := s.Update(false, func(tx kv.Txn) error {
+					n := 0
+					v, err := tx.Get(key)
+					switch {
+					case errors.Is(err, kv.ErrNotFound):
+					case err != nil:
+						return err
+					default:
+						if _, err := fmt.Sscan(string(v), &n); err != nil {
+							return err
+						}
+					}
+					return tx.Batch().Set(key, fmt.Append(nil, n+1))
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	wantValue(t, s, "counter", fmt.Sprint(workers*each))
+}
+
+// Updates racing to create a key only if it is absent (DynamoDB's
+// attribute_not_exists) have exactly one winner per round, and the key
+// holds the winner's value.
+func testSharedUpdateCreateIfAbsent(t *testing.T, s kv.Store) {
+	shared(t, s)
+	const rounds, racers = 25, 4
+	errExists := errors.New("exists")
+	for r := range rounds {
+		key := fmt.Appendf(nil, "once/%03d", r)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		won := make([]bool, racers)
+		errs := make([]error, racers)
+		for i := range racers {
+			wg.Go(func() {
+				<-start
+				err := s.Update(false, func(tx kv.Txn) error {
+					if _, err := tx.Get(key); err == nil {
+						return errExists
+					} else if !errors.Is(err, kv.ErrNotFound) {
+						return err
+					}
+					return tx.Batch().Set(key, fmt.Append(nil, i))
+				})
+				switch {
+				case err == nil:
+					won[i] = true
+				case !errors.Is(err, errExists):
+					errs[i] = err
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		winner := -1
+		for i := range racers {
+			if errs[i] != nil {
+				t.Fatalf("round %d: racer %d: %v", r, i, errs[i])
+			}
+			if won[i] {
+				if winner >= 0 {
+					t.Fatalf("round %d: racers %d and %d both created %q", r, winner, i, key)
+				}
+				winner = i
+			}
+		}
+		if winner < 0 {
+			t.Fatalf("round %d: no racer created %q", r, key)
+		}
+		wantValue(t, s, string(key), fmt.Sprint(winner))
+	}
 }
