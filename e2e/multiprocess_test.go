@@ -427,6 +427,9 @@ func testMPKill(t *testing.T, c *cluster) {
 			t.Errorf("transaction %s half applied: a=%v b=%v", k, ha, hb)
 		}
 	}
+	if byProc[0] == 0 || byProc[1] == 0 {
+		t.Errorf("acknowledged puts by process: %v; the test needs both processes serving the load before the kill", byProc)
+	}
 	t.Logf("acknowledged: %d puts by process 0, %d by process 1 (%d after the kill), %d transactions of %d tried",
 		byProc[0], byProc[1], afterKill.Load(), len(txAcked), len(txTried))
 
