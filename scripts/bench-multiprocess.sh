@@ -88,7 +88,9 @@ field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 per=$((CONNS / PROCS))
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
-printf 'store %s, %d process(es), %d connections each, %s per op\n\n' "${STORE:+postgres}${STORE:-pebble}" "$PROCS" "$per" "$DURATION"
+label=pebble
+[[ -n $STORE ]] && label=postgres
+printf 'store %s, %d process(es), %d connections each, %s per op\n\n' "$label" "$PROCS" "$per" "$DURATION"
 printf '%-6s %10s %9s %9s %12s %7s\n' op ops/s p50_ms p99_ms ceiling_ops/s share
 for op in $OPS; do
 	ceiling=$("$work/loadgen" -canned -endpoint "$caddr" -c "$CONNS" -d "$DURATION")
