@@ -85,11 +85,27 @@ func (b *batch) DeleteRange(start, end []byte) error {
 
 func (b *batch) Empty() bool { return len(b.ops) == 0 }
 
-// queue appends the batch's statements to pb, in order.
+// queue appends the batch's statements to pb, in order. A run of Sets
+// becomes one multi-row upsert and a run of Deletes one DELETE: the server
+// executes statements one after the other, so an item written with its
+// index entries costs one statement instead of several. Within a run the
+// last write of a key wins (an upsert may not touch a row twice), as it
+// would one statement at a time.
 func (b *batch) queue(pb *pgx.Batch) {
 	q := &b.s.sql
-	for _, o := range b.ops {
+	for i := 0; i < len(b.ops); {
+		o := b.ops[i]
+		j := i + 1
+		for j < len(b.ops) && b.ops[j].kind == o.kind && o.kind != opDeleteRange {
+			j++
+		}
 		switch {
+		case j-i > 1 && o.kind == opSet:
+			ks, vs := lastWins(b.ops[i:j])
+			pb.Queue(q.setMany, ks, vs)
+		case j-i > 1:
+			ks, _ := lastWins(b.ops[i:j])
+			pb.Queue(q.delMany, ks)
 		case o.kind == opSet:
 			pb.Queue(q.set, o.k, o.v)
 		case o.kind == opDelete:
@@ -99,11 +115,28 @@ func (b *batch) queue(pb *pgx.Batch) {
 		default:
 			pb.Queue(q.delRange, o.k, o.v)
 		}
+		i = j
 	}
 }
 
-// Commit sends the writes as one transaction (a single write needs none)
-// in one round trip. Every PostgreSQL commit is durable, so sync changes
+// lastWins returns the keys and values of a run of writes of one kind,
+// each key once, with its last value.
+func lastWins(run []op) (keys, values [][]byte) {
+	at := make(map[string]int, len(run))
+	for _, o := range run {
+		if i, ok := at[string(o.k)]; ok {
+			values[i] = o.v
+			continue
+		}
+		at[string(o.k)] = len(keys)
+		keys = append(keys, o.k)
+		values = append(values, o.v)
+	}
+	return keys, values
+}
+
+// Commit sends the writes as one transaction (a single statement needs
+// none) in one round trip. Every PostgreSQL commit is durable, so sync changes
 // nothing. A deadlock with another batch (or CockroachDB's serialization
 // failure) rolls it back, and it is sent again.
 func (b *batch) Commit(sync bool) error {
@@ -121,11 +154,10 @@ func (b *batch) Commit(sync bool) error {
 		return nil
 	}
 	pb := &pgx.Batch{}
-	if len(b.ops) > 1 {
-		pb.Queue("BEGIN")
-	}
 	b.queue(pb)
-	if len(b.ops) > 1 {
+	if pb.Len() > 1 {
+		// A single statement is atomic on its own.
+		pb.QueuedQueries = append([]*pgx.QueuedQuery{{SQL: "BEGIN"}}, pb.QueuedQueries...)
 		pb.Queue("COMMIT")
 	}
 	return b.s.retry("commit", func() (error, bool) {

@@ -80,7 +80,7 @@ func (it *iter) open() error {
 		s.readers.Done()
 		return err
 	}
-	tc.begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	tc.begin = beginReadOnly
 	tc.reader = true
 	it.tc, it.own = tc, true
 	it.fetchFwd(it.lo)

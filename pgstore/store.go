@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,6 +74,7 @@ type Store struct {
 // serves every scan (pgx prepares and caches each once per connection).
 type statements struct {
 	get, set, del, delRange, delFrom string
+	setMany, delMany                 string
 	fwd, fwdOpen, bwd, bwdOpen       string
 }
 
@@ -81,6 +83,8 @@ func newStatements(t string) statements {
 		get:      "SELECT v FROM " + t + " WHERE k = $1",
 		set:      "INSERT INTO " + t + " (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
 		del:      "DELETE FROM " + t + " WHERE k = $1",
+		setMany:  "INSERT INTO " + t + " (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+		delMany:  "DELETE FROM " + t + " WHERE k = ANY($1::bytea[])",
 		delRange: "DELETE FROM " + t + " WHERE k >= $1 AND k < $2",
 		delFrom:  "DELETE FROM " + t + " WHERE k >= $1",
 		fwd:      "SELECT k, v FROM " + t + " WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3",
@@ -151,7 +155,18 @@ func validTable(t string) bool {
 }
 
 func (s *Store) createTable(ctx context.Context) error {
+	var version string
+	if err := s.pool.QueryRow(ctx, "SELECT version()").Scan(&version); err != nil {
+		return s.wrap("version", err)
+	}
 	stmt := "CREATE TABLE IF NOT EXISTS " + s.o.Table + " (k bytea PRIMARY KEY, v bytea NOT NULL)"
+	if strings.Contains(version, "-YB-") {
+		// YugabyteDB shards the first key column by hash unless told ASC,
+		// which would turn every range scan into a scan of every tablet;
+		// PostgreSQL refuses ASC in a PRIMARY KEY, CockroachDB orders by
+		// default.
+		stmt = "CREATE TABLE IF NOT EXISTS " + s.o.Table + " (k bytea, v bytea NOT NULL, PRIMARY KEY (k ASC))"
+	}
 	_, err := s.pool.Exec(ctx, stmt)
 	var pe *pgconn.PgError
 	// Processes opening one new database at once race on IF NOT EXISTS
@@ -245,7 +260,7 @@ func (s *Store) beginRead() (*txConn, error) {
 		s.readers.Done()
 		return nil, err
 	}
-	tc.begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	tc.begin = beginReadOnly
 	tc.reader = true
 	if err := tc.exec("SELECT 1"); err != nil {
 		tc.end(false)

@@ -24,6 +24,16 @@ type txConn struct {
 	done   bool
 }
 
+// The transactions' BEGINs. Modes are comma-separated, as PostgreSQL,
+// CockroachDB and YugabyteDB all accept; the isolation level is always
+// named, so neither a server's default (YugabyteDB's READ COMMITTED
+// mapping, a changed default_transaction_isolation) nor a database's
+// setting changes what the store gets.
+const (
+	beginReadOnly     = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+	beginSerializable = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+)
+
 var errTxDone = errors.New("pgstore: transaction already ended (an iterator or read outlived its snapshot or Update)")
 
 func (s *Store) acquire() (*txConn, error) {

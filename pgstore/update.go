@@ -36,7 +36,7 @@ func (s *Store) updateOnce(fn func(kv.Txn) error, fnErr *error) (err error, agai
 	if err != nil {
 		return err, false
 	}
-	tc.begin = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+	tc.begin = beginSerializable
 	committed := false
 	defer func() {
 		if !committed {

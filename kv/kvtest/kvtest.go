@@ -333,8 +333,15 @@ func testBatchOrder(t *testing.T, s kv.Store) {
 	must(t, b.Set([]byte("c1"), []byte("x")))
 	must(t, b.DeleteRange([]byte("c"), []byte("d")))
 	must(t, b.Set([]byte("c2"), []byte("y")))
+	// The same key twice in a row: the second write wins.
+	must(t, b.Set([]byte("e"), []byte("1")))
+	must(t, b.Set([]byte("f"), []byte("x")))
+	must(t, b.Set([]byte("e"), []byte("2")))
+	must(t, b.Delete([]byte("f")))
+	must(t, b.Delete([]byte("f")))
 	must(t, b.Commit(false))
-	wantKeys(t, s, nil, nil, "b", "c2")
+	wantKeys(t, s, nil, nil, "b", "c2", "e")
+	wantValue(t, s, "e", "2")
 }
 
 func testBatchAtomicity(t *testing.T, s kv.Store) {
