@@ -453,15 +453,15 @@ func testMPKill(t *testing.T, c *cluster) {
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}}); err != nil {
 		t.Fatal(err)
 	}
-	waitIndexActive(t, b, "mpkill", "byG", 90*time.Second)
-	deadline := time.Now().Add(90 * time.Second)
+	waitIndexActive(t, b, "mpkill", "byG", 60*time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for i := 0; i < 5; {
 		if !has(fmt.Sprintf("expired%d", i)) {
 			i++
 			continue
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("item expired%d not expired 90s after the kill: no process took over TTL", i)
+			t.Fatalf("item expired%d not expired 60s after the kill: no process took over TTL", i)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
@@ -496,7 +496,11 @@ func waitIndexActive(t *testing.T, cl *dynamodb.Client, table, index string, wit
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("index %s of %s not ACTIVE within %v: %+v", index, table, within, d.Table.GlobalSecondaryIndexes)
+			var st []string
+			for _, g := range d.Table.GlobalSecondaryIndexes {
+				st = append(st, fmt.Sprintf("%s %s backfilling=%v", aws.ToString(g.IndexName), g.IndexStatus, aws.ToBool(g.Backfilling)))
+			}
+			t.Fatalf("index %s of %s not ACTIVE within %v: %v", index, table, within, st)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
