@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/extenddb/extenddb/kv"
@@ -120,17 +121,21 @@ func (b *batch) queue(pb *pgx.Batch) {
 }
 
 // lastWins returns the keys and values of a run of writes of one kind,
-// each key once, with its last value.
+// each key once, with its last value, in key order: two batches then lock
+// their common rows in the same order and do not deadlock on them.
 func lastWins(run []op) (keys, values [][]byte) {
-	at := make(map[string]int, len(run))
-	for _, o := range run {
-		if i, ok := at[string(o.k)]; ok {
-			values[i] = o.v
-			continue
-		}
-		at[string(o.k)] = len(keys)
-		keys = append(keys, o.k)
-		values = append(values, o.v)
+	last := make(map[string]int, len(run))
+	for i, o := range run {
+		last[string(o.k)] = i
+	}
+	idx := make([]int, 0, len(last))
+	for _, i := range last {
+		idx = append(idx, i)
+	}
+	slices.SortFunc(idx, func(a, b int) int { return bytes.Compare(run[a].k, run[b].k) })
+	keys, values = make([][]byte, len(idx)), make([][]byte, len(idx))
+	for n, i := range idx {
+		keys[n], values[n] = run[i].k, run[i].v
 	}
 	return keys, values
 }

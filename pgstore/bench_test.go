@@ -71,6 +71,31 @@ func BenchmarkUpdate(b *testing.B) {
 	}
 }
 
+// BenchmarkUpdateContended: every goroutine (GOMAXPROCS×4) increments the
+// same key, so most tries are refused (40001) and run again: the cost of
+// the retry loop under the worst contention.
+func BenchmarkUpdateContended(b *testing.B) {
+	s := benchStore(b, 1)
+	k := key(0)
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			err := s.Update(false, func(tx kv.Txn) error {
+				v, err := tx.Get(k)
+				if err != nil {
+					return err
+				}
+				return tx.Batch().Set(k, append(v[:0:0], v...))
+			})
+			if err != nil {
+				b.Error(err) // not Fatal: this is not the benchmark's goroutine
+				return
+			}
+		}
+	})
+}
+
 // BenchmarkCommit: batches of one write (a PutItem) and of four (an item
 // and its index entries), each one round trip.
 func BenchmarkCommit(b *testing.B) {

@@ -1,16 +1,20 @@
 package pgstore_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/extenddb/extenddb/internal/pgtest"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/kv/kvtest"
 	"github.com/extenddb/extenddb/pgstore"
+	"github.com/jackc/pgx/v5"
 )
 
 func open(t *testing.T, o pgstore.Options) *pgstore.Store {
@@ -107,5 +111,120 @@ func TestOpenUnreachable(t *testing.T) {
 func TestOpenBadTable(t *testing.T) {
 	if _, err := pgstore.Open(pgstore.Options{DSN: "postgres://127.0.0.1:1/x", Table: "kv; DROP TABLE x"}); err == nil {
 		t.Fatal("Open accepted a table name that is not an identifier")
+	}
+}
+
+// An iterator left open past one chunk holds a connection; Close reports
+// the leak after CloseWait instead of hanging on the pool, and later
+// operations are kv.ErrClosed.
+func TestCloseWithLeakedIterator(t *testing.T) {
+	s := open(t, pgstore.Options{DSN: pgtest.DSN(t), ScanChunk: 2, CloseWait: 200 * time.Millisecond})
+	b := s.NewBatch()
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		if err := b.Set([]byte(k), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(false); err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.NewIter(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err == nil || !strings.Contains(err.Error(), "leaked") {
+		t.Fatalf("Close with an iterator open: %v; want the leak reported", err)
+	}
+	if _, err := s.Get([]byte("a")); !errors.Is(err, kv.ErrClosed) {
+		t.Fatalf("Get after Close: %v; want kv.ErrClosed", err)
+	}
+	if err := it.Close(); err != nil {
+		t.Fatalf("closing the leaked iterator: %v", err)
+	}
+}
+
+// When the server drops the store's connections (a restart, a failover),
+// an operation caught on one fails with kv.ErrUnavailable, never another
+// error, and the next ones reconnect.
+func TestConnectionsDropped(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	s := open(t, pgstore.Options{DSN: dsn})
+	defer s.Close()
+	b := s.NewBatch()
+	if err := b.Set([]byte("k"), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(false); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	for round := range 3 {
+		// Several pooled connections, so the next Get finds a dead one.
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() { _, _ = s.Get([]byte("k")) })
+		}
+		wg.Wait()
+		var n int
+		err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE datname = current_database() AND pid <> pg_backend_pid()`).Scan(&n)
+		if err != nil || n == 0 {
+			t.Fatalf("round %d: terminated %d connections: %v", round, n, err)
+		}
+		if _, err := s.Get([]byte("k")); err != nil && !errors.Is(err, kv.ErrUnavailable) {
+			t.Fatalf("round %d: Get on a dropped connection: %v; want nil or kv.ErrUnavailable", round, err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			v, err := s.Get([]byte("k"))
+			if err == nil && string(v) == "v" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the store did not reconnect: %q, %v", round, v, err)
+			}
+		}
+	}
+}
+
+// Batches writing the same keys in opposite orders at once all commit: a
+// run of writes locks its rows in key order, and a deadlock would be
+// retried.
+func TestCommitOppositeOrders(t *testing.T) {
+	s := open(t, pgstore.Options{DSN: pgtest.DSN(t)})
+	defer s.Close()
+	keys := []string{"a", "b", "c", "d"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for w := range 2 {
+		wg.Go(func() {
+			for i := range 100 {
+				b := s.NewBatch()
+				for j := range keys {
+					k := keys[j]
+					if w == 1 {
+						k = keys[len(keys)-1-j]
+					}
+					if err := b.Set([]byte(k), fmt.Append(nil, w, i)); err != nil {
+						errs <- err
+						return
+					}
+				}
+				if err := b.Commit(false); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }

@@ -46,7 +46,7 @@ func (s *Store) acquire() (*txConn, error) {
 	return &txConn{s: s, c: c}, nil
 }
 
-// batch sends the pending BEGIN (if any) and b in one round trip, and
+// send sends the pending BEGIN (if any) and b in one round trip, and
 // reads every result: Exec results are checked, and scan reads the rows
 // of the one Query at index q (or -1 for none).
 func (tc *txConn) send(b *pgx.Batch, q int, scan func(pgx.Rows) error) error {
@@ -159,17 +159,16 @@ func (tc *txConn) end(commit bool) error {
 		}
 		b := &pgx.Batch{}
 		b.Queue(stmt)
-		err = tc.send(b, -1, nil)
+		err = tc.s.wrap("end transaction", tc.send(b, -1, nil))
 	} else if tc.begin == "" {
+		// Failed: PostgreSQL wants the ROLLBACK before anything else; on
+		// a lost connection it fails too, and the pool drops the
+		// connection.
 		ctx, cancel := tc.s.ctx()
 		_, _ = tc.c.Exec(ctx, "ROLLBACK")
 		cancel()
 	}
-	tc.done = true
-	tc.c.Release()
-	if tc.reader {
-		tc.s.readers.Done()
-	}
+	tc.release()
 	return err
 }
 
