@@ -329,16 +329,50 @@ func testMPCreateTableRace(t *testing.T, c *cluster) {
 }
 
 // testMPKill kills process 0 (the first started, so the leader) with
-// SIGKILL during a write load spread over both: every write either process
-// acknowledged is there afterwards, every transaction is whole, process 1
-// keeps serving and takes the leader lease (a TTL expiry and a GSI backfill
-// asked for after the kill finish), and the killed process, restarted,
-// serves the same data.
+// SIGKILL during a write load spread over both and a GSI backfill it runs:
+// every write either process acknowledged is there afterwards, every
+// transaction is whole, process 1 keeps serving and takes the leader lease
+// (the backfill, and a TTL expiry and another backfill asked for after the
+// kill, finish), and the killed process, restarted, serves the same data.
 func testMPKill(t *testing.T, c *cluster) {
 	ctx := context.Background()
 	// Clients without retries: an error is simply not an acknowledgement.
 	a, b := c.procs[0].client(), c.procs[1].client()
 	mpTable(t, b, "mpkill")
+
+	// A backfill the leader is running when it dies: process 1 must resume
+	// it. The items go in first; the GSI is asked of process 0, the leader,
+	// which starts the backfill at once.
+	const bfItems = 3000
+	mpTable(t, b, "mpbf")
+	var bw sync.WaitGroup
+	for w := range 4 {
+		bw.Go(func() {
+			cl := []*dynamodb.Client{a, b}[w%2]
+			for n := w * 25; n < bfItems; n += 4 * 25 {
+				reqs := make([]types.WriteRequest, 25)
+				for j := range reqs {
+					reqs[j] = types.WriteRequest{PutRequest: &types.PutRequest{Item: item{"pk": itS(fmt.Sprintf("bf%d", n+j)), "g": itS("G")}}}
+				}
+				out, err := cl.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"mpbf": reqs}})
+				if err != nil || len(out.UnprocessedItems) > 0 {
+					t.Errorf("BatchWriteItem: %v", err)
+					return
+				}
+			}
+		})
+	}
+	bw.Wait()
+	if t.Failed() {
+		return
+	}
+	if _, err := a.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("mpbf"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS}},
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+			IndexName: aws.String("byG"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}}); err != nil {
+		t.Fatal(err)
+	}
 
 	type ack struct {
 		key  string
@@ -392,6 +426,10 @@ func testMPKill(t *testing.T, c *cluster) {
 		})
 	}
 	time.Sleep(1500 * time.Millisecond)
+	bfAtKill := "absent"
+	if d, err := b.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("mpbf")}); err == nil && len(d.Table.GlobalSecondaryIndexes) == 1 {
+		bfAtKill = string(d.Table.GlobalSecondaryIndexes[0].IndexStatus)
+	}
 	_ = c.procs[0].stop(t, syscall.SIGKILL)
 	killed.Store(true)
 	// Process 1 keeps serving the load for a while without its peer.
@@ -454,6 +492,23 @@ func testMPKill(t *testing.T, c *cluster) {
 		t.Fatal(err)
 	}
 	waitIndexActive(t, b, "mpkill", "byG", 60*time.Second)
+	waitIndexActive(t, b, "mpbf", "byG", 60*time.Second)
+	var indexed int32
+	var lek map[string]types.AttributeValue
+	for {
+		out, err := b.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("mpbf"), IndexName: aws.String("byG"), Select: types.SelectCount, ExclusiveStartKey: lek})
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexed += out.Count
+		if lek = out.LastEvaluatedKey; lek == nil {
+			break
+		}
+	}
+	t.Logf("the backfill of %d items was %s when process 0 was killed; it ended with %d", bfItems, bfAtKill, indexed)
+	if indexed != bfItems {
+		t.Errorf("the index backfilled across the kill holds %d items, want %d", indexed, bfItems)
+	}
 	deadline := time.Now().Add(60 * time.Second)
 	for i := 0; i < 5; {
 		if !has(fmt.Sprintf("expired%d", i)) {
