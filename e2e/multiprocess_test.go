@@ -631,3 +631,42 @@ func TestClusterComposeFile(t *testing.T) {
 		t.Errorf("%d ExtendDB services, want 3", servers)
 	}
 }
+
+// TestMultiProcessStartTogether starts four processes at the same moment
+// on a fresh database, as `docker compose up` does with examples/cluster:
+// all must come up (the store's schema is created by whichever is first,
+// and found by the others), round after round. The race it looks for
+// (concurrent CREATE TABLE IF NOT EXISTS refused with SQLSTATE 42710 or
+// 23505) hit about one pair of processes in 20 from a shell; eight rounds
+// of this test caught it in one run of three, so this is a net with holes: the
+// precise test belongs in pgstore (many concurrent Opens).
+func TestMultiProcessStartTogether(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes on PostgreSQL")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("signals are POSIX")
+	}
+	pgtest.DSN(t) // skips (or fails in CI) before the build when there is no server
+	bin := buildBinary(t)
+	for round := range 12 {
+		dsn := pgtest.DSN(t)
+		errs := make([]error, 4)
+		procs := make([]*server, 4)
+		var wg sync.WaitGroup
+		for i := range procs {
+			wg.Go(func() {
+				procs[i], errs[i] = tryStart(t, bin, append([]string{"--store", dsn}, mpFlags...)...)
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, process %d of four started together: %v", round, i, err)
+			}
+		}
+		for _, p := range procs {
+			_ = p.stop(t, syscall.SIGKILL)
+		}
+	}
+}
