@@ -189,7 +189,7 @@ func (e *Engine) Authorize(ctx context.Context, ns Namespace, action, target, in
 			index = a.index
 		}
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(tns, name, e.now())
 	e.mu.RUnlock()
 	if t == nil {

@@ -67,7 +67,7 @@ func (e *Engine) DescribeTableReplicaAutoScaling(ctx context.Context, ns Namespa
 		return nil, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	t := e.lookup(tns, name, now)
 	if t == nil {
@@ -93,8 +93,8 @@ func (e *Engine) UpdateTableReplicaAutoScaling(ctx context.Context, ns Namespace
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, TableNotFound(name)

@@ -239,7 +239,7 @@ func indexName(ix *indexMeta) string {
 // table or GSI, in a stable order.
 func (e *Engine) scaleTargets(now time.Time) []scaleTarget {
 	var out []scaleTarget
-	e.mu.RLock()
+	e.rlockCatalog()
 	for ns, m := range e.tables {
 		for _, t := range m {
 			if t.BillingMode == billingPayPerRequest || t.thr == nil || t.status(now) != statusActive {

@@ -25,6 +25,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -68,10 +69,17 @@ func backfillCursorKey(t tableID, ix uint32) []byte {
 }
 
 // startBackfill runs the job of ix, a GSI of t with Backfilling set.
+// On a shared store only the leader runs it (the others leave it to the
+// leader's poll, lease.go), and each job runs once.
 func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
+	job := fmt.Sprintf("backfill/%x/%d", t.ID[:], ix.ID)
+	if !e.claimJob(job) {
+		return
+	}
 	e.bf.wg.Add(1)
 	go func() {
 		defer e.bf.wg.Done()
+		defer e.releaseJob(job)
 		err := e.backfill(e.bf.ctx, t, ix)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
@@ -90,6 +98,7 @@ func (e *Engine) resumeBackfills() {
 		ix *indexMeta
 	}
 	var jobs []job
+	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
 			for _, ix := range t.GSIs {
@@ -99,6 +108,7 @@ func (e *Engine) resumeBackfills() {
 			}
 		}
 	}
+	e.mu.RUnlock()
 	for _, j := range jobs {
 		e.startBackfill(j.t, j.ix)
 	}
@@ -208,7 +218,7 @@ func (e *Engine) live(t *tableMeta) (*tableMeta, bool) {
 // keys. The commit follows Options.Sync, and makes the copies before it
 // (committed without sync) as durable as itself.
 func (e *Engine) saveCursor(t *tableMeta, ck, last []byte) error {
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	if _, ok := e.live(t); !ok {
 		return errTableGone
@@ -225,8 +235,8 @@ func (e *Engine) saveCursor(t *tableMeta, ck, last []byte) error {
 // batch: from then on the index is ACTIVE (once any --transition-delay has
 // passed too).
 func (e *Engine) finishBackfill(t *tableMeta, ix *indexMeta) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	c, ok := e.live(t)
 	if !ok {
 		return errTableGone
@@ -269,26 +279,26 @@ func (e *Engine) finishJob(cursor []byte, nt *tableMeta) error {
 func (e *Engine) backfillOne(t *tableMeta, ix *indexMeta, k []byte) error {
 	stripe := e.items.locks.lockOne(k)
 	defer e.items.locks.unlockOne(stripe)
-	item, err := readItem(e.opts.Store, k)
-	if err != nil || item == nil {
-		return err
-	}
-	entry, ek := indexEntry(t, ix, item)
-	if entry == nil {
+	err := e.update(true, func(wb *writeBatch) error {
+		item, err := readItem(wb.r, k)
+		if err != nil || item == nil {
+			return err
+		}
+		entry, ek := indexEntry(t, ix, item)
+		if entry == nil {
+			return nil
+		}
+		if _, err := wb.r.Get(ek); err == nil {
+			return nil // a write since the index appeared, or an earlier run, put it
+		} else if !errors.Is(err, kv.ErrNotFound) {
+			return err
+		}
+		wb.tables[t.ID] = t
+		if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
+			return err
+		}
+		wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
 		return nil
-	}
-	if _, err := e.opts.Store.Get(ek); err == nil {
-		return nil // a write since the index appeared, or an earlier run, put it
-	} else if !errors.Is(err, kv.ErrNotFound) {
-		return err
-	}
-	wb := e.newWriteBatch()
-	wb.noSync = true
-	wb.tables[t.ID] = t
-	if err := wb.b.Set(ek, av.AppendItem(nil, entry)); err != nil {
-		wb.close()
-		return err
-	}
-	wb.addDelta(t.ID, stripe, ix.ID, false, true, 0, av.ItemSize(entry))
-	return wb.commit()
+	})
+	return err
 }

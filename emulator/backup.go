@@ -85,6 +85,9 @@ type backupMeta struct {
 	Failed bool `json:"failed,omitempty"`
 	// Table is the source table's metadata at the request.
 	Table *tableMeta `json:"table"`
+	// Owner is the process copying it, on a shared store (lease.go):
+	// the leader fails it once that process is gone.
+	Owner string `json:"proc,omitempty"`
 }
 
 func (b *backupMeta) ns() Namespace { return Namespace{Account: b.Account, Region: b.Region} }
@@ -206,7 +209,7 @@ func (e *Engine) newBackup(t *tableMeta, name, typ string, now time.Time) (*back
 		return nil, err
 	}
 	m := &backupMeta{Account: t.Account, Region: t.Region, ID: id, Name: name, Type: typ,
-		Status: backupCreating, CreatedAt: now, DataID: dataID, Table: t.clone()}
+		Status: backupCreating, CreatedAt: now, DataID: dataID, Table: t.clone(), Owner: e.jobOwner()}
 	m.ItemCount, m.SizeBytes = e.tableStats(t)
 	if typ == backupSystem {
 		m.ExpiresAt = now.Add(systemBackupRetention)
@@ -224,11 +227,11 @@ func (e *Engine) startBackup(m *backupMeta, snap kv.Snapshot) {
 		defer e.bk.wg.Done()
 		err := e.copyBackup(e.bk.ctx, m, snap)
 		_ = snap.Close()
-		e.mu.Lock()
+		e.lockCatalog()
 		if e.bk.creating[ck] == m.ID {
 			delete(e.bk.creating, ck)
 		}
-		e.mu.Unlock()
+		e.unlockCatalog()
 		switch {
 		case err == nil, errors.Is(err, context.Canceled):
 			// Canceled: the record stays CREATING and the next start fails it.
@@ -300,8 +303,8 @@ func (e *Engine) copyBackup(ctx context.Context, m *backupMeta, snap kv.Snapshot
 		return err
 	}
 	meter.Add(int64(inBatch))
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	m.Status = backupAvailable
 	if err := putBackup(b, m); err != nil {
 		return err
@@ -342,8 +345,10 @@ func (e *Engine) jobMeter(account, region, table, kind, arn string, resumed bool
 }
 
 // failUnfinishedBackups marks every backup left CREATING by the last run
-// DELETED and drops its rows (see Recovery above). Called by New.
-func (e *Engine) failUnfinishedBackups() error {
+// DELETED and drops its rows (see Recovery above). Called by New; on a
+// shared store by the leader, for the backups of processes gone (dead
+// reports them).
+func (e *Engine) failUnfinishedBackups(dead func(owner string) bool) error {
 	it, err := e.opts.Store.NewIter([]byte{famBackup}, []byte{famBackup + 1})
 	if err != nil {
 		return err
@@ -355,7 +360,7 @@ func (e *Engine) failUnfinishedBackups() error {
 			_ = it.Close()
 			return fmt.Errorf("emulator: backup record at %q: %w", it.Key(), err)
 		}
-		if m.Status == backupCreating {
+		if m.Status == backupCreating && (dead == nil || dead(m.Owner)) {
 			failed = append(failed, &m)
 		}
 	}

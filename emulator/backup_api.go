@@ -47,8 +47,8 @@ func (e *Engine) CreateBackup(ctx context.Context, ns Namespace, in *CreateBacku
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, NewError(CodeTableNotFound, "Table not found: %s", name)
@@ -59,7 +59,9 @@ func (e *Engine) CreateBackup(ctx context.Context, ns Namespace, in *CreateBacku
 	case statusDeleting:
 		return nil, NewError(CodeTableInUse, "Table is being deleted: %s", t.Name)
 	}
-	if _, busy := e.bk.creating[creatingKey(tns, t.Name)]; busy {
+	if busy, err := e.backupBusy(tns, t.Name); err != nil {
+		return nil, internalError(err)
+	} else if busy {
 		return nil, NewError(CodeBackupInUse, "Backup is already being created for table: %s", t.Name)
 	}
 	m, err := e.newBackup(t, *in.BackupName, backupUser, now)
@@ -167,7 +169,7 @@ func (e *Engine) DescribeBackup(ctx context.Context, ns Namespace, in *BackupArn
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	m, err := e.findBackup(ns, *in.BackupArn, false)
 	if err != nil {
@@ -200,8 +202,8 @@ func (e *Engine) DeleteBackup(ctx context.Context, ns Namespace, in *BackupArnIn
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	m, err := e.findBackup(ns, *in.BackupArn, false)
 	if err != nil {
 		return nil, err
@@ -278,7 +280,7 @@ func (e *Engine) ListBackups(ctx context.Context, ns Namespace, in *ListBackupsI
 		until = fromEpoch(*in.TimeRangeUpperBound)
 	}
 
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	it, err := e.opts.Store.NewIter(lower, prefixEnd(backupPrefix(ns)))
 	if err != nil {

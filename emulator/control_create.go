@@ -49,8 +49,8 @@ func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableI
 		return nil, err
 	}
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	if old := e.tables[ns][t.Name]; old != nil {
 		if !old.gone(now) {
 			return nil, NewError(CodeResourceInUse, "Table already exists: %s", t.Name)

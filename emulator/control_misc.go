@@ -58,8 +58,8 @@ func (e *Engine) TagResource(ctx context.Context, ns Namespace, in *TagResourceI
 		return nil, Validation("Atleast one Tag needs to be provided as Input.")
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t, err := e.resourceTable(ns, *in.ResourceArn, now)
 	if err != nil {
 		return nil, err
@@ -119,8 +119,8 @@ func (e *Engine) UntagResource(ctx context.Context, ns Namespace, in *UntagResou
 		return nil, Validation("Atleast one Tag Key needs to be provided as Input.")
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t, err := e.resourceTable(ns, *in.ResourceArn, now)
 	if err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ func (e *Engine) ListTagsOfResource(ctx context.Context, ns Namespace, in *ListT
 		return nil, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t, err := e.resourceTable(ns, *in.ResourceArn, now)
 	e.mu.RUnlock()
 	if err != nil {
@@ -203,8 +203,8 @@ func (e *Engine) UpdateTimeToLive(ctx context.Context, ns Namespace, in *UpdateT
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, TableNotFound(name)
@@ -246,7 +246,7 @@ func (e *Engine) DescribeTimeToLive(ctx context.Context, ns Namespace, in *Descr
 		return nil, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
 	if t == nil {
@@ -335,8 +335,8 @@ func (e *Engine) UpdateContinuousBackups(ctx context.Context, ns Namespace, in *
 // saveContinuousBackups applies spec to the table under e.mu; enabled is
 // set when it turned PITR on.
 func (e *Engine) saveContinuousBackups(ns Namespace, name *string, spec *PointInTimeRecoverySpecification, now time.Time) (nt *tableMeta, enabled bool, err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t, err := e.backupsTable(ns, name, now)
 	if err != nil {
 		return nil, false, err
@@ -389,8 +389,8 @@ func (e *Engine) pitrBarrier(nt *tableMeta) (*tableMeta, time.Time, error) {
 	if !at.After(nt.PITREnabledAt) {
 		return nt, at, nil
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	c := e.lookup(nt.ns(), nt.Name, at)
 	if c == nil || c.ID != nt.ID || !c.PITREnabled || !c.PITREnabledAt.Equal(nt.PITREnabledAt) {
 		return nt, at, nil // changed meanwhile: the later change answers for itself
@@ -409,7 +409,7 @@ func (e *Engine) DescribeContinuousBackups(ctx context.Context, ns Namespace, in
 		in = &DescribeContinuousBackupsInput{}
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t, err := e.backupsTable(ns, in.TableName, now)
 	e.mu.RUnlock()
 	if err != nil {

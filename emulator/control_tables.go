@@ -50,7 +50,7 @@ func (e *Engine) DescribeTable(ctx context.Context, ns Namespace, in *DescribeTa
 		return nil, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
 	if t == nil {
@@ -76,7 +76,7 @@ func (e *Engine) ListTables(ctx context.Context, ns Namespace, in *ListTablesInp
 		limit = int(*in.Limit)
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	all := make([]string, 0, len(e.tables[ns]))
 	for name, t := range e.tables[ns] {
 		if !t.gone(now) {
@@ -114,8 +114,8 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, TableNotFound(name)

@@ -53,8 +53,8 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	}
 
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, TableNotFound(name)

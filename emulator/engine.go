@@ -93,12 +93,29 @@ type Options struct {
 	// (export.go, import.go); nil makes every bucket missing, so exports
 	// and imports end FAILED with S3NoSuchBucket.
 	Objects objstore.Store
+	// LeaseDuration is how long the leases of a shared store (the
+	// catalog lock and the workers' leader, lease.go) last unless renewed:
+	// a dead leader's workers move to another process this long after it
+	// last renewed. Zero means DefaultLeaseDuration (10 s). Unused on
+	// Pebble.
+	LeaseDuration time.Duration
+	// LeaseRenewInterval is how often a process sharing a store renews
+	// (or tries to take) the leader lease and, while leading, polls for
+	// jobs other processes created; zero means a third of LeaseDuration.
+	LeaseRenewInterval time.Duration
 }
 
 // Engine is the DynamoDB engine. Its methods are safe for concurrent use.
 type Engine struct {
 	opts Options
 	log  zerolog.Logger
+
+	// isShared is kv.IsShared(opts.Store), fixed at New.
+	isShared bool
+	// cat is the cache's generation on a shared store (catalog.go).
+	cat catalogState
+	// lease is the leader election and job claims (lease.go).
+	lease leaseState
 
 	// mu guards tables, the cache of every table's metadata. Control-plane
 	// changes hold it for writing across validate → persist → swap, so they
@@ -173,31 +190,24 @@ func New(opts Options) (*Engine, error) {
 	if err := e.initThrottle(); err != nil {
 		return nil, err
 	}
+	e.isShared = kv.IsShared(opts.Store)
+	e.lease.owner.Store(newOwnerID())
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}
-	// Before any worker that writes (replication, restores, TTL) can
-	// queue a Kinesis record: the queue's sequence must be set first.
-	e.startKinesis()
 	e.bf.init()
-	e.resumeBackfills()
 	e.bk.init()
-	if err := e.failUnfinishedBackups(); err != nil {
-		e.stopKinesis()
-		return nil, err
-	}
 	e.ex.init()
-	if err := e.failUnfinishedExports(); err != nil {
-		return nil, err
+	if e.isShared {
+		// Any process writes: the queues' sequences are set here, the
+		// workers start when this process takes the leader lease.
+		e.initQueueSeqs()
+		e.startLeaseLoop()
+		return e, nil
 	}
-	e.startReplication()
-	e.resumeRestores()
-	e.startTTL()
-	e.startAutoScale()
-	e.startPITRTrim()
-	// Last: a resumed import's job caches tables, which the steps above
-	// read without e.mu.
-	if err := e.resumeImports(); err != nil {
+	e.lease.leading.Store(true)
+	if err := e.startWorkers(); err != nil {
+		e.stopWorkers()
 		return nil, err
 	}
 	return e, nil
@@ -207,14 +217,12 @@ func New(opts Options) (*Engine, error) {
 // or restore resumes at the next New; an unfinished backup fails there, see
 // backup.go). It does not close the store.
 func (e *Engine) Close() error {
-	e.stopAutoScale()
-	e.bf.stop()
-	e.stopReplication()
+	e.stopLeaseLoop()
+	e.stopWorkers()
+	// A process that does not lead may still run the backups and exports
+	// it took.
 	e.bk.stop()
 	e.ex.stop()
-	e.stopTTL()
-	e.stopKinesis()
-	e.stopPITRTrim()
 	return nil
 }
 

@@ -71,7 +71,10 @@ const (
 
 // exportMeta is one export's stored record.
 type exportMeta struct {
-	Version     int                             `json:"v"`
+	Version int `json:"v"`
+	// Owner is the process running it, on a shared store (lease.go):
+	// the leader fails it once that process is gone.
+	Owner       string                          `json:"proc,omitempty"`
 	Account     string                          `json:"account"`
 	Region      string                          `json:"region"`
 	ID          string                          `json:"id"`
@@ -282,8 +285,8 @@ func (e *Engine) ExportTableToPointInTime(ctx context.Context, ns Namespace, in 
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	var t *tableMeta
 	if a.index == "" && a.stream == "" && a.account == ns.Account && a.region == ns.Region && a.partition == ns.Partition() {
 		t = e.lookup(ns, a.table, now)
@@ -318,7 +321,7 @@ func (e *Engine) ExportTableToPointInTime(ctx context.Context, ns Namespace, in 
 			at = now
 		}
 	}
-	m := &exportMeta{Account: ns.Account, Region: ns.Region, TableName: t.Name, TableID: t.ID,
+	m := &exportMeta{Owner: e.jobOwner(), Account: ns.Account, Region: ns.Region, TableName: t.Name, TableID: t.ID,
 		Status: exportInProgress, Start: now, ExportTime: at, Bucket: *in.S3Bucket,
 		BucketOwner: in.S3BucketOwner, Prefix: in.S3Prefix, SSE: in.S3SseAlgorithm, SSEKey: in.S3SseKmsKeyId,
 		Format: strOrDefault(in.ExportFormat, formatDynamoDBJSON), Type: typ, Incremental: in.IncrementalExportSpecification}
@@ -843,14 +846,15 @@ func (m *exportMeta) writeChanges(ctx context.Context, snap kv.Snapshot, fn func
 }
 
 // failUnfinishedExports marks every export left IN_PROGRESS by the last
-// run FAILED (see Recovery above). Called by New.
-func (e *Engine) failUnfinishedExports() error {
+// run FAILED (see Recovery above). Called by New; on a shared store by
+// the leader, for the exports of processes gone (dead reports them).
+func (e *Engine) failUnfinishedExports(dead func(owner string) bool) error {
 	all, err := scanRecords[exportMeta](e.opts.Store, []byte{famExport})
 	if err != nil {
 		return err
 	}
 	for _, m := range all {
-		if m.Status != exportInProgress {
+		if m.Status != exportInProgress || (dead != nil && !dead(m.Owner)) {
 			continue
 		}
 		e.endExport(m, func(m *exportMeta) {

@@ -196,8 +196,8 @@ func (e *Engine) CreateGlobalTable(ctx context.Context, ns Namespace, in *Create
 		return nil, Validation(msgLegacyNotSupported)
 	}
 	name := *in.GlobalTableName
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	now := e.now()
 	if len(e.legacyMembers(ns.Account, name, now)) > 0 {
 		return nil, NewError(CodeGlobalTableAlreadyExists, "Global table with name '%s' already exists.", name)
@@ -257,7 +257,7 @@ func (e *Engine) DescribeGlobalTable(ctx context.Context, ns Namespace, in *Desc
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	now := e.now()
 	m := e.legacyMembers(ns.Account, *in.GlobalTableName, now)
@@ -277,8 +277,8 @@ func (e *Engine) UpdateGlobalTable(ctx context.Context, ns Namespace, in *Update
 	if !e.opts.LegacyGlobalTables {
 		return nil, globalTableNotFound(name)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	now := e.now()
 	members := e.legacyMembers(ns.Account, name, now)
 	if len(members) == 0 {
@@ -413,7 +413,7 @@ func (e *Engine) ListGlobalTables(ctx context.Context, ns Namespace, in *ListGlo
 	if !e.opts.LegacyGlobalTables {
 		return out, nil
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	now := e.now()
 	groups := map[string]*tableMeta{}
 	for tns, m := range e.tables {
@@ -467,7 +467,7 @@ func (e *Engine) DescribeGlobalTableSettings(ctx context.Context, ns Namespace, 
 	if !e.opts.LegacyGlobalTables {
 		return nil, globalTableNotFound(name)
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	now := e.now()
 	members := e.legacyMembers(ns.Account, name, now)
@@ -706,7 +706,7 @@ func (e *Engine) UpdateGlobalTableSettings(ctx context.Context, ns Namespace, in
 	if !e.opts.LegacyGlobalTables {
 		return nil, globalTableNotFound(name)
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	members := e.legacyMembers(ns.Account, name, e.now())
 	e.mu.RUnlock()
 	if len(members) == 0 {
@@ -722,7 +722,7 @@ func (e *Engine) UpdateGlobalTableSettings(ctx context.Context, ns Namespace, in
 			}
 		}
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	now := e.now()
 	members = e.legacyMembers(ns.Account, name, now)

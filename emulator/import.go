@@ -238,8 +238,8 @@ func (e *Engine) ImportTable(ctx context.Context, ns Namespace, in *ImportTableI
 	}
 	now := e.now()
 	name := *p.TableName
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	all, err := scanRecords[importMeta](e.opts.Store, importPrefix(ns))
 	if err != nil {
 		return nil, internalError(err)
@@ -428,10 +428,16 @@ func (e *Engine) ListImports(ctx context.Context, ns Namespace, in *ListImportsI
 }
 
 // startImport runs m's job into t. The caller holds e.mu (or is New).
+// On a shared store only the leader runs it (lease.go), once.
 func (e *Engine) startImport(m *importMeta, t *tableMeta) {
+	job := "import/" + m.ARN()
+	if !e.claimJob(job) {
+		return
+	}
 	e.ex.wg.Add(1)
 	go func() {
 		defer e.ex.wg.Done()
+		defer e.releaseJob(job)
 		err := e.runImport(e.ex.ctx, m, t)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled):
@@ -462,7 +468,7 @@ func (e *Engine) resumeImports() error {
 		t *tableMeta
 	}
 	var jobs []job
-	e.mu.RLock()
+	e.rlockCatalog()
 	for _, m := range all {
 		if m.Status == importInProgress {
 			jobs = append(jobs, job{m, e.lookup(m.ns(), m.TableName, e.now())})
@@ -477,6 +483,9 @@ func (e *Engine) resumeImports() error {
 			})
 			continue
 		}
+		if e.jobRunning("import/" + m.ARN()) {
+			continue // the leader's poll finds it running
+		}
 		e.log.Info().Str("import", m.ARN()).Msg("resuming an import interrupted by a restart")
 		e.startImport(m, t)
 	}
@@ -486,8 +495,8 @@ func (e *Engine) resumeImports() error {
 // endImport stores m's final state, set by f, and (t non-nil) makes the
 // table ACTIVE in the same batch.
 func (e *Engine) endImport(m *importMeta, t *tableMeta, f func(*importMeta)) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	f(m)
 	m.End = e.now()
 	b := e.opts.Store.NewBatch()
@@ -684,7 +693,7 @@ func (e *Engine) importItems(t *tableMeta, items []av.Item) error {
 	if len(items) == 0 {
 		return nil
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	_, ok := e.live(t)
 	e.mu.RUnlock()
 	if !ok {
@@ -692,31 +701,32 @@ func (e *Engine) importItems(t *tableMeta, items []av.Item) error {
 	}
 	// A batch reads the items it replaces from the store: keys repeated
 	// within the batch are written one batch each, so stats stay exact.
-	seen := map[string]bool{}
-	wb := e.newWriteBatch()
-	wb.noSync = true
-	for _, item := range items {
-		key := itemKey(t, item)
-		if seen[string(key)] {
-			if err := wb.commit(); err != nil {
-				return err
+	for len(items) > 0 {
+		n, seen := 0, map[string]bool{}
+		for n < len(items) && !seen[string(itemKey(t, items[n]))] {
+			seen[string(itemKey(t, items[n]))] = true
+			n++
+		}
+		part := items[:n]
+		items = items[n:]
+		err := e.update(true, func(wb *writeBatch) error {
+			for _, item := range part {
+				it := item
+				pw, err := e.prepare(wb.r, &writeSpec{t: t, key: itemKey(t, it), build: func(av.Item) (av.Item, error) { return it, nil }})
+				if err != nil {
+					return err
+				}
+				if err := wb.stage(pw); err != nil {
+					return err
+				}
 			}
-			wb = e.newWriteBatch()
-			wb.noSync = true
-			clear(seen)
-		}
-		seen[string(key)] = true
-		it := item
-		pw, err := e.prepare(e.opts.Store, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return it, nil }})
-		if err == nil {
-			err = wb.stage(pw)
-		}
+			return nil
+		})
 		if err != nil {
-			wb.close()
-			return err
+			return writeError(err)
 		}
 	}
-	return wb.commit()
+	return nil
 }
 
 // itemReader returns a function yielding the object's items one by one

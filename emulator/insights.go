@@ -168,8 +168,8 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, ns Namespace, in
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	g, err := e.insightsTargetOf(tns, name, in.IndexName, now)
 	if err != nil {
 		return nil, err
@@ -232,7 +232,7 @@ func (e *Engine) DescribeContributorInsights(ctx context.Context, ns Namespace, 
 		return nil, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	g, err := e.insightsTargetOf(tns, name, in.IndexName, now)
 	if err != nil {
@@ -293,7 +293,7 @@ func (e *Engine) ListContributorInsights(ctx context.Context, ns Namespace, in *
 		}
 		*all = append(*all, sum)
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	if in.TableName != nil {
 		if err := checkBareName(*in.TableName); err != nil {
 			e.mu.RUnlock()

@@ -256,7 +256,7 @@ func (e *Engine) ContributorInsightsTop(ctx context.Context, ns Namespace, table
 	if index != "" {
 		ip = &index
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	if e.lookup(tns, name, now) == nil {
 		e.mu.RUnlock()
 		// Not DynamoDB's message: this is ExtendDB's own endpoint, and the

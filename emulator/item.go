@@ -43,7 +43,7 @@ func (e *Engine) dataTable(ns Namespace, nameOrARN string) (*tableMeta, error) {
 		return nil, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
 	if t == nil {

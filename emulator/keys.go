@@ -17,11 +17,14 @@ import (
 //	'v' <tableID:16> <encoded primary key>          → item version (global tables, replicate.go)
 //	'q' <tableID:16> <seq:8>                        → replication outbox of that table (replicate.go)
 //	'k' <tableID:16> <seq:8>                        → Kinesis delivery queue of that table (kinesis_delivery.go)
+//	'g'                                             → catalog generation, moved by every metadata write (catalog.go)
+//	'l' 'c' | 'L' | 'p' <owner>                     → catalog lock, leader lease, process heartbeats (shared store, lease.go)
 //	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
 //	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
 //	'p' <tableID:16> <encoded primary key> <at:8> <seq:8> → the item before a write at `at` (PITR undo log, pitr.go)
 //	'e' <account> 0x00 <region> 0x00 <export id>    → JSON exportMeta (export.go)
 //	'j' <account> 0x00 <region> 0x00 <import id>    → JSON importMeta (import.go)
+//	't' <account> 0x00 <region> 0x00 <token>        → completed ClientRequestToken, shared stores only (transact_token.go)
 //
 // Backups live outside every table's families, so DeleteTable's range
 // deletes never touch them and they outlive the table (backup.go).

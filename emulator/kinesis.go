@@ -156,7 +156,7 @@ func (e *Engine) EnableKinesisStreamingDestination(ctx context.Context, ns Names
 	}
 	arn := *in.StreamArn
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t, err := e.kinesisTable(ns, in.TableName, now)
 	if err == nil {
 		err = e.kinesisEnableChecks(t, arn, now)
@@ -178,8 +178,8 @@ func (e *Engine) EnableKinesisStreamingDestination(ctx context.Context, ns Names
 			status, desc = kdsEnableFailed, "User does not have a permission to use kinesis stream"
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	now = e.now()
 	if t, err = e.kinesisTable(ns, in.TableName, now); err != nil {
 		return nil, err
@@ -233,8 +233,8 @@ func (e *Engine) DisableKinesisStreamingDestination(ctx context.Context, ns Name
 		return nil, err
 	}
 	arn := *in.StreamArn
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	now := e.now()
 	t, err := e.kinesisTable(ns, in.TableName, now)
 	if err != nil {
@@ -282,8 +282,8 @@ func (e *Engine) UpdateKinesisStreamingDestination(ctx context.Context, ns Names
 		return nil, Validation("Streaming destination cannot be updated with given parameters: UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
 	}
 	arn, prec := *in.StreamArn, *cfg.ApproximateCreationDateTimePrecision
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	now := e.now()
 	t, err := e.kinesisTable(ns, in.TableName, now)
 	if err != nil {
@@ -321,7 +321,7 @@ func (e *Engine) DescribeKinesisStreamingDestination(ctx context.Context, ns Nam
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	now := e.now()
 	t, err := e.kinesisTable(ns, in.TableName, now)

@@ -170,7 +170,11 @@ func (wb *writeBatch) stageKinesis(c *itemChange) error {
 		if err != nil {
 			return internalError(err)
 		}
-		k := binary.BigEndian.AppendUint64(kinesisPrefix(t.ID), wb.e.kds.seq.Add(1))
+		seq, err := wb.nextSeq(streamKey(t.ID, 'k'), &wb.e.kds.seq)
+		if err != nil {
+			return err
+		}
+		k := binary.BigEndian.AppendUint64(kinesisPrefix(t.ID), seq)
 		if err := wb.b.Set(k, val); err != nil {
 			return internalError(err)
 		}

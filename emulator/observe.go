@@ -183,7 +183,7 @@ func (e *Engine) observeRefusal(o Observer, ns Namespace, t *tableMeta, name str
 // Namespaces returns every (account, Region) that holds a table, sorted.
 func (e *Engine) Namespaces() []Namespace {
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	var out []Namespace
 	for ns, m := range e.tables {
 		for _, t := range m {

@@ -277,7 +277,7 @@ func (e *Engine) historySnapshot(ns Namespace, table string) (*tableMeta, kv.Sna
 		return nil, nil, time.Time{}, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	t := e.lookup(tns, name, now)
 	switch {
@@ -298,7 +298,7 @@ func (e *Engine) RestorableWindow(ns Namespace, table string) (earliest, latest 
 		return earliest, latest, err
 	}
 	now := e.now()
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
 	switch {
@@ -483,7 +483,7 @@ func (e *Engine) stopPITRTrim() {
 func (e *Engine) TrimPITRHistory(ctx context.Context) (int, error) {
 	now := e.now()
 	var tables []*tableMeta
-	e.mu.RLock()
+	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
 			if t.PITREnabled && !t.gone(now) {

@@ -67,8 +67,8 @@ func (e *Engine) RestoreTableToPointInTime(ctx context.Context, ns Namespace, in
 		sname = *in.SourceTableName
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	src := e.lookup(sns, sname, now)
 	if src == nil {
 		return nil, NewError(CodeTableNotFound, "Table not found: %s", sname)
@@ -139,7 +139,7 @@ func (e *Engine) asOfSource(t *tableMeta, snap kv.Snapshot, cur []byte) (rowSour
 	if snap == nil {
 		a, err := parseARN(r.SourceTableArn)
 		now := e.now()
-		e.mu.RLock()
+		e.rlockCatalog()
 		var src *tableMeta
 		if err == nil {
 			src = e.lookup(Namespace{Account: a.account, Region: a.region}, a.table, now)

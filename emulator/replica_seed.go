@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/kv"
@@ -31,13 +32,18 @@ func seedCursorKey(t tableID) []byte {
 }
 
 // startSeed runs the seeding job of rt, a replica whose own entry is
-// Seeding.
+// Seeding. On a shared store only the leader runs it, once (lease.go).
 func (e *Engine) startSeed(rt *tableMeta) {
+	job := fmt.Sprintf("seed/%x", rt.ID[:])
+	if !e.claimJob(job) {
+		return
+	}
 	e.repl.wg.Add(1)
 	e.repl.seeds.Add(1)
 	go func() {
 		defer e.repl.wg.Done()
 		defer e.repl.seeds.Done()
+		defer e.releaseJob(job)
 		err := e.seed(e.repl.ctx, rt)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
@@ -50,7 +56,7 @@ func (e *Engine) startSeed(rt *tableMeta) {
 // resumeSeeds starts the job of every replica left Seeding.
 func (e *Engine) resumeSeeds() {
 	var jobs []*tableMeta
-	e.mu.RLock()
+	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
 			if r := t.member(t.Region); r != nil && r.Seeding && !t.Deleting {
@@ -69,7 +75,7 @@ func (e *Engine) seed(ctx context.Context, rt *tableMeta) error {
 	src := rt.member(self.SeedFrom)
 	var srcT *tableMeta
 	if src != nil {
-		e.mu.RLock()
+		e.rlockCatalog()
 		srcT = e.lookup(Namespace{Account: rt.Account, Region: src.Region}, rt.Name, e.now())
 		e.mu.RUnlock()
 	}
@@ -141,8 +147,8 @@ func (e *Engine) seedOne(rt, src *tableMeta, k []byte) error {
 // finishSeed clears the Seeding flag of rt's entry in every member and
 // drops the cursor, in one batch.
 func (e *Engine) finishSeed(rt *tableMeta) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	now := e.now()
 	c, ok := e.live(rt)
 	if !ok {

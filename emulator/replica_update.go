@@ -498,7 +498,7 @@ func (e *Engine) stageDropTable(b kv.Batch, t *tableMeta, now time.Time) (*table
 		nt.Deleting, nt.DeletingUntil = true, now.Add(delay)
 		return nt, putTable(b, nt)
 	}
-	return t, b.Delete(metaKey(t.ns(), t.Name))
+	return t, deleteTableMeta(b, t.ns(), t.Name)
 }
 
 // stageLeaveGroup removes t, being deleted by DeleteTable, from the group

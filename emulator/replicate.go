@@ -284,7 +284,7 @@ func (e *Engine) deleteKey(k []byte) error {
 // it: a table that has left its group (its source was deleted) still gets
 // the changes queued for it before.
 func (e *Engine) replicatedTables() map[tableID]*tableMeta {
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	out := map[tableID]*tableMeta{}
 	for _, m := range e.tables {
@@ -326,60 +326,63 @@ func (e *Engine) applyReplicated(t *tableMeta, en *replEntry, qkey []byte) error
 	k := append(itemPrefix(t.ID), en.Key...)
 	stripe := e.items.locks.lockOne(k)
 	defer e.items.locks.unlockOne(stripe)
-	t, err := e.current(t)
-	if err != nil {
-		if qkey == nil {
-			return nil
-		}
-		return e.deleteKey(qkey)
-	}
 	in := version{ts: en.TS, region: en.Origin}
-	cur, err := readVersion(e.opts.Store, k)
-	if err != nil {
-		return err
-	}
-	if !in.newer(cur) {
-		if qkey == nil {
-			return nil
-		}
-		return e.deleteKey(qkey)
-	}
 	var item av.Item
 	if !en.Delete {
+		var err error
 		if item, err = av.DecodeItem(en.Item); err != nil {
 			return internalError(err)
 		}
 	}
-	pw, err := e.prepare(e.opts.Store, &writeSpec{t: t, key: k, sizeMsg: "Item size has exceeded the maximum allowed size", replicated: true,
-		build: func(av.Item) (av.Item, error) { return item, nil }})
-	if err != nil {
-		// The members share their schema, so this is a corrupt entry.
-		e.log.Error().Err(err).Str("table", t.Name).Str("region", t.Region).Msg("replication: dropping a change the replica refuses")
-		if qkey == nil {
-			return nil
+	// A change not applied (the table is gone, the replica has a newer
+	// version, a corrupt entry) only drops qkey, in the same transaction.
+	var pw *pendingWrite
+	var cur *tableMeta
+	err := e.update(qkey == nil, func(wb *writeBatch) error {
+		pw = nil
+		var err error
+		if cur, err = e.currentIn(wb.r, t); err != nil {
+			return wb.dropKey(qkey)
 		}
-		return e.deleteKey(qkey)
-	}
-	pw.change.repl, pw.change.quiet = &in, qkey == nil
-	wb := e.newWriteBatch()
-	wb.noSync = qkey == nil // a seed copy: the job's cursor save syncs
-	if err := wb.stage(pw); err != nil {
-		wb.close()
-		return err
-	}
-	if qkey != nil {
-		if err := wb.b.Delete(qkey); err != nil {
-			wb.close()
+		have, err := readVersion(wb.r, k)
+		if err != nil {
 			return err
 		}
+		if !in.newer(have) {
+			return wb.dropKey(qkey)
+		}
+		p, err := e.prepare(wb.r, &writeSpec{t: cur, key: k, sizeMsg: "Item size has exceeded the maximum allowed size", replicated: true,
+			build: func(av.Item) (av.Item, error) { return item, nil }})
+		if err != nil {
+			// The members share their schema, so this is a corrupt entry.
+			e.log.Error().Err(err).Str("table", cur.Name).Str("region", cur.Region).Msg("replication: dropping a change the replica refuses")
+			return wb.dropKey(qkey)
+		}
+		p.change.repl, p.change.quiet = &in, qkey == nil
+		if err := wb.stage(p); err != nil {
+			return err
+		}
+		pw = p
+		return wb.dropKey(qkey)
+	})
+	if err != nil {
+		return writeError(err)
 	}
-	if err := wb.commit(); err != nil {
-		return err
-	}
-	if qkey != nil {
+	if pw != nil && qkey != nil {
 		// A replicated write consumes write capacity in the destination
 		// (never refused: it was accepted in its own Region).
-		e.chargeThroughput(context.Background(), t, k, &pw.use)
+		e.chargeThroughput(context.Background(), cur, k, &pw.use)
+	}
+	return nil
+}
+
+// dropKey deletes k (nil: nothing) in wb's transaction.
+func (wb *writeBatch) dropKey(k []byte) error {
+	if k == nil {
+		return nil
+	}
+	if err := wb.b.Delete(k); err != nil {
+		return internalError(err)
 	}
 	return nil
 }
@@ -406,7 +409,7 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	prev, err := readVersion(wb.e.opts.Store, c.Key)
+	prev, err := readVersion(wb.r, c.Key)
 	if err != nil {
 		return err
 	}
@@ -423,7 +426,11 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 		return internalError(err)
 	}
 	for _, r := range targets {
-		if err := wb.b.Set(outboxKey(r.ID, wb.e.repl.seq.Add(1)), val); err != nil {
+		seq, err := wb.nextSeq(streamKey(r.ID, 'o'), &wb.e.repl.seq)
+		if err != nil {
+			return err
+		}
+		if err := wb.b.Set(outboxKey(r.ID, seq), val); err != nil {
 			return internalError(err)
 		}
 	}

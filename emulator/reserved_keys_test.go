@@ -31,6 +31,24 @@ func TestJobKeysDoNotOverlap(t *testing.T) {
 	}
 }
 
+// TestKeyFamiliesDistinct: every key family of keys.go has its own tag,
+// or two features would read each other's keys.
+func TestKeyFamiliesDistinct(t *testing.T) {
+	fams := map[string]byte{
+		"meta": famMeta, "item": famItem, "index": famIndex, "stream": famStream,
+		"version": famVersion, "outbox": famOutbox, "kinesis": famKinesis,
+		"backup": famBackup, "backup data": famBackupData, "pitr": famPITR,
+		"export": famExport, "import": famImport, "token": famToken,
+	}
+	seen := map[byte]string{}
+	for name, f := range fams {
+		if other, ok := seen[f]; ok {
+			t.Errorf("families %s and %s share the tag %q", name, other, f)
+		}
+		seen[f] = name
+	}
+}
+
 // TestNewReplicaTableHasNoPolicies: the stream policies too start empty
 // (the SDK test cannot see a copied one, as the replica's stream has
 // another label, but a later label clash would expose it).

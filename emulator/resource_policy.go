@@ -189,8 +189,8 @@ func (e *Engine) PutResourcePolicy(ctx context.Context, ns Namespace, in *PutRes
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t, err := e.policyTable(tns, name, label, arn, now)
 	if err != nil {
 		return nil, err
@@ -238,7 +238,7 @@ func (e *Engine) GetResourcePolicy(ctx context.Context, ns Namespace, in *GetRes
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	defer e.mu.RUnlock()
 	t, err := e.policyTable(tns, name, label, arn, now)
 	if err != nil {
@@ -268,8 +268,8 @@ func (e *Engine) DeleteResourcePolicy(ctx context.Context, ns Namespace, in *Del
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	t, err := e.policyTable(tns, name, label, arn, now)
 	if err != nil {
 		return nil, err

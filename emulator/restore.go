@@ -17,6 +17,7 @@ package emulator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -59,8 +60,8 @@ func (e *Engine) RestoreTableFromBackup(ctx context.Context, ns Namespace, in *R
 		return nil, err
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	m, err := e.findBackup(ns, *in.BackupArn, true)
 	if err != nil {
 		return nil, err
@@ -251,10 +252,21 @@ func applyBillingOverride(t *tableMeta, in *RestoreTableFromBackupInput, now tim
 // startRestore runs t's restore job. The caller holds e.mu (or is New).
 // snap, if not nil, is the store at a point-in-time restore's request,
 // which the job reads and closes.
+// On a shared store only the leader runs it: another process closes snap
+// and leaves the job to the leader's poll (lease.go), which restores a
+// point in time from the PITR history as a resumed job does.
 func (e *Engine) startRestore(t *tableMeta, snap kv.Snapshot) {
+	job := fmt.Sprintf("restore/%x", t.ID[:])
+	if !e.claimJob(job) {
+		if snap != nil {
+			_ = snap.Close()
+		}
+		return
+	}
 	e.bk.wg.Add(1)
 	go func() {
 		defer e.bk.wg.Done()
+		defer e.releaseJob(job)
 		err := e.restore(e.bk.ctx, t, snap)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
@@ -273,6 +285,7 @@ func (e *Engine) startRestore(t *tableMeta, snap kv.Snapshot) {
 // resumeRestores starts the job of every table left restoring.
 func (e *Engine) resumeRestores() {
 	var jobs []*tableMeta
+	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
 			if t.Restore != nil && t.Restore.InProgress && !t.Deleting {
@@ -280,6 +293,7 @@ func (e *Engine) resumeRestores() {
 			}
 		}
 	}
+	e.mu.RUnlock()
 	for _, t := range jobs {
 		e.startRestore(t, nil)
 	}
@@ -395,32 +409,28 @@ func (e *Engine) restore(ctx context.Context, t *tableMeta, snap kv.Snapshot) er
 		if err != nil {
 			return err
 		}
-		wb := e.newWriteBatch()
-		wb.noSync = true
-		for i, k := range keys {
-			item, err := av.DecodeItem(vals[i])
-			if err != nil {
-				wb.close()
-				return internalError(err)
+		err = e.update(true, func(wb *writeBatch) error {
+			for i, k := range keys {
+				item, err := av.DecodeItem(vals[i])
+				if err != nil {
+					return internalError(err)
+				}
+				key := append(append(make([]byte, 0, len(itemP)+len(k)), itemP...), k...)
+				pw, err := e.prepare(noItems{}, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
+				if err == nil {
+					err = wb.stage(pw)
+				}
+				if err != nil {
+					return err
+				}
 			}
-			key := append(append(make([]byte, 0, len(itemP)+len(k)), itemP...), k...)
-			pw, err := e.prepare(noItems{}, &writeSpec{t: t, key: key, build: func(av.Item) (av.Item, error) { return item, nil }})
-			if err == nil {
-				err = wb.stage(pw)
+			if len(keys) > 0 {
+				return wb.b.Set(ck, keys[len(keys)-1])
 			}
-			if err != nil {
-				wb.close()
-				return err
-			}
-		}
-		if len(keys) > 0 {
-			if err := wb.b.Set(ck, keys[len(keys)-1]); err != nil {
-				wb.close()
-				return err
-			}
-		}
-		if err := wb.commit(); err != nil {
-			return err
+			return nil
+		})
+		if err != nil {
+			return writeError(err)
 		}
 		done += len(keys)
 		meter.Add(int64(len(keys)))
@@ -452,8 +462,8 @@ func (noItems) NewIter(_, _ []byte) (kv.Iterator, error) {
 // finishRestore clears InProgress and drops the cursor in one batch (with
 // Options.Sync, which makes the unsynced chunks before it durable too).
 func (e *Engine) finishRestore(t *tableMeta) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	c, ok := e.live(t)
 	if !ok {
 		return errTableGone
@@ -465,8 +475,8 @@ func (e *Engine) finishRestore(t *tableMeta) error {
 
 // dropRestored deletes a table whose restore cannot finish.
 func (e *Engine) dropRestored(t *tableMeta) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.lockCatalog()
+	defer e.unlockCatalog()
 	if _, ok := e.live(t); !ok {
 		return
 	}
@@ -475,7 +485,7 @@ func (e *Engine) dropRestored(t *tableMeta) {
 		_ = b.Close()
 		return
 	}
-	if err := b.Delete(metaKey(t.ns(), t.Name)); err != nil {
+	if err := deleteTableMeta(b, t.ns(), t.Name); err != nil {
 		_ = b.Close()
 		return
 	}

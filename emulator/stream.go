@@ -8,6 +8,8 @@ package emulator
 //	's' <tableID> 'c'               → next sequence number (uint64 BE)
 //	's' <tableID> 'm'               → JSON streamsDoc (every stream, its shards)
 //	's' <tableID> 'r' <seq:8 BE>    → JSON StreamRecord
+//	's' <tableID> 'o'               → last outbox number taken for the table, shared stores only (write.go nextSeq)
+//	's' <tableID> 'k'               → last Kinesis queue number taken, shared stores only
 //
 // Sequence numbers are per table and strictly increasing; every record of
 // every stream of the table lives in one sequence, and a shard is a range
@@ -19,7 +21,12 @@ package emulator
 // its batch while holding the table's streamTable.mu, so records become
 // visible in sequence order and a reader never skips one that commits
 // later with a lower number. The writer also holds the item's stripe, so
-// the records of one item are in order.
+// the records of one item are in order. On a store shared by several
+// processes the in-memory copy is not trusted: the counter and the doc are
+// re-read through the writer's store transaction (loadStreams) and written
+// back in it, so two processes' writers of one table conflict in the store
+// and one is rerun with the next numbers; the store's serializable commits
+// are then the order of the records.
 //
 // Stream lifecycle is derived from the table's metadata (StreamEnabled,
 // StreamLabel): syncStreams, run on every write and every Streams API call
@@ -135,6 +142,7 @@ func (st *streamTable) load(r kv.Reader, id tableID) error {
 	if st.loaded {
 		return nil
 	}
+	st.doc = streamsDoc{}
 	b, err := r.Get(streamKey(id, 'c'))
 	switch {
 	case errors.Is(err, kv.ErrNotFound):
@@ -158,6 +166,18 @@ func (st *streamTable) load(r kv.Reader, id tableID) error {
 	}
 	st.loaded = true
 	return nil
+}
+
+// loadStreams loads st (locked by the caller) through r. On a store
+// shared with other processes the copy is only as good as r: it is read
+// again every time, so a sequence number is never allocated from a counter
+// another process has moved on (the store transaction that reads and
+// rewrites the counter conflicts with any other that does).
+func (e *Engine) loadStreams(st *streamTable, r kv.Reader, id tableID) error {
+	if e.shared() {
+		st.loaded = false
+	}
+	return st.load(r, id)
 }
 
 func newShardID(now time.Time) string {
@@ -241,11 +261,12 @@ func (e *Engine) shardRollover() time.Duration {
 	return defaultShardRollover
 }
 
-// stageStreamRecords adds the stream records of changes to b and returns
-// a release function to call once b is committed (or abandoned): until then
-// the tables' stream locks are held, so records commit in sequence order.
-// Tables that never had a stream cost nothing.
-func (e *Engine) stageStreamRecords(b kv.Batch, changes []itemChange) (func(), error) {
+// stageStreamRecords adds the stream records of changes to b, reading the
+// stream keys through r, and returns a release function to call once b is
+// committed (or abandoned): until then the tables' stream locks are held,
+// so records commit in sequence order. Tables that never had a stream cost
+// nothing.
+func (e *Engine) stageStreamRecords(r kv.Reader, b kv.Batch, changes []itemChange) (func(), error) {
 	var ids []tableID
 	metas := map[tableID]*tableMeta{}
 	for _, c := range changes {
@@ -278,7 +299,7 @@ func (e *Engine) stageStreamRecords(b kv.Batch, changes []itemChange) (func(), e
 		}
 		st.mu.Lock()
 		locked = append(locked, st)
-		if err := st.load(e.opts.Store, id); err != nil {
+		if err := e.loadStreams(st, r, id); err != nil {
 			release()
 			return nil, err
 		}
@@ -428,23 +449,28 @@ func (e *Engine) trimTable(st *streamTable, id tableID, now time.Time) error {
 	if n == 0 {
 		return nil
 	}
-	end, before := keep, st.next
-	if keep == nil {
-		end = prefixEnd(p)
-	} else {
-		before = binary.BigEndian.Uint64(keep[len(keep)-8:])
-	}
-	b := e.opts.Store.NewBatch()
-	defer func() { _ = b.Close() }()
-	if err := b.DeleteRange(p, end); err != nil {
-		return internalError(err)
-	}
-	st.doc.TrimmedBefore = max(st.doc.TrimmedBefore, before)
-	if err := st.stage(b, id, true); err != nil {
-		return err
-	}
-	if err := b.Commit(e.opts.Sync); err != nil {
-		return internalError(err)
+	// The records found above are past retention, so deleting them needs
+	// no transaction; the counter and doc rewritten with TrimmedBefore do
+	// (another process may be appending records).
+	err = e.opts.Store.Update(e.opts.Sync, func(tx kv.Txn) error {
+		if err := e.loadStreams(st, tx, id); err != nil {
+			return err
+		}
+		end, before := keep, st.next
+		if keep == nil {
+			end = prefixEnd(p)
+		} else {
+			before = binary.BigEndian.Uint64(keep[len(keep)-8:])
+		}
+		b := tx.Batch()
+		if err := b.DeleteRange(p, end); err != nil {
+			return internalError(err)
+		}
+		st.doc.TrimmedBefore = max(st.doc.TrimmedBefore, before)
+		return st.stage(b, id, true)
+	})
+	if err != nil {
+		return writeError(err)
 	}
 	return nil
 }

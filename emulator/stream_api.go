@@ -73,24 +73,21 @@ func (e *Engine) openStreams(t *tableMeta, now time.Time) (*streamTable, error) 
 		return nil, err
 	}
 	st.mu.Lock()
-	if err := st.load(e.opts.Store, t.ID); err != nil {
+	// One store transaction: on a shared store the counter and shards are
+	// read afresh and a shard opened here conflicts with a writer's
+	// records instead of reusing their sequence numbers.
+	err = e.opts.Store.Update(e.opts.Sync, func(tx kv.Txn) error {
+		if err := e.loadStreams(st, tx, t.ID); err != nil {
+			return err
+		}
+		if t.StreamLabel == "" || !st.sync(t, now, e.shardRollover()) {
+			return nil
+		}
+		return st.stage(tx.Batch(), t.ID, true)
+	})
+	if err != nil {
 		st.mu.Unlock()
-		return nil, err
-	}
-	if t.StreamLabel == "" {
-		return st, nil
-	}
-	if st.sync(t, now, e.shardRollover()) {
-		b := e.opts.Store.NewBatch()
-		defer func() { _ = b.Close() }()
-		if err := st.stage(b, t.ID, true); err != nil {
-			st.mu.Unlock()
-			return nil, err
-		}
-		if err := b.Commit(e.opts.Sync); err != nil {
-			st.mu.Unlock()
-			return nil, internalError(err)
-		}
+		return nil, writeError(err)
 	}
 	return st, nil
 }
@@ -115,7 +112,7 @@ func (e *Engine) resolveStream(ns Namespace, arn string, now time.Time) (*tableM
 	if !ok {
 		return nil, nil, nil, streamNotFound(arn)
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(ns, name, now)
 	e.mu.RUnlock()
 	if t == nil {
@@ -156,7 +153,7 @@ func (e *Engine) ListStreams(ctx context.Context, ns Namespace, in *ListStreamsI
 	}
 	now := e.now()
 	var tables []*tableMeta
-	e.mu.RLock()
+	e.rlockCatalog()
 	if in.TableName != nil {
 		name := *in.TableName
 		if t := e.lookup(ns, name, now); t != nil {

@@ -362,23 +362,23 @@ func (t *tableMeta) dropGone(now time.Time) {
 type namespaceTables map[string]*tableMeta
 
 // loadTables fills the cache from the store (at start-up).
+// The generation and the tables come from one snapshot (catalog.go).
 func (e *Engine) loadTables() error {
-	it, err := e.opts.Store.NewIter([]byte{famMeta}, []byte{famMeta + 1})
+	snap := e.opts.Store.NewSnapshot()
+	defer snap.Close()
+	g, err := readGen(snap)
 	if err != nil {
 		return err
 	}
-	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		var t tableMeta
-		if err := json.Unmarshal(it.Value(), &t); err != nil {
-			return fmt.Errorf("emulator: table metadata at %q: %w", it.Key(), err)
-		}
-		if t.Version != metaVersion {
-			return fmt.Errorf("emulator: table metadata at %q has version %d, want %d", it.Key(), t.Version, metaVersion)
-		}
-		e.cacheTable(&t)
+	ts, err := readTables(snap)
+	if err != nil {
+		return err
 	}
-	return it.Error()
+	for _, t := range ts {
+		e.cacheTable(t)
+	}
+	e.cat.gen = g
+	return nil
 }
 
 // cacheTable stores t in the cache; the caller holds e.mu (or is New).
@@ -498,7 +498,7 @@ func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
+	e.rlockCatalog()
 	t := e.lookup(tns, name, e.now())
 	e.mu.RUnlock()
 	if t == nil {
@@ -509,14 +509,18 @@ func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
 
 // tableStats and indexStats are in write_stats.go; the backfill in backfill.go.
 
-// putTable writes t's metadata in b and, once b commits, the caller caches t.
+// putTable writes t's metadata in b, with a new catalog generation
+// (catalog.go), and, once b commits, the caller caches t.
 func putTable(b kv.Batch, t *tableMeta) error {
 	t.Version = metaVersion
 	v, err := json.Marshal(t)
 	if err != nil {
 		return err
 	}
-	return b.Set(metaKey(t.ns(), t.Name), v)
+	if err := b.Set(metaKey(t.ns(), t.Name), v); err != nil {
+		return err
+	}
+	return bumpGen(b)
 }
 
 // commit commits b with the engine's durability setting and closes it.

@@ -26,12 +26,14 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
 )
 
@@ -412,11 +414,32 @@ func (e *Engine) TransactWriteItems(ctx context.Context, ns Namespace, in *Trans
 	if in.ClientRequestToken != nil {
 		return e.txIdempotent(ctx, ns, in, actions)
 	}
-	return e.txWrite(ctx, ns, in, actions)
+	return e.txWrite(ctx, ns, in, actions, nil)
 }
 
-// txWrite runs stages 2 to 4 of a validated transaction.
-func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteItemsInput, actions []*txAction) (*TransactWriteItemsOutput, error) {
+// txMetrics is the ItemCollectionMetrics of a committed transaction.
+func txMetrics(actions []*txAction, mode *string) map[string][]ItemCollectionMetrics {
+	if !isMode(mode, "SIZE") {
+		return nil
+	}
+	var out map[string][]ItemCollectionMetrics
+	for _, a := range actions {
+		if a.kind == "ConditionCheck" {
+			continue
+		}
+		if m := collectionMetrics(a.t, a.key, mode); m != nil {
+			if out == nil {
+				out = map[string][]ItemCollectionMetrics{}
+			}
+			out[a.tableName] = append(out[a.tableName], *m)
+		}
+	}
+	return out
+}
+
+// txWrite runs stages 2 to 4 of a validated transaction; tok, when not
+// nil, is its ClientRequestToken's record in a shared store.
+func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteItemsInput, actions []*txAction, tok *txToken) (*TransactWriteItemsOutput, error) {
 	var first Namespace
 	reasons := make([]*CancellationReason, len(actions))
 	failed := false
@@ -466,7 +489,7 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 		return nil, cancelled(reasons)
 	}
 	e.tx.mark(keys, true)
-	err := e.txPrepareCommit(actions, reasons)
+	err := e.txPrepareCommit(actions, reasons, tok)
 	e.tx.mark(keys, false)
 	e.items.locks.unlock(stripes)
 	// What the actions consumed is charged whether or not the transaction
@@ -482,74 +505,95 @@ func (e *Engine) txWrite(ctx context.Context, ns Namespace, in *TransactWriteIte
 	if err != nil {
 		return nil, err
 	}
-	out := &TransactWriteItemsOutput{ConsumedCapacity: capa.render(in.ReturnConsumedCapacity, false)}
-	if isMode(in.ReturnItemCollectionMetrics, "SIZE") {
-		for _, a := range actions {
-			if a.kind == "ConditionCheck" {
-				continue
-			}
-			if m := collectionMetrics(a.t, a.key, in.ReturnItemCollectionMetrics); m != nil {
-				if out.ItemCollectionMetrics == nil {
-					out.ItemCollectionMetrics = map[string][]ItemCollectionMetrics{}
-				}
-				out.ItemCollectionMetrics[a.tableName] = append(out.ItemCollectionMetrics[a.tableName], *m)
-			}
-		}
-	}
+	out := &TransactWriteItemsOutput{ConsumedCapacity: capa.render(in.ReturnConsumedCapacity, false),
+		ItemCollectionMetrics: txMetrics(actions, in.ReturnItemCollectionMetrics)}
 	return out, nil
 }
 
 // txPrepareCommit prepares every action and, if all pass, commits them in
-// one batch. The caller holds every action's stripe.
-func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationReason) error {
-	failed, throttled := false, false
-	for i, a := range actions {
-		t, err := e.current(a.t)
-		if err != nil {
-			return err
-		}
-		a.t, a.spec.t = t, t
-		pw, err := e.prepare(e.opts.Store, a.spec)
-		a.pw = pw
-		if err != nil {
-			r, rerr := reasonOf(err)
-			if rerr != nil {
-				return rerr
-			}
-			reasons[i], failed = r, true
-			if r.Code == ReasonValidationError {
-				break // DynamoDB stops there: the rest are None
-			}
-			continue
-		}
-		// A GSI the action touches that has no capacity cancels the
-		// transaction, as the table's own capacity would have.
-		if c, _, ok := e.throttleShares(t, pw.use.shares, throttle.Write); !ok {
-			r := ThrottleCancellationReason(c)
-			reasons[i], failed, throttled = &r, true, true
-		}
-	}
-	if throttled {
-		// Refused for capacity, as when the table refuses before this
-		// stage: nothing is charged.
+// one store transaction (with tok's record, when the request carries a
+// ClientRequestToken on a shared store). The caller holds every action's
+// stripe.
+func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*CancellationReason, tok *txToken) error {
+	err := e.update(false, func(wb *writeBatch) error {
+		clear(reasons)
 		for _, a := range actions {
 			a.pw = nil
 		}
-	}
-	if failed {
-		return cancelled(reasons)
-	}
-	wb := e.newWriteBatch()
-	for _, a := range actions {
-		if a.kind == "ConditionCheck" {
-			continue
-		}
-		if err := wb.stage(a.pw); err != nil {
-			wb.close()
+		if err := tok.check(e, wb.r); err != nil {
 			return err
 		}
+		failed, throttled := false, false
+		for i, a := range actions {
+			t, err := e.currentIn(wb.r, a.t)
+			if err != nil {
+				return err
+			}
+			a.t, a.spec.t = t, t
+			pw, err := e.prepare(wb.r, a.spec)
+			a.pw = pw
+			if err != nil {
+				r, rerr := reasonOf(err)
+				if rerr != nil {
+					return rerr
+				}
+				reasons[i], failed = r, true
+				if r.Code == ReasonValidationError {
+					break // DynamoDB stops there: the rest are None
+				}
+				continue
+			}
+			// A GSI the action touches that has no capacity cancels the
+			// transaction, as the table's own capacity would have.
+			if c, _, ok := e.throttleShares(t, pw.use.shares, throttle.Write); !ok {
+				r := ThrottleCancellationReason(c)
+				reasons[i], failed, throttled = &r, true, true
+			}
+		}
+		if throttled {
+			// Refused for capacity, as when the table refuses before this
+			// stage: nothing is charged.
+			for _, a := range actions {
+				a.pw = nil
+			}
+		}
+		if failed {
+			return cancelled(reasons)
+		}
+		if f := e.items.afterPrepare; f != nil {
+			f()
+		}
+		for _, a := range actions {
+			if a.kind == "ConditionCheck" {
+				continue
+			}
+			if err := wb.stage(a.pw); err != nil {
+				return err
+			}
+		}
+		return tok.stage(wb.b, actions)
+	})
+	var replay tokenReplay
+	if errors.As(err, &replay) {
+		return err
 	}
-	return wb.commit()
+	if errors.Is(err, kv.ErrConflict) {
+		// Other processes' commits kept invalidating this one's reads:
+		// the transaction did nothing, and DynamoDB's answer to a
+		// transaction that met another is a cancellation the SDKs'
+		// callers retry.
+		for i := range reasons {
+			reasons[i] = &CancellationReason{Code: ReasonTransactionConflict, Message: msgTxConflict}
+		}
+		for _, a := range actions {
+			a.pw = nil
+		}
+		return cancelled(reasons)
+	}
+	if err != nil {
+		return writeError(err)
+	}
+	return nil
 }
 
 // lockTimed locks the stripes of keys in ascending order. A stripe busy

@@ -45,3 +45,7 @@ func TokenRunning(e *Engine, ns Namespace, token string) bool {
 	x := e.tx.tokens[tokenKey{ns: ns, token: token}]
 	return x != nil && x.running
 }
+
+// SetAfterPrepare makes every write of e run f in its store transaction
+// after its reads (shared-store tests widen the conflict window with it).
+func SetAfterPrepare(e *Engine, f func()) { e.items.afterPrepare = f }

@@ -84,7 +84,7 @@ func (e *Engine) stopTTL() {
 func (e *Engine) ExpireTTL(ctx context.Context) (int, error) {
 	now := e.now()
 	var tables []*tableMeta
-	e.mu.RLock()
+	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
 			if t.TTLEnabled && !t.gone(now) && !t.Deleting {
@@ -190,46 +190,43 @@ func (e *Engine) ttlDelete(ctx context.Context, t *tableMeta, key []byte, now ti
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	cur, err := e.current(t)
-	if err != nil {
-		return false, errResourceGone
-	}
-	if !cur.TTLEnabled {
-		return false, errResourceGone
-	}
-	if len(cur.replicas(now)) > 0 {
-		// One member expires an item, the one that wrote it last, and
-		// the delete replicates: the other Regions' stream records carry
-		// no TTL identity (control-plane-facts §1.5).
-		v, err := readVersion(e.opts.Store, key)
+	err = e.update(false, func(wb *writeBatch) error {
+		cur, err := e.currentIn(wb.r, t)
+		if err != nil || !cur.TTLEnabled {
+			return errResourceGone
+		}
+		if len(cur.replicas(now)) > 0 {
+			// One member expires an item, the one that wrote it last,
+			// and the delete replicates: the other Regions' stream
+			// records carry no TTL identity (control-plane-facts §1.5).
+			v, err := readVersion(wb.r, key)
+			if err != nil {
+				return err
+			}
+			if v.region != "" && v.region != cur.Region {
+				return errNotExpired
+			}
+		}
+		attr := cur.TTLAttr
+		pw, err := e.prepare(wb.r, &writeSpec{t: cur, key: key, build: func(old av.Item) (av.Item, error) {
+			if old == nil || !ttlExpired(old, attr, now) {
+				return nil, errNotExpired
+			}
+			return nil, nil
+		}})
 		if err != nil {
-			return false, err
+			return err
 		}
-		if v.region != "" && v.region != cur.Region {
-			return false, nil
-		}
-	}
-	attr := cur.TTLAttr
-	pw, err := e.prepare(e.opts.Store, &writeSpec{t: cur, key: key, build: func(old av.Item) (av.Item, error) {
-		if old == nil || !ttlExpired(old, attr, now) {
-			return nil, errNotExpired
-		}
-		return nil, nil
-	}})
-	if errors.Is(err, errNotExpired) {
+		pw.change.ByTTL = true
+		return wb.stage(pw)
+	})
+	switch {
+	case errors.Is(err, errNotExpired):
 		return false, nil
-	}
-	if err != nil {
+	case errors.Is(err, errResourceGone):
 		return false, err
-	}
-	pw.change.ByTTL = true
-	wb := e.newWriteBatch()
-	if err := wb.stage(pw); err != nil {
-		wb.close()
-		return false, err
-	}
-	if err := wb.commit(); err != nil {
-		return false, err
+	case err != nil:
+		return false, writeError(err)
 	}
 	return true, nil
 }

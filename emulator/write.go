@@ -33,17 +33,25 @@ package emulator
 //
 // Atomicity. Every write of an item holds the item's lock stripe
 // (lock.go) from reading the old item to committing the batch, so a
-// conditional write sees no interleaving. A multi-item writer (transactions)
-// locks all its stripes in ascending order first (itemLocks.lock), then runs
-// prepare for every item and stage for every item into one writeBatch, and
-// commits once. Writers re-resolve the table's metadata after taking the
-// lock, so an index added by UpdateTable is maintained by every write that
-// commits after the backfill job has visited the item (backfill.go).
+// conditional write sees no interleaving in this process. A multi-item
+// writer (transactions) locks all its stripes in ascending order first
+// (itemLocks.lock), then runs prepare for every item and stage for every
+// item into one writeBatch, and commits once. The read-check-write itself
+// runs in one store transaction (Engine.update, kv.Transactor), every read
+// through it: on Pebble that is one batch and the stripes are the
+// atomicity; on a store shared by several processes the store makes it
+// atomic against the other processes' writers (serializable, rerun on a
+// conflict), and the stripes only keep conflicts between this process's
+// own writers rare. Writers re-resolve the table's metadata inside the
+// transaction, so an index added by UpdateTable is maintained by every
+// write that commits after the backfill job has visited the item
+// (backfill.go).
 //
 // Steps. prepare reads the old item, evaluates the condition, builds the new
 // item, validates it (size, index key types) and computes the capacity;
 // stage puts the item, its index entries and the stats deltas in a
-// writeBatch; commit writes the stats records and commits. Each staged
+// writeBatch; finish writes the stats and stream records, and the store
+// transaction commits. Each staged
 // write leaves an itemChange (table, key, old and new item), which is what
 // streams will be fed from.
 //
@@ -55,7 +63,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
@@ -67,6 +77,12 @@ import (
 type itemState struct {
 	locks itemLocks
 	stats statsMemo
+	// batches pools writeBatches (getWriteBatch).
+	batches sync.Pool
+	// afterPrepare, when set (tests), runs in a write's store transaction
+	// between its reads and its commit, to widen the window in which
+	// another process's commit conflicts with it.
+	afterPrepare func()
 
 	cacheOnce sync.Once
 	cache     *expr.Cache
@@ -454,7 +470,9 @@ func (e *Engine) oldImageNeeded(t *tableMeta) bool {
 // writeBatch collects staged writes, their stats deltas and their changes
 // for one atomic commit.
 type writeBatch struct {
-	e       *Engine
+	e *Engine
+	// r and b are the store transaction's reads and writes (Engine.update).
+	r       kv.Reader
 	b       kv.Batch
 	deltas  map[statsRecord]statsCounts
 	tables  map[tableID]*tableMeta
@@ -466,14 +484,164 @@ type writeBatch struct {
 	enqueued bool
 	// kinesisQueued is set when a staged write queued Kinesis records.
 	kinesisQueued bool
+	// release unlocks the stream tables stageStreamRecords locked; they
+	// stay locked until the store transaction has committed.
+	release func()
+	// fn stages the writes (Engine.update); one, when fn is nil, is the
+	// single write it stages instead (writeOne), pw what it prepared.
+	fn  func(*writeBatch) error
+	one *writeSpec
+	pw  *pendingWrite
+	// attemptFn is wb.attempt, bound once per pooled writeBatch.
+	attemptFn func(kv.Txn) error
+	// seqs are the queue counters (nextSeq) this attempt read from a
+	// shared store, with the last number it took; finish writes them back.
+	seqs map[string]uint64
 }
 
-func (e *Engine) newWriteBatch() *writeBatch {
-	return &writeBatch{e: e, b: e.opts.Store.NewBatch(), deltas: map[statsRecord]statsCounts{}, tables: map[tableID]*tableMeta{}}
+// nextSeq takes the next number of a queue (the replication outbox, the
+// Kinesis queue). mem is the process's counter, set at start-up past the
+// clock and every queued entry: alone it is enough for one process. On a
+// shared store processes started close together would reach each other's
+// numbers, and a queued entry written under a taken number would replace
+// another's, so there the counter at key, read and rewritten in the store
+// transaction, is the truth (mem is where it starts).
+func (wb *writeBatch) nextSeq(key []byte, mem *atomic.Uint64) (uint64, error) {
+	if !wb.e.shared() {
+		return mem.Add(1), nil
+	}
+	if wb.seqs == nil {
+		wb.seqs = map[string]uint64{}
+	}
+	n, ok := wb.seqs[string(key)]
+	if !ok {
+		n = mem.Load()
+		b, err := wb.r.Get(key)
+		switch {
+		case errors.Is(err, kv.ErrNotFound):
+		case err != nil:
+			return 0, internalError(err)
+		case len(b) != 8:
+			return 0, internalError(fmt.Errorf("emulator: queue counter %x has %d bytes", key, len(b)))
+		default:
+			n = max(n, binary.BigEndian.Uint64(b))
+		}
+	}
+	n++
+	wb.seqs[string(key)] = n
+	return n, nil
 }
 
-// close releases the batch if it was not committed.
-func (wb *writeBatch) close() { _ = wb.b.Close() }
+// getWriteBatch returns an empty writeBatch from the engine's pool: a
+// write then allocates neither the batch, its maps nor the function the
+// store calls.
+func (e *Engine) getWriteBatch(noSync bool) *writeBatch {
+	wb, _ := e.items.batches.Get().(*writeBatch)
+	if wb == nil {
+		wb = &writeBatch{e: e, deltas: map[statsRecord]statsCounts{}, tables: map[tableID]*tableMeta{}}
+		wb.attemptFn = wb.attempt
+	}
+	wb.noSync = noSync
+	return wb
+}
+
+// putWriteBatch returns wb to the pool, keeping nothing it refers to.
+func (e *Engine) putWriteBatch(wb *writeBatch) {
+	wb.r, wb.b, wb.fn, wb.one, wb.pw = nil, nil, nil, nil, nil
+	clear(wb.seqs)
+	clear(wb.deltas)
+	clear(wb.tables)
+	clear(wb.changes)
+	wb.changes = wb.changes[:0]
+	e.items.batches.Put(wb)
+}
+
+// reset readies wb for an attempt of its store transaction: whatever an
+// earlier attempt staged or noted was not committed.
+func (wb *writeBatch) reset(tx kv.Txn) {
+	wb.unlockStreams()
+	wb.r, wb.b, wb.pw = tx, tx.Batch(), nil
+	if len(wb.deltas) > 0 {
+		clear(wb.deltas)
+	}
+	if len(wb.tables) > 0 {
+		clear(wb.tables)
+	}
+	clear(wb.changes)
+	wb.changes = wb.changes[:0]
+	clear(wb.seqs)
+	wb.enqueued, wb.kinesisQueued = false, false
+}
+
+func (wb *writeBatch) unlockStreams() {
+	if wb.release != nil {
+		wb.release()
+		wb.release = nil
+	}
+}
+
+// attempt is one run of the store transaction: stage, then the stats
+// records and stream records, reading through the transaction.
+func (wb *writeBatch) attempt(tx kv.Txn) error {
+	wb.reset(tx)
+	var err error
+	if wb.fn != nil {
+		err = wb.fn(wb)
+	} else {
+		err = wb.stageOne()
+	}
+	if err != nil {
+		return err
+	}
+	return wb.finish()
+}
+
+// update runs fn, which reads through wb.r and stages into wb, in one
+// store transaction (kv.Transactor) and commits it with the stats and
+// stream records of what fn staged. On a shared store fn may run several
+// times, each time on an emptied wb; it must leave no trace outside wb
+// (what it reports to its caller it sets anew each time). What a commit
+// causes beyond the store (the stats memo, waking the workers) happens
+// once, after. noSync commits without fsync whatever Options.Sync says.
+// fn's errors are returned as they are; a store that kept refusing the
+// transaction returns kv.ErrConflict (see writeError).
+func (e *Engine) update(noSync bool, fn func(*writeBatch) error) error {
+	wb := e.getWriteBatch(noSync)
+	wb.fn = fn
+	err := e.runUpdate(wb)
+	e.putWriteBatch(wb)
+	return err
+}
+
+// runUpdate runs wb's store transaction and, once it committed, what the
+// commit causes beyond the store.
+func (e *Engine) runUpdate(wb *writeBatch) error {
+	err := e.opts.Store.Update(e.opts.Sync && !wb.noSync, wb.attemptFn)
+	wb.unlockStreams()
+	if err != nil {
+		return err
+	}
+	for id := range wb.tables {
+		e.items.stats.bump(id)
+	}
+	if wb.enqueued {
+		e.wakeApplier()
+	}
+	if wb.kinesisQueued {
+		e.wakeKinesis()
+	}
+	return nil
+}
+
+// writeError is the answer to a failed update: fn's own errors as they
+// are, a store that kept conflicting as a retryable InternalServerError
+// (the SDKs retry it), anything else the store said as internalError.
+func writeError(err error) error {
+	if errors.Is(err, kv.ErrConflict) {
+		return &Error{Code: CodeInternalServerError, Message: "Internal server error"}
+	}
+	return internalError(err)
+}
 
 // stage adds pw's item and index writes to the batch.
 func (wb *writeBatch) stage(pw *pendingWrite) error {
@@ -556,42 +724,29 @@ func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has boo
 	d[id] = c
 }
 
-// commit writes the stats records and commits the batch. The caller still
-// holds the stripes of every staged item.
-func (wb *writeBatch) commit() error {
-	defer wb.close()
+// finish writes the stats records and the stream records of what was
+// staged, reading the records it merges through the transaction. The
+// caller still holds the stripes of every staged item.
+func (wb *writeBatch) finish() error {
 	for r, d := range wb.deltas {
-		if err := wb.e.mergeStats(wb.b, wb.tables[r.table], r, d); err != nil {
+		if err := wb.e.mergeStats(wb.r, wb.b, wb.tables[r.table], r, d); err != nil {
 			return err
 		}
 	}
+	for k, n := range wb.seqs {
+		if err := wb.b.Set([]byte(k), binary.BigEndian.AppendUint64(nil, n)); err != nil {
+			return internalError(err)
+		}
+	}
 	// Stream records go in the same batch (stream.go).
-	releaseStreams, err := wb.e.stageStreamRecords(wb.b, wb.changes)
-	if err != nil {
-		return err
-	}
-	defer releaseStreams()
-	if wb.b.Empty() {
-		return nil
-	}
-	if err := wb.b.Commit(wb.e.opts.Sync && !wb.noSync); err != nil {
-		return internalError(err)
-	}
-	for id := range wb.tables {
-		wb.e.items.stats.bump(id)
-	}
-	if wb.enqueued {
-		wb.e.wakeApplier()
-	}
-	if wb.kinesisQueued {
-		wb.e.wakeKinesis()
-	}
-	return nil
+	release, err := wb.e.stageStreamRecords(wb.r, wb.b, wb.changes)
+	wb.release = release
+	return err
 }
 
-// writeOne runs a single-item write: lock the item, re-resolve the table,
-// prepare, stage, commit. It returns the pendingWrite (also on a failed
-// condition, for the capacity it consumed).
+// writeOne runs a single-item write: lock the item, then in one store
+// transaction re-resolve the table, prepare, stage, commit. It returns the
+// pendingWrite (also on a failed condition, for the capacity it consumed).
 func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, error) {
 	stripe, err := e.lockForWrite(s.key)
 	if err != nil {
@@ -601,30 +756,40 @@ func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t, err := e.current(s.t)
+	wb := e.getWriteBatch(s.deferSync)
+	wb.one = s
+	err = e.runUpdate(wb)
+	pw := wb.pw
+	e.putWriteBatch(wb)
 	if err != nil {
-		return nil, err
+		return pw, writeError(err)
+	}
+	return pw, nil
+}
+
+// stageOne is writeOne's part of the store transaction.
+func (wb *writeBatch) stageOne() error {
+	e, s := wb.e, wb.one
+	t, err := e.currentIn(wb.r, s.t)
+	if err != nil {
+		return err
 	}
 	s.t = t
-	pw, err := e.prepare(e.opts.Store, s)
+	pw, err := e.prepare(wb.r, s)
+	wb.pw = pw // a failed condition's too: its capacity is charged
 	if err != nil {
-		return pw, err
+		return err
+	}
+	if f := e.items.afterPrepare; f != nil {
+		f()
 	}
 	// Only now are the GSIs the write touches known: one without capacity
 	// refuses the whole write (back-pressure), which then costs nothing.
 	if c, ix, ok := e.throttleShares(t, pw.use.shares, throttle.Write); !ok {
-		return nil, ThrottleError(c, t.ns().IndexARN(t.Name, ix.Name))
+		wb.pw = nil
+		return ThrottleError(c, t.ns().IndexARN(t.Name, ix.Name))
 	}
-	wb := e.newWriteBatch()
-	wb.noSync = s.deferSync
-	if err := wb.stage(pw); err != nil {
-		wb.close()
-		return nil, err
-	}
-	if err := wb.commit(); err != nil {
-		return nil, err
-	}
-	return pw, nil
+	return wb.stage(pw)
 }
 
 // current returns the cached metadata of t's table now (indexes may have

@@ -16,10 +16,12 @@ import (
 //	'x' <tableID:16> <0xFFFFFFFF> <stripe:2 BE> → [uvarint id, varint items, varint bytes]*
 //
 // id 0 is the table, other ids are indexes. A record is read, merged and
-// rewritten in the batch of the write that changes it, under that write's
-// stripe lock, so records are exact without any global lock. Readers sum
-// the records of a table (at most lockStripes small keys) and memoise the
-// sum until the table's next commit.
+// rewritten in the store transaction of the write that changes it, under
+// that write's stripe lock, so records are exact without any global lock.
+// Readers sum the records of a table (at most lockStripes small keys) and
+// memoise the sum until the table's next commit. On a store shared with
+// other processes, whose commits this one never hears of, they sum every
+// time.
 
 const statsIndexID = 0xFFFFFFFF
 
@@ -78,12 +80,13 @@ func decodeStats(b []byte, into statsCounts) error {
 	return nil
 }
 
-// mergeStats adds d to stats record r in batch b. Counts of indexes t no
-// longer has are dropped, so a deleted index's figures do not linger.
-func (e *Engine) mergeStats(b kv.Batch, t *tableMeta, r statsRecord, d statsCounts) error {
+// mergeStats adds d to stats record r, read through rd, in batch b.
+// Counts of indexes t no longer has are dropped, so a deleted index's
+// figures do not linger.
+func (e *Engine) mergeStats(rd kv.Reader, b kv.Batch, t *tableMeta, r statsRecord, d statsCounts) error {
 	k := r.key()
 	cur := statsCounts{}
-	v, err := e.opts.Store.Get(k)
+	v, err := rd.Get(k)
 	switch {
 	case err == nil:
 		if err := decodeStats(v, cur); err != nil {
@@ -142,9 +145,10 @@ func (m *statsMemo) bump(id tableID) {
 // summing, so a commit racing with the sum makes the next call sum again.
 func (e *Engine) loadStats(t *tableMeta) statsCounts {
 	m := &e.items.stats
+	shared := e.shared()
 	m.mu.Lock()
 	gen := m.gen[t.ID]
-	if s, ok := m.memo[t.ID]; ok && s.gen == gen {
+	if s, ok := m.memo[t.ID]; ok && s.gen == gen && !shared {
 		m.mu.Unlock()
 		return s.counts
 	}
@@ -166,6 +170,9 @@ func (e *Engine) loadStats(t *tableMeta) statsCounts {
 	}
 	if err := it.Error(); err != nil {
 		e.log.Error().Err(err).Msg("reading table stats")
+		return sum
+	}
+	if shared {
 		return sum
 	}
 	m.mu.Lock()

@@ -306,9 +306,11 @@ func (s *Store) NewBatch() kv.Batch { return &batch{s: s, b: s.db.NewBatch()} }
 // store, so fn runs once, reading the store itself: the caller's own locks
 // (the engine's item stripes) are what make a read-check-write atomic.
 func (s *Store) Update(sync bool, fn func(kv.Txn) error) error {
-	b := s.NewBatch()
+	b := &batch{s: s, b: s.db.NewBatch()}
 	defer b.Close()
-	if err := fn(txn{s, b}); err != nil {
+	// The view lives in the batch: an Update costs no allocation of its own.
+	b.tx = txn{s: s, b: b}
+	if err := fn(&b.tx); err != nil {
 		return err
 	}
 	if b.Empty() {
@@ -319,11 +321,13 @@ func (s *Store) Update(sync bool, fn func(kv.Txn) error) error {
 
 // txn is an Update's view: reads go to the store, writes to the batch.
 type txn struct {
-	*Store
-	b kv.Batch
+	s *Store
+	b *batch
 }
 
-func (t txn) Batch() kv.Batch { return t.b }
+func (t *txn) Get(key []byte) ([]byte, error)                   { return t.s.Get(key) }
+func (t *txn) NewIter(lower, upper []byte) (kv.Iterator, error) { return t.s.NewIter(lower, upper) }
+func (t *txn) Batch() kv.Batch                                  { return t.b }
 
 // NewSnapshot implements kv.Store. A snapshot made after Close returns
 // kv.ErrClosed from every read.
@@ -494,6 +498,7 @@ type batch struct {
 	opts      *pebble.WriteOptions // of Commit, for run
 	committed bool
 	closed    bool
+	tx        txn // the view of an Update running on this batch
 }
 
 // run and abandoned make the batch's commit a write for Store.bounded.

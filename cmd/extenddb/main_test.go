@@ -115,6 +115,17 @@ func TestParseServe(t *testing.T) {
 		{name: "negative delay", getenv: home, args: []string{"--transition-delay", "-1s"}, wantErr: "--transition-delay"},
 		{name: "negative policy block", getenv: home, args: []string{"--policy-update-block", "-1s"}, wantErr: "--policy-update-block"},
 		{name: "negative replication delay", getenv: home, args: []string{"--replication-delay", "-1s"}, wantErr: "--replication-delay"},
+		{name: "short lease", getenv: home, args: []string{"--lease", "500ms"}, wantErr: "--lease 500ms: must be at least 1s"},
+		{name: "lease", getenv: env("HOME", "/h", "EXTENDDB_LEASE", "30s"), check: func(t *testing.T, c serveConfig) {
+			if c.lease != 30*time.Second {
+				t.Errorf("lease = %s", c.lease)
+			}
+		}},
+		{name: "lease default", getenv: home, check: func(t *testing.T, c serveConfig) {
+			if c.lease != 10*time.Second {
+				t.Errorf("lease = %s, want 10s", c.lease)
+			}
+		}},
 		{name: "kinesis endpoint", getenv: env("HOME", "/h", "EXTENDDB_KINESIS_ENDPOINT", "http://127.0.0.1:4567"), check: func(t *testing.T, c serveConfig) {
 			if c.kinesisEndpoint != "http://127.0.0.1:4567" {
 				t.Errorf("kinesisEndpoint = %q", c.kinesisEndpoint)

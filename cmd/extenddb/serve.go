@@ -49,6 +49,7 @@ type serveConfig struct {
 	autoScaleInterval time.Duration
 	autoScalePoint    time.Duration
 	shutdownTimeout   time.Duration
+	lease             time.Duration
 	accessKeyAccounts accessKeyAccounts
 	accountPerKey     bool
 	sharedDB          bool
@@ -78,6 +79,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		autoScaleInterval: emulator.DefaultAutoScaleInterval,
 		autoScalePoint:    time.Minute,
 		pitrLag:           emulator.DefaultPITRLag,
+		lease:             emulator.DefaultLeaseDuration,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -116,6 +118,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.ttlInterval, "ttl-interval", c.ttlInterval, "`DURATION` between passes of the TTL expiry worker (e.g. 1s); 0 turns expiry off")
 	fs.DurationVar(&c.autoScaleInterval, "auto-scale-interval", c.autoScaleInterval, "`DURATION` between passes of the auto scaling worker (e.g. 1s); 0 turns auto scaling off")
 	fs.DurationVar(&c.autoScalePoint, "auto-scale-datapoint", c.autoScalePoint, "`DURATION` one auto scaling datapoint covers (the service's is 1m); shorter makes auto scaling react sooner")
+	fs.DurationVar(&c.lease, "lease", c.lease, "`DURATION` of the leases of a store several processes share: a dead leader's workers move to another process this long after its last renewal")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
@@ -239,6 +242,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.ttlInterval < 0 {
 		return fmt.Errorf("--ttl-interval %s: must not be negative", c.ttlInterval)
+	}
+	if c.lease < time.Second {
+		return fmt.Errorf("--lease %s: must be at least 1s", c.lease)
 	}
 	if c.autoScaleInterval < 0 {
 		return fmt.Errorf("--auto-scale-interval %s: must not be negative", c.autoScaleInterval)
@@ -455,6 +461,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	web := newWeb(cfg.web)
 	engOpts.Observer = web.observer()
 	engOpts.TTLInterval = cfg.ttlInterval
+	engOpts.LeaseDuration = cfg.lease
 	engOpts.PITRLag = pitrLagOption(cfg.pitrLag)
 	if cfg.ttlInterval == 0 {
 		engOpts.TTLInterval = -1 // the engine's "off"
