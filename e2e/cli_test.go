@@ -93,13 +93,22 @@ func freePort(t *testing.T) string {
 // answers. The process is killed at the end of the test if still running.
 func start(t *testing.T, bin string, args ...string) *server {
 	t.Helper()
+	s, err := tryStart(t, bin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// tryStart is start returning its failure, for callers in goroutines.
+func tryStart(t *testing.T, bin string, args ...string) (*server, error) {
 	addr := freePort(t)
 	s := &server{url: "http://" + addr, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	s.cmd = exec.Command(bin, append([]string{"serve", "--addr", addr, "--log-format", "json"}, args...)...)
 	s.cmd.Stderr = s.stderr
 	s.cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_DATA_HOME=")
 	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	go func() { s.done <- s.cmd.Wait() }()
 	t.Cleanup(func() {
@@ -114,17 +123,17 @@ func start(t *testing.T, bin string, args ...string) *server {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("GET / = %d", resp.StatusCode)
+				return nil, fmt.Errorf("GET / = %d", resp.StatusCode)
 			}
-			return s
+			return s, nil
 		}
 		select {
 		case err := <-s.done:
-			t.Fatalf("extenddb exited before serving (%v):\n%s", err, s.stderr.String())
+			return nil, fmt.Errorf("extenddb exited before serving (%v):\n%s", err, s.stderr.String())
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("extenddb did not answer GET / within 30s:\n%s", s.stderr.String())
+			return nil, fmt.Errorf("extenddb did not answer GET / within 30s:\n%s", s.stderr.String())
 		}
 	}
 }

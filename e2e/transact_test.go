@@ -540,17 +540,25 @@ func throttledRead(err error) bool {
 // total, and the two accounts of each twin pair, which some transfers
 // move between while counting on both, always show the same count.
 func TestTransactConcurrentTransfers(t *testing.T) {
-	const (
-		accounts = 100
-		initial  = 100
-		writers  = 16
-	)
 	transfers := 10000
 	if testing.Short() {
 		transfers = 2000
 	}
 	s := testserver.New(t)
-	c, ctx := s.Client, context.Background()
+	bankTransfers(t, []*dynamodb.Client{s.Client}, transfers)
+}
+
+// bankTransfers runs the bank of TestTransactConcurrentTransfers with its
+// writers and readers spread over clients (one server each, or several
+// servers of one shared store), the table created through the first.
+func bankTransfers(t *testing.T, clients []*dynamodb.Client, transfers int) {
+	t.Helper()
+	const (
+		accounts = 100
+		initial  = 100
+		writers  = 16
+	)
+	c, ctx := clients[0], context.Background()
 	if _, err := c.CreateTable(ctx, hashTableFor("bank")); err != nil {
 		t.Fatal(err)
 	}
@@ -578,6 +586,7 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			c := clients[w%len(clients)]
 			r := rand.New(rand.NewPCG(uint64(w), 7))
 			for !stop.Load() && next.Add(1) <= int64(transfers) {
 				var from, to int
@@ -653,6 +662,7 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 	rwg.Add(3)
 	go func() {
 		defer rwg.Done()
+		c := clients[len(clients)-1]
 		gets := make([]types.TransactGetItem, accounts)
 		for i := range gets {
 			gets[i] = txGet("bank", acct(i))
@@ -691,6 +701,7 @@ func TestTransactConcurrentTransfers(t *testing.T) {
 	for g := range 2 {
 		go func() {
 			defer rwg.Done()
+			c := clients[g%len(clients)]
 			r := rand.New(rand.NewPCG(uint64(100+g), 9))
 			for {
 				select {
