@@ -526,7 +526,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		// A slow or stalled client may hold a connection at most this long
 		// per request (headers and body; bodies are at most 16 MB).
 		ReadTimeout: 60 * time.Second,
-		IdleTimeout: 2 * time.Minute,
+		IdleTimeout: serveIdleTimeout,
 		ErrorLog:    newStdLogger(log),
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
@@ -563,6 +563,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	log.Info().Msg("stopped")
 	return nil
 }
+
+// serveIdleTimeout is how long an idle keep-alive connection stays open.
+// It must exceed the clients' own idle timeout (the Go SDK's 90 s, the
+// Java SDK v2's 60 s): a server that closed first could close a
+// connection just as a client sent a request on it, which the client sees
+// as an EOF or a reset.
+const serveIdleTimeout = 2 * time.Minute
 
 // pitrLagOption turns --pitr-lag into Options.PITRLag, whose zero is the
 // default (five minutes) and whose "none" is negative.

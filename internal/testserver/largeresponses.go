@@ -2,9 +2,17 @@ package testserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -177,4 +185,104 @@ func checkRecords(recs []sttypes.Record) error {
 		seen[n] = true
 	}
 	return nil
+}
+
+// WriteResult records what net/http's write loop made of each request
+// (httptrace's WroteRequest), so a failed call can be told apart.
+type WriteResult struct {
+	mu  sync.Mutex
+	err error
+	set bool
+}
+
+// Context returns ctx with the trace that fills r.
+func (r *WriteResult) Context(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+		r.mu.Lock()
+		r.err, r.set = i.Err, true
+		r.mu.Unlock()
+	}})
+}
+
+// Get returns whether the write loop reported, and its error.
+func (r *WriteResult) Get() (reported bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.set, r.err
+}
+
+// Hammer runs LargeResponseOps from workers goroutines, rounds times
+// each, and returns how many calls it made and the failed ones.
+func (l *LargeResponses) Hammer(ctx context.Context, db *dynamodb.Client, st *dynamodbstreams.Client, workers, rounds int) (calls int, failures []LargeResponseFailure) {
+	var mu sync.Mutex
+	var n atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for r := range rounds {
+				op := LargeResponseOps[(w+r)%len(LargeResponseOps)]
+				var wr WriteResult
+				err := l.Round(wr.Context(ctx), db, st, op)
+				n.Add(1)
+				if err != nil {
+					set, werr := wr.Get()
+					mu.Lock()
+					failures = append(failures, LargeResponseFailure{Op: op, Err: err, Write: werr, Wrote: set})
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return int(n.Load()), failures
+}
+
+// LargeResponseFailure is a failed call of Hammer.
+type LargeResponseFailure struct {
+	Op    string
+	Err   error
+	Write error // what the transport's write loop ended the request with
+	Wrote bool  // whether the write loop reported at all
+}
+
+// SDKRace reports whether f is the client-side race of ownedBodyClient
+// (TestSDKBodyCloseRace): the connection closed by the client's own write
+// loop after it ended the request with io.EOF. Nothing else is excused.
+func (f LargeResponseFailure) SDKRace() bool {
+	return errors.Is(f.Err, net.ErrClosed) && f.Wrote && errors.Is(f.Write, io.EOF)
+}
+
+func (f LargeResponseFailure) String() string {
+	return fmt.Sprintf("%s: %v (write loop: %v)", f.Op, f.Err, f.Write)
+}
+
+// Check hammers l (8 workers) through the clients tests use
+// (SDKHTTPClient: must never fail) and through the bare SDK client (may
+// fail only by the client-side race, each failure checked to be it), and
+// logs how often the bare client failed. newClients makes the DynamoDB and
+// Streams clients of the server under test over an HTTP client.
+func (l *LargeResponses) Check(t testing.TB, rounds int, newClients func(aws.HTTPClient) (*dynamodb.Client, *dynamodbstreams.Client)) {
+	t.Helper()
+	const workers = 8
+	owned := &http.Transport{MaxIdleConnsPerHost: workers}
+	defer owned.CloseIdleConnections()
+	db, st := newClients(SDKHTTPClient(&http.Client{Transport: owned}))
+	calls, fails := l.Hammer(t.Context(), db, st, workers, rounds)
+	for _, f := range fails {
+		t.Errorf("SDKHTTPClient: %v", f)
+	}
+	t.Logf("SDKHTTPClient: %d failures in %d calls", len(fails), calls)
+
+	bare := &http.Transport{MaxIdleConnsPerHost: workers}
+	defer bare.CloseIdleConnections()
+	db, st = newClients(&http.Client{Transport: bare})
+	calls, fails = l.Hammer(t.Context(), db, st, workers, rounds)
+	for i, f := range fails {
+		if !f.SDKRace() {
+			t.Errorf("bare SDK client, not the client-side race: %v", f)
+		} else if i < 3 {
+			t.Logf("bare SDK client, the client-side race: %v", f)
+		}
+	}
+	t.Logf("bare SDK client: %d failures in %d calls, all the client-side race", len(fails), calls)
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
-	"net/http/httptrace"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -147,28 +145,6 @@ func requestComplete(b []byte) bool {
 	return true
 }
 
-// writeResult records what net/http's write loop made of each request
-// (httptrace's WroteRequest), so a failed call can be told apart.
-type writeResult struct {
-	mu  sync.Mutex
-	err error
-	set bool
-}
-
-func (r *writeResult) ctx(ctx context.Context) context.Context {
-	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
-		r.mu.Lock()
-		r.err, r.set = i.Err, true
-		r.mu.Unlock()
-	}})
-}
-
-func (r *writeResult) get() (error, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err, r.set
-}
-
 // TestSDKBodyCloseRace shows the cause of the client's "use of closed
 // network connection" on large responses, and that SDKHTTPClient removes
 // it. With the transport's write loop held (only delayed) until the SDK has
@@ -201,9 +177,9 @@ func TestSDKBodyCloseRace(t *testing.T) {
 			watch.next = tc.wrap(&http.Client{Transport: tr})
 			db, st := clients(s, watch)
 			for _, op := range testserver.LargeResponseOps {
-				var wr writeResult
-				err := l.Round(wr.ctx(t.Context()), db, st, op)
-				werr, _ := wr.get()
+				var wr testserver.WriteResult
+				err := l.Round(wr.Context(t.Context()), db, st, op)
+				_, werr := wr.Get()
 				switch {
 				case tc.broken && (!errors.Is(err, net.ErrClosed) || !errors.Is(werr, io.EOF)):
 					t.Errorf("%s: err %v, write loop %v; want the client's own close (net.ErrClosed after io.EOF)", op, err, werr)
@@ -215,78 +191,6 @@ func TestSDKBodyCloseRace(t *testing.T) {
 	}
 }
 
-// hammer runs LargeResponseOps from workers goroutines, rounds times each,
-// and returns the failures as "op: error" with the write loop's result.
-func hammer(ctx context.Context, l *testserver.LargeResponses, db *dynamodb.Client, st *dynamodbstreams.Client, workers, rounds int) (calls int, failures []failure) {
-	var mu sync.Mutex
-	var n atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for r := range rounds {
-				op := testserver.LargeResponseOps[(w+r)%len(testserver.LargeResponseOps)]
-				var wr writeResult
-				err := l.Round(wr.ctx(ctx), db, st, op)
-				n.Add(1)
-				if err != nil {
-					werr, set := wr.get()
-					mu.Lock()
-					failures = append(failures, failure{op: op, err: err, write: werr, wrote: set})
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return int(n.Load()), failures
-}
-
-type failure struct {
-	op    string
-	err   error
-	write error
-	wrote bool
-}
-
-// sdkRace reports whether f is the client-side race of
-// TestSDKBodyCloseRace: the connection closed by the client's own write
-// loop after it ended the request with io.EOF. Nothing else is excused.
-func (f failure) sdkRace() bool {
-	return errors.Is(f.err, net.ErrClosed) && f.wrote && errors.Is(f.write, io.EOF)
-}
-
-func (f failure) String() string {
-	return fmt.Sprintf("%s: %v (write loop: %v)", f.op, f.err, f.write)
-}
-
-// CheckLargeResponses hammers l with large responses through the clients
-// the tests use (SDKHTTPClient: must never fail) and through the bare SDK
-// client (may fail only by the client-side race, each failure checked to be
-// it), and logs how often the bare client failed.
-func checkLargeResponses(t *testing.T, l *testserver.LargeResponses, newClients func(aws.HTTPClient) (*dynamodb.Client, *dynamodbstreams.Client)) {
-	workers, rounds := 8, 60
-	if testing.Short() {
-		rounds = 15
-	}
-	db, st := newClients(testserver.SDKHTTPClient(&http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers}}))
-	calls, fails := hammer(t.Context(), l, db, st, workers, rounds)
-	for _, f := range fails {
-		t.Errorf("SDKHTTPClient: %v", f)
-	}
-	t.Logf("SDKHTTPClient: %d failures in %d calls", len(fails), calls)
-
-	bare := &http.Transport{MaxIdleConnsPerHost: workers}
-	defer bare.CloseIdleConnections()
-	db, st = newClients(&http.Client{Transport: bare})
-	calls, fails = hammer(t.Context(), l, db, st, workers, rounds)
-	for _, f := range fails {
-		if !f.sdkRace() {
-			t.Errorf("bare SDK client, not the client-side race: %v", f)
-		}
-	}
-	t.Logf("bare SDK client: %d failures in %d calls, all the client-side race", len(fails), calls)
-}
-
 // TestLargeResponsesConcurrently: about 100 KB Query pages, BatchGetItem
 // and GetRecords answers, many at once over keep-alive connections, through
 // the in-process server (see cmd/extenddb's TestServeLargeResponses for the
@@ -294,5 +198,9 @@ func checkLargeResponses(t *testing.T, l *testserver.LargeResponses, newClients 
 func TestLargeResponsesConcurrently(t *testing.T) {
 	s := testserver.New(t, noThrottle())
 	l := seedLarge(t, s)
-	checkLargeResponses(t, l, func(hc aws.HTTPClient) (*dynamodb.Client, *dynamodbstreams.Client) { return clients(s, hc) })
+	rounds := 60
+	if testing.Short() {
+		rounds = 15
+	}
+	l.Check(t, rounds, func(hc aws.HTTPClient) (*dynamodb.Client, *dynamodbstreams.Client) { return clients(s, hc) })
 }

@@ -276,8 +276,14 @@ type ownedBodyClient struct{ c *http.Client }
 
 // SDKHTTPClient returns c as an aws-sdk-go-v2 HTTP client that hands net/http
 // a private copy of each request body (see ownedBodyClient), for tests that
-// point the SDK at a server of their own with retries off.
-func SDKHTTPClient(c *http.Client) aws.HTTPClient { return ownedBodyClient{c} }
+// point the SDK at a server of their own with retries off. A nil c is
+// http.DefaultClient.
+func SDKHTTPClient(c *http.Client) aws.HTTPClient {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	return ownedBodyClient{c}
+}
 
 func (o ownedBodyClient) Do(req *http.Request) (*http.Response, error) {
 	if req.Body != nil && req.Body != http.NoBody {
