@@ -33,8 +33,13 @@ type Options struct {
 	// store after a simulated crash). Nil means the OS filesystem, or a fresh
 	// vfs.NewMem() with InMemory.
 	FS vfs.FS
-	// CacheSize is Pebble's block cache in bytes; 0 means 64 MiB.
+	// CacheSize is Pebble's block cache in bytes; 0 means
+	// DefaultCacheSize.
 	CacheSize int64
+	// MemTableSize is the size of each of Pebble's memtables in bytes; 0
+	// means DefaultMemTableSize. Writes fill a second one while the first
+	// is flushed, so they take up to twice this in memory.
+	MemTableSize uint64
 	// Logger receives Pebble's informational and error messages, and the
 	// store's own (disk full, space returned); nil discards them. Pebble's
 	// fatal errors panic, except those a full disk or a failed write
@@ -65,6 +70,15 @@ type Options struct {
 	// DefaultDiskFullRetry.
 	DiskFullRetry time.Duration
 }
+
+// The defaults of Options.CacheSize and Options.MemTableSize (Pebble's own
+// memtable default): a server that idles in a developer's laptop most of
+// the day should not hold more, and these keep a 1M-item table's reads
+// and loads fast (docs/performance.md, "Memory").
+const (
+	DefaultCacheSize    = 64 << 20
+	DefaultMemTableSize = 4 << 20
+)
 
 // DefaultWALFlushInterval is Options.WALFlushInterval's default: a write
 // acknowledged without sync reaches the operating system (and the disk)
@@ -132,13 +146,17 @@ func Open(opts Options) (*Store, error) {
 	}
 	cacheSize := opts.CacheSize
 	if cacheSize <= 0 {
-		cacheSize = 64 << 20
+		cacheSize = DefaultCacheSize
+	}
+	memTableSize := opts.MemTableSize
+	if memTableSize == 0 {
+		memTableSize = DefaultMemTableSize
 	}
 	cache := pebble.NewCache(cacheSize)
 	// The DB takes its own reference; ours is released once Open returns.
 	defer cache.Unref()
 	sp := newSpace(opts.DiskFullRetry, opts.Logger)
-	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}}
+	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize}
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)

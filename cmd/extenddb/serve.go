@@ -49,6 +49,8 @@ type serveConfig struct {
 	autoScaleInterval time.Duration
 	autoScalePoint    time.Duration
 	shutdownTimeout   time.Duration
+	cacheSize         byteSize
+	memTableSize      byteSize
 	lease             time.Duration
 	accessKeyAccounts accessKeyAccounts
 	accountPerKey     bool
@@ -75,6 +77,8 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logFormat:         "console",
 		auth:              "off",
 		shutdownTimeout:   10 * time.Second,
+		cacheSize:         pebblestore.DefaultCacheSize,
+		memTableSize:      pebblestore.DefaultMemTableSize,
 		ttlInterval:       emulator.DefaultTTLInterval,
 		autoScaleInterval: emulator.DefaultAutoScaleInterval,
 		autoScalePoint:    time.Minute,
@@ -110,6 +114,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.logLevel, "log-level", c.logLevel, "`LEVEL` of logging: debug (one line per request), info, warn or error")
 	fs.StringVar(&c.logFormat, "log-format", c.logFormat, "`FORMAT` of log lines on stderr: console or json")
 	fs.BoolVar(&c.sync, "sync", c.sync, "fsync every acknowledged write (durable across a power cut; slower)")
+	fs.Var(&c.cacheSize, "cache-size", "`SIZE` of Pebble's block cache (e.g. 64MiB, 1GiB): the stored data it keeps in memory for reads")
+	fs.Var(&c.memTableSize, "memtable-size", "`SIZE` of each of Pebble's memtables (e.g. 4MiB, 64MiB): writes held in memory before a flush to disk; up to two are")
 	fs.DurationVar(&c.transitionDelay, "transition-delay", c.transitionDelay, "`DURATION` tables and indexes stay CREATING/UPDATING/DELETING (e.g. 2s); 0 is immediate")
 	fs.DurationVar(&c.policyUpdateBlock, "policy-update-block", c.policyUpdateBlock, "`DURATION` after a change of a resource-based policy during which further changes are refused, as DynamoDB's 15s (e.g. 15s); 0 is none")
 	fs.DurationVar(&c.replicationDelay, "replication-delay", c.replicationDelay, "`DURATION` a global table's write waits before other Regions' replicas apply it (e.g. 1s); 0 is as soon as possible")
@@ -254,6 +260,13 @@ func (c *serveConfig) validate() error {
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
+	}
+	if c.cacheSize < 1<<20 {
+		return fmt.Errorf("--cache-size %s: must be at least 1MiB", c.cacheSize)
+	}
+	// Pebble refuses a memtable of 4 GiB or more.
+	if c.memTableSize < 1<<20 || c.memTableSize >= 4<<30 {
+		return fmt.Errorf("--memtable-size %s: must be from 1MiB to under 4GiB", c.memTableSize)
 	}
 	if c.store != "" {
 		if err := checkStoreURL(c.store); err != nil {
@@ -410,7 +423,8 @@ func openStore(cfg serveConfig, log zerolog.Logger) (store kv.Store, pebble *peb
 		}
 		return s, nil, nil
 	}
-	storeOpts := pebblestore.Options{InMemory: cfg.inMemory, Logger: pebbleLogger{log}}
+	storeOpts := pebblestore.Options{InMemory: cfg.inMemory, Logger: pebbleLogger{log},
+		CacheSize: int64(cfg.cacheSize), MemTableSize: uint64(cfg.memTableSize)}
 	if !cfg.inMemory {
 		storeOpts.Dir = cfg.dataDir
 		if err := os.MkdirAll(cfg.dataDir, 0o750); err != nil {
@@ -526,7 +540,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		// A slow or stalled client may hold a connection at most this long
 		// per request (headers and body; bodies are at most 16 MB).
 		ReadTimeout: 60 * time.Second,
-		IdleTimeout: 2 * time.Minute,
+		IdleTimeout: serveIdleTimeout,
 		ErrorLog:    newStdLogger(log),
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
@@ -563,6 +577,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	log.Info().Msg("stopped")
 	return nil
 }
+
+// serveIdleTimeout is how long an idle keep-alive connection stays open.
+// It must exceed the clients' own idle timeout (the Go SDK's 90 s, the
+// Java SDK v2's 60 s): a server that closed first could close a
+// connection just as a client sent a request on it, which the client sees
+// as an EOF or a reset.
+const serveIdleTimeout = 2 * time.Minute
 
 // pitrLagOption turns --pitr-lag into Options.PITRLag, whose zero is the
 // default (five minutes) and whose "none" is negative.

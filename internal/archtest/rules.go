@@ -34,6 +34,8 @@ func Rules() []Rule {
 			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
 		{From: "internal/loadgen", Allow: []string{}, TestsExcepted: true,
 			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
+		{From: "scripts/memprobe", Allow: []string{},
+			Why: "the memory probe sees the server only as a client does, over HTTP and /proc"},
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
 		{From: "", Deny: []string{"internal/pgtest"}, TestsExcepted: true, Why: "pgtest makes throwaway databases for tests only"},

@@ -249,14 +249,41 @@ func (s *Server) Context() context.Context { return s.t.Context() }
 
 // ownedBodyClient hands net/http a private copy of each request body.
 //
-// With the SDK's own body wrapper, net/http's request writer sometimes ends
-// with an error (io.EOF) after the server has already answered, and then
-// closes the connection while the response is still being read: the client
-// sees "use of closed network connection" on large responses (aws-sdk-go-v2
-// #1825, #2737). The server is not involved, and the SDK retries the error by
-// default; these clients make one attempt so that tests see every server
-// error, hence the copy.
+// Without it the real client sometimes fails on a large response with
+// "read tcp ...: use of closed network connection", and the server is not
+// involved (TestSDKBodyCloseRace makes it happen every time):
+//
+//  1. smithy-go wraps the body in a safeReadCloser, a type net/http does not
+//     know to be in memory, so the transport flushes the headers first and
+//     copies the body straight to the socket: the server has the whole
+//     request before the transport's write loop is done with it.
+//  2. After ContentLength bytes the write loop copies the rest of the body
+//     to io.Discard, to catch a body longer than declared.
+//  3. Meanwhile the server may answer, the client's Do return, and smithy's
+//     ClientHandler close the request body. A closed safeReadCloser's
+//     WriteTo returns io.EOF (not 0, nil), which io.Copy passes on, so the
+//     write loop takes the request as failed and closes the connection:
+//     the response still being read on it fails. A response that already
+//     sits in the client's 4 KB read buffer is unharmed, hence "large".
+//
+// The SDK's default retryer retries the error (net.ErrClosed); these
+// clients make one attempt so that tests see every server error. A private
+// *bytes.Reader is one net/http knows, is never closed by the SDK and
+// returns 0, nil at its end: the copy removes the race without retrying
+// anything. (aws-sdk-go-v2 #1825, #2737; the SDK's answer was the retry,
+// #2949.)
 type ownedBodyClient struct{ c *http.Client }
+
+// SDKHTTPClient returns c as an aws-sdk-go-v2 HTTP client that hands net/http
+// a private copy of each request body (see ownedBodyClient), for tests that
+// point the SDK at a server of their own with retries off. A nil c is
+// http.DefaultClient.
+func SDKHTTPClient(c *http.Client) aws.HTTPClient {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	return ownedBodyClient{c}
+}
 
 func (o ownedBodyClient) Do(req *http.Request) (*http.Response, error) {
 	if req.Body != nil && req.Body != http.NoBody {
