@@ -1,11 +1,8 @@
 package emulator_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
@@ -61,7 +58,7 @@ func startProc(t *testing.T, st kv.Store, mods ...func(*emulator.Options)) *proc
 		BaseEndpoint:     aws.String(p.srv.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(testserver.DefaultAccessKeyID, testserver.DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       copyBody{p.srv.Client()},
+		HTTPClient:       testserver.SDKHTTPClient(p.srv.Client()),
 	})
 	t.Cleanup(p.stop)
 	return p
@@ -89,21 +86,6 @@ func (p *proc) crash() {
 	p.srv.Close()
 	_ = p.st.Close()
 	_ = p.eng.Close()
-}
-
-// copyBody gives net/http a private copy of each request body (see
-// testserver's ownedBodyClient).
-type copyBody struct{ c *http.Client }
-
-func (o copyBody) Do(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
-		if err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(b))
-	}
-	return o.c.Do(req)
 }
 
 // twoProcs starts A, then B, over one shared database: A takes the

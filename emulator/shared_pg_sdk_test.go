@@ -6,12 +6,9 @@ package emulator_test
 // The tests skip without EXTENDDB_TEST_POSTGRES (internal/pgtest).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
@@ -27,6 +24,7 @@ import (
 	sttypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/pgtest"
+	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/pgstore"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -37,24 +35,6 @@ type pgNode struct {
 	srv    *httptest.Server
 	client *dynamodb.Client
 	cfg    aws.Config
-}
-
-// copiedBody gives net/http a private copy of each request body (see
-// testserver's ownedBodyClient: the SDK's wrapper can make net/http close
-// a connection mid-response).
-type copiedBody struct{ c *http.Client }
-
-func (o copiedBody) Do(req *http.Request) (*http.Response, error) {
-	if req.Body != nil && req.Body != http.NoBody {
-		body, err := io.ReadAll(req.Body)
-		_ = req.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	}
-	return o.c.Do(req)
 }
 
 // openPGNode starts an engine on its own connection pool to dsn.
@@ -86,7 +66,7 @@ func openPGNode(t *testing.T, dsn string, maxTries ...int) *pgNode {
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", ""),
 		// One attempt: the tests see every error the server gives.
 		RetryMaxAttempts: 1,
-		HTTPClient:       copiedBody{srv.Client()},
+		HTTPClient:       testserver.SDKHTTPClient(srv.Client()),
 	}
 	return &pgNode{eng: eng, srv: srv, client: dynamodb.NewFromConfig(cfg), cfg: cfg}
 }
