@@ -197,3 +197,55 @@ func TestStatsInMemoryExact(t *testing.T) {
 		t.Fatal("a deleted table's stats records are still in memory")
 	}
 }
+
+// countingTxn counts the reads of a store transaction.
+type countingTxn struct {
+	kv.Txn
+	gets *atomic.Int64
+}
+
+func (t countingTxn) Get(k []byte) ([]byte, error) {
+	t.gets.Add(1)
+	return t.Txn.Get(k)
+}
+
+// countingStore is a real store counting its transactions' reads.
+type countingStore struct {
+	kv.Store
+	gets atomic.Int64
+}
+
+func (s *countingStore) Update(sync bool, fn func(kv.Txn) error) error {
+	return s.Store.Update(sync, func(tx kv.Txn) error { return fn(countingTxn{tx, &s.gets}) })
+}
+
+// TestPutReadsOnlyTheItem: on Pebble a write reads the item it replaces
+// and nothing else once its stats record is in memory (before, it read
+// the record back on every write). The first write of a stripe reads the
+// record once.
+func TestPutReadsOnlyTheItem(t *testing.T) {
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingStore{Store: st}
+	e, err := New(Options{Store: cs, Throttle: ThrottleOptions{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close(); _ = st.Close() })
+	name := "cnt"
+	if _, err := e.CreateTable(context.Background(), testNS, simpleTable(name)); err != nil {
+		t.Fatal(err)
+	}
+	in := &PutItemInput{TableName: &name, Item: av.Item{"pk": avS("k"), "v": avS("x")}}
+	for i, want := range []int64{2, 1, 1} {
+		cs.gets.Store(0)
+		if _, err := e.PutItem(context.Background(), testNS, in); err != nil {
+			t.Fatal(err)
+		}
+		if got := cs.gets.Load(); got != want {
+			t.Fatalf("write %d read %d keys, want %d", i, got, want)
+		}
+	}
+}

@@ -391,7 +391,7 @@ func BenchmarkEngineGetItem(b *testing.B) {
 
 // plainEngine is itemEngine's store and options with loadgen's table: pk
 // S, sk N, no index, no stream (what the bench-ceiling runs write).
-func plainEngine(b *testing.B) *Engine {
+func plainEngine(b testing.TB) *Engine {
 	b.Helper()
 	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
 	if err != nil {
@@ -432,6 +432,28 @@ func BenchmarkEnginePutItemPlain(b *testing.B) {
 		if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGetItemAllocations pins what a GetItem of a table without indexes
+// allocates, engine only: the key, the store's copy of the value, the
+// output and the partition bucket's key; a request without expressions
+// builds no placeholder context, and checking the key no slice.
+func TestGetItemAllocations(t *testing.T) {
+	e := plainEngine(t)
+	name := "plain"
+	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name,
+		Item: av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}}); err != nil {
+		t.Fatal(err)
+	}
+	in := &GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
+	n := testing.AllocsPerRun(200, func() {
+		if _, err := e.GetItemStored(context.Background(), testNS, in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 4 {
+		t.Fatalf("GetItem allocates %v times, want at most 4", n)
 	}
 }
 
