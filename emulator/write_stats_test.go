@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -248,4 +249,38 @@ func TestPutReadsOnlyTheItem(t *testing.T) {
 			t.Fatalf("write %d read %d keys, want %d", i, got, want)
 		}
 	}
+}
+
+// TestStatsInMemoryConcurrent: writers on many stripes at once (and on
+// the same items, so stripes are shared) leave the records in memory
+// equal to the stored ones and the counts exact.
+func TestStatsInMemoryConcurrent(t *testing.T) {
+	e, fs := openStatsEngine(t, t.TempDir(), true)
+	t.Cleanup(func() { _ = e.Close(); _ = fs.Store.Close() })
+	name := "tbl"
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 150 {
+				// Every writer writes items 0..99 (shared) and 50 of its own.
+				sk := strconv.Itoa(i % 100)
+				if i >= 100 {
+					sk = strconv.Itoa(1000*(w+1) + i)
+				}
+				it := av.Item{"pk": avS("p" + strconv.Itoa(i%5)), "sk": avN(sk), "gk": avS("g")}
+				if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: it}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	tm, err := e.table(testNS, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStats(t, e, tm, 100+8*50, 100+8*50)
 }
