@@ -79,13 +79,13 @@ func checkKey(t *tableMeta, key av.Item) error {
 	if len(key) != want {
 		return Validation(msgKeyMismatch)
 	}
-	elems := []keyElem{hk}
-	if hasRange {
-		elems = append(elems, rk)
+	// The key elements one by one: a slice of them would be allocated on
+	// every read and write.
+	if v, ok := key[hk.Name]; !ok || v.Type != avType(hk.Type) {
+		return Validation(msgKeyMismatch)
 	}
-	for _, ke := range elems {
-		v, ok := key[ke.Name]
-		if !ok || v.Type != avType(ke.Type) {
+	if hasRange {
+		if v, ok := key[rk.Name]; !ok || v.Type != avType(rk.Type) {
 			return Validation(msgKeyMismatch)
 		}
 	}
@@ -280,17 +280,21 @@ func (e *Engine) getItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 		}
 		proj = p
 	}
-	p, err := e.exprParams(in.ExpressionAttributeNames, nil)
-	if err != nil {
-		return nil, err
-	}
-	if in.ProjectionExpression != nil {
-		if proj, err = p.Projection(*in.ProjectionExpression); err != nil {
+	// Without names or an expression there is nothing to check or parse:
+	// no placeholder context is built.
+	if in.ExpressionAttributeNames != nil || in.ProjectionExpression != nil {
+		p, err := e.exprParams(in.ExpressionAttributeNames, nil)
+		if err != nil {
+			return nil, err
+		}
+		if in.ProjectionExpression != nil {
+			if proj, err = p.Projection(*in.ProjectionExpression); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		if err := p.CheckUnused(); err != nil {
 			return nil, exprError(err)
 		}
-	}
-	if err := p.CheckUnused(); err != nil {
-		return nil, exprError(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)
@@ -418,6 +422,9 @@ func (e *Engine) putDeleteCondition(c putDeleteChecks) (*expr.Condition, error) 
 	cond, err := legacyCondition(c.expected, c.conditionalOperator)
 	if err != nil {
 		return nil, err
+	}
+	if c.names == nil && c.exprValues == nil && c.condition == nil {
+		return cond, nil // no placeholder context to check
 	}
 	p, err := e.exprParams(c.names, c.exprValues)
 	if err != nil {

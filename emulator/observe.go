@@ -11,6 +11,7 @@ package emulator
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/throttle"
@@ -130,15 +131,14 @@ func (m multiObserver) Throttled(t ThrottleEvent) {
 	}
 }
 
-// observeCharge tells the observer what chargeThroughput charged.
-func (e *Engine) observeCharge(o Observer, t *tableMeta, key []byte, c *capacityUse) {
+// observeCharge tells the observer what chargeThroughput charged at now.
+func (e *Engine) observeCharge(o Observer, now time.Time, t *tableMeta, key []byte, c *capacityUse) {
 	ev := Consumption{Namespace: t.ns(), Table: t.Name, Read: c.read, Units: c.table,
 		part: partitionBytes(t, key), keyType: avType(t.hashKey().Type)}
 	d := throttle.Write
 	if c.read {
 		d = throttle.Read
 	}
-	now := e.now()
 	if t.thr != nil {
 		ev.Capacity, _ = t.thr.Limit(d)
 		ev.Balance = t.thr.Balance(now, d)

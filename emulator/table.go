@@ -396,6 +396,9 @@ func (e *Engine) cacheTable(t *tableMeta) {
 
 func (e *Engine) uncacheTable(ns Namespace, name string) {
 	if m := e.tables[ns]; m != nil {
+		if t := m[name]; t != nil {
+			e.items.stats.forget(t.ID)
+		}
 		delete(m, name)
 	}
 	e.throttleUncached(ns, name)

@@ -266,12 +266,13 @@ func (e *Engine) throttleShares(t *tableMeta, shares []gsiShare, d throttle.Dire
 // table's, as its capacity is.
 func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte, c *capacityUse) {
 	recordUsage(ctx, t.Name, c)
+	// One reading of the clock for the buckets, insights and observers.
+	now := e.now()
 	if t.thr != nil {
 		d := throttle.Write
 		if c.read {
 			d = throttle.Read
 		}
-		now := e.now()
 		units := c.total()
 		for _, sh := range c.shares {
 			sh.ix.thr.Charge(now, d, sh.part, sh.units)
@@ -280,15 +281,15 @@ func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte,
 		t.thr.Charge(now, d, partitionOf(t, key), units)
 	}
 	if t.ci != nil {
-		t.ci.tableConsumed(e.now(), t, key, c.table)
+		t.ci.tableConsumed(now, t, key, c.table)
 	}
 	for _, sh := range c.shares {
 		if sh.ix.ci != nil {
-			sh.ix.ci.indexConsumed(e.now(), sh.part, sh.entry, sh.units)
+			sh.ix.ci.indexConsumed(now, sh.part, sh.entry, sh.units)
 		}
 	}
 	if o := e.opts.Observer; o != nil {
-		e.observeCharge(o, t, key, c)
+		e.observeCharge(o, now, t, key, c)
 	}
 }
 

@@ -497,6 +497,11 @@ type writeBatch struct {
 	// seqs are the queue counters (nextSeq) this attempt read from a
 	// shared store, with the last number it took; finish writes them back.
 	seqs map[string]uint64
+	// stats are the in-memory stats records finish staged and the values
+	// they take once the batch commits (mergeStatsMem); spare are emptied
+	// maps for addDelta, so a write allocates none.
+	stats []pendingStats
+	spare []statsCounts
 }
 
 // nextSeq takes the next number of a queue (the replication outbox, the
@@ -553,6 +558,13 @@ func (e *Engine) putWriteBatch(wb *writeBatch) {
 	clear(wb.tables)
 	clear(wb.changes)
 	wb.changes = wb.changes[:0]
+	clear(wb.stats)
+	wb.stats = wb.stats[:0]
+	if len(wb.spare) > 8 {
+		// A large batch's maps are not kept: a pooled batch stays small.
+		clear(wb.spare)
+		wb.spare = wb.spare[:0]
+	}
 	e.items.batches.Put(wb)
 }
 
@@ -570,6 +582,8 @@ func (wb *writeBatch) reset(tx kv.Txn) {
 	clear(wb.changes)
 	wb.changes = wb.changes[:0]
 	clear(wb.seqs)
+	clear(wb.stats)
+	wb.stats = wb.stats[:0]
 	wb.enqueued, wb.kinesisQueued = false, false
 }
 
@@ -621,6 +635,18 @@ func (e *Engine) runUpdate(wb *writeBatch) error {
 	if err != nil {
 		return err
 	}
+	// Committed: the records in memory take their new values (the caller
+	// still holds their stripes); the maps they replace serve the next
+	// writes' deltas.
+	for i, p := range wb.stats {
+		if old := p.rec.counts; old != nil {
+			clear(old)
+			wb.spare = append(wb.spare, old)
+		}
+		p.rec.counts = p.counts
+		wb.stats[i] = pendingStats{}
+	}
+	wb.stats = wb.stats[:0]
 	for id := range wb.tables {
 		e.items.stats.bump(id)
 	}
@@ -709,7 +735,12 @@ func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has boo
 	r := statsRecord{table: t, stripe: stripe}
 	d := wb.deltas[r]
 	if d == nil {
-		d = statsCounts{}
+		if n := len(wb.spare); n > 0 {
+			d = wb.spare[n-1]
+			wb.spare = wb.spare[:n-1]
+		} else {
+			d = statsCounts{}
+		}
 		wb.deltas[r] = d
 	}
 	c := d[id]
@@ -725,13 +756,23 @@ func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has boo
 }
 
 // finish writes the stats records and the stream records of what was
-// staged, reading the records it merges through the transaction. The
-// caller still holds the stripes of every staged item.
+// staged, reading the records it merges through the transaction (on a
+// shared store; else from memory, see mergeStatsMem). The caller still
+// holds the stripes of every staged item.
 func (wb *writeBatch) finish() error {
+	shared := wb.e.shared()
 	for r, d := range wb.deltas {
-		if err := wb.e.mergeStats(wb.r, wb.b, wb.tables[r.table], r, d); err != nil {
+		if shared {
+			if err := wb.e.mergeStats(wb.r, wb.b, wb.tables[r.table], r, d); err != nil {
+				return err
+			}
+			continue
+		}
+		ms, err := wb.e.mergeStatsMem(wb.r, wb.b, wb.tables[r.table], r, d)
+		if err != nil {
 			return err
 		}
+		wb.stats = append(wb.stats, pendingStats{rec: ms, counts: d})
 	}
 	for k, n := range wb.seqs {
 		if err := wb.b.Set([]byte(k), binary.BigEndian.AppendUint64(nil, n)); err != nil {

@@ -15,9 +15,14 @@ import (
 //
 //	'x' <tableID:16> <0xFFFFFFFF> <stripe:2 BE> → [uvarint id, varint items, varint bytes]*
 //
-// id 0 is the table, other ids are indexes. A record is read, merged and
+// id 0 is the table, other ids are indexes. A record is merged and
 // rewritten in the store transaction of the write that changes it, under
 // that write's stripe lock, so records are exact without any global lock.
+// On a store this process alone writes (Pebble) the record's value as last
+// committed is kept in memory (statsMemo.recs: read from the store the
+// first time a write touches it, replaced after each commit), so a write
+// does not read it back; on a shared store, where other processes write
+// it too, it is read through the transaction every time.
 // Readers sum the records of a table (at most lockStripes small keys) and
 // memoise the sum until the table's next commit. On a store shared with
 // other processes, whose commits this one never hears of, they sum every
@@ -31,8 +36,16 @@ type statsRecord struct {
 	stripe uint16
 }
 
-func (r statsRecord) key() []byte {
-	return binary.BigEndian.AppendUint16(indexPrefix(r.table, statsIndexID), r.stripe)
+func (r statsRecord) key() []byte { return r.appendKey(nil) }
+
+// statsKeyLen is the length of a stats record's key.
+const statsKeyLen = 1 + len(tableID{}) + 4 + 2
+
+func (r statsRecord) appendKey(dst []byte) []byte {
+	dst = append(dst, famIndex)
+	dst = append(dst, r.table[:]...)
+	dst = binary.BigEndian.AppendUint32(dst, statsIndexID)
+	return binary.BigEndian.AppendUint16(dst, r.stripe)
 }
 
 // counts is an item (or entry) count and its size in bytes, overhead included.
@@ -43,8 +56,9 @@ type counts struct {
 // statsCounts maps id (0 = table, else index ID) to counts.
 type statsCounts map[uint32]counts
 
-func encodeStats(s statsCounts) []byte {
-	var b []byte
+func encodeStats(s statsCounts) []byte { return appendStats(nil, s) }
+
+func appendStats(b []byte, s statsCounts) []byte {
 	for id, c := range s {
 		b = binary.AppendUvarint(b, uint64(id))
 		b = binary.AppendVarint(b, c.items)
@@ -119,11 +133,114 @@ func (e *Engine) mergeStats(rd kv.Reader, b kv.Batch, t *tableMeta, r statsRecor
 	return nil
 }
 
-// statsMemo remembers each table's summed stats until its next commit.
+// mergeStatsMem is mergeStats on a store this process alone writes: the
+// record's current value comes from memory (read through rd only the first
+// time), and d, merged into it, is what the record holds once the batch
+// commits; the caller keeps it (statsMemo.recs) only then. d becomes the
+// record: the merge reuses its map.
+func (e *Engine) mergeStatsMem(rd kv.Reader, b kv.Batch, t *tableMeta, r statsRecord, d statsCounts) (*memStats, error) {
+	m := &e.items.stats
+	m.recMu.RLock()
+	var ms *memStats
+	if tr := m.recs[r.table]; tr != nil {
+		ms = tr[r.stripe]
+	}
+	m.recMu.RUnlock()
+	if ms == nil {
+		// Only the holder of r's stripe writes r, so nobody else is loading
+		// it meanwhile.
+		cur := statsCounts{}
+		v, err := rd.Get(r.key())
+		switch {
+		case err == nil:
+			if err := decodeStats(v, cur); err != nil {
+				return nil, internalError(err)
+			}
+		case !errors.Is(err, kv.ErrNotFound):
+			return nil, internalError(err)
+		}
+		ms = &memStats{counts: cur}
+		m.recMu.Lock()
+		if m.recs == nil {
+			m.recs = map[tableID]*[lockStripes]*memStats{}
+		}
+		tr := m.recs[r.table]
+		if tr == nil {
+			tr = new([lockStripes]*memStats)
+			m.recs[r.table] = tr
+		}
+		tr[r.stripe] = ms
+		m.recMu.Unlock()
+	}
+	for id, c := range ms.counts {
+		x := d[id]
+		x.items += c.items
+		x.bytes += c.bytes
+		d[id] = x
+	}
+	for id := range d {
+		if !liveStatsID(t, id) {
+			delete(d, id)
+		}
+	}
+	// One allocation for key and value: the batch may keep both.
+	kb := r.appendKey(make([]byte, 0, statsKeyLen+8+12*len(d)))
+	v := appendStats(kb[len(kb):], d)
+	if err := b.Set(kb, v); err != nil {
+		return nil, internalError(err)
+	}
+	return ms, nil
+}
+
+// liveStatsID reports whether id names t itself (0) or one of its indexes.
+func liveStatsID(t *tableMeta, id uint32) bool {
+	if id == 0 {
+		return true
+	}
+	for _, ix := range t.LSIs {
+		if ix.ID == id {
+			return true
+		}
+	}
+	for _, ix := range t.GSIs {
+		if ix.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// memStats is a stats record's value as last committed (statsMemo.recs).
+// The holder of the record's stripe reads and replaces counts.
+type memStats struct {
+	counts statsCounts
+}
+
+// pendingStats is a record's value once the batch being built commits.
+type pendingStats struct {
+	rec    *memStats
+	counts statsCounts
+}
+
+// statsMemo remembers each table's summed stats until its next commit and,
+// on a store this process alone writes, each stats record's value.
 type statsMemo struct {
 	mu   sync.Mutex
 	gen  map[tableID]uint64
 	memo map[tableID]statsSnapshot
+
+	// recs are the records kept in memory, by table and stripe (recMu
+	// guards the map and the arrays, the stripe locks each *memStats).
+	recMu sync.RWMutex
+	recs  map[tableID]*[lockStripes]*memStats
+}
+
+// forget drops the records of table id kept in memory (the table is gone;
+// its ID is never used again).
+func (m *statsMemo) forget(id tableID) {
+	m.recMu.Lock()
+	delete(m.recs, id)
+	m.recMu.Unlock()
 }
 
 type statsSnapshot struct {

@@ -389,6 +389,92 @@ func BenchmarkEngineGetItem(b *testing.B) {
 	}
 }
 
+// plainEngine is itemEngine's store and options with loadgen's table: pk
+// S, sk N, no index, no stream (what the bench-ceiling runs write).
+func plainEngine(b testing.TB) *Engine {
+	b.Helper()
+	st, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(Options{Store: st, Throttle: ThrottleOptions{Off: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = e.Close(); _ = st.Close() })
+	var in CreateTableInput
+	if err := json.Unmarshal([]byte(`{
+		"TableName": "plain", "BillingMode": "PAY_PER_REQUEST",
+		"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
+		"KeySchema": [{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`), &in); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.CreateTable(context.Background(), testNS, &in); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkEnginePutItemPlain is PutItem of a 1 KB item over 1,000 keys
+// of a table without indexes, engine only: the write path loadgen's put
+// takes (no old item decoded).
+func BenchmarkEnginePutItemPlain(b *testing.B) {
+	e := plainEngine(b)
+	name := "plain"
+	item := av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}
+	sks := make([]av.Value, 1000)
+	for i := range sks {
+		sks[i] = avN(strconv.Itoa(i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		item["sk"] = sks[i%len(sks)]
+		if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestGetItemAllocations pins what a GetItem of a table without indexes
+// allocates, engine only: the key, the store's copy of the value, the
+// output and the partition bucket's key; a request without expressions
+// builds no placeholder context, and checking the key no slice.
+func TestGetItemAllocations(t *testing.T) {
+	e := plainEngine(t)
+	name := "plain"
+	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name,
+		Item: av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}}); err != nil {
+		t.Fatal(err)
+	}
+	in := &GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
+	n := testing.AllocsPerRun(200, func() {
+		if _, err := e.GetItemStored(context.Background(), testNS, in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 4 {
+		t.Fatalf("GetItem allocates %v times, want at most 4", n)
+	}
+}
+
+// BenchmarkEngineGetItemPlain reads a 1 KB item of a table without
+// indexes through GetItemStored (the wire's path), engine only.
+func BenchmarkEngineGetItemPlain(b *testing.B) {
+	e := plainEngine(b)
+	name := "plain"
+	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name,
+		Item: av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}}); err != nil {
+		b.Fatal(err)
+	}
+	in := &GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.GetItemStored(context.Background(), testNS, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkTableStatsAfterWrite is DescribeTable's stats cost when a write
 // has invalidated the memo: summing every stripe's record of a table whose
 // items cover all stripes.

@@ -41,8 +41,23 @@ type Metrics struct {
 	eng    *emulator.Engine
 	pebble func() *pebble.Metrics
 	// ops caches each operation's latency observer, so a request costs no
-	// label hashing for the histogram.
-	ops map[string]prometheus.Observer
+	// label hashing for the histogram; reqs and cons do the same for the
+	// request and capacity counters (a Go map lookup is a fraction of the
+	// vector's hashing of every label value).
+	ops  map[string]prometheus.Observer
+	reqs map[requestKey]prometheus.Counter
+	cons map[consumedKey]prometheus.Counter
+}
+
+type requestKey struct {
+	op, code string
+	status   int
+}
+
+type consumedKey struct {
+	ns           emulator.Namespace
+	table, index string
+	read         bool
 }
 
 // New returns Metrics with its collectors registered.
@@ -69,6 +84,8 @@ func New(opts Options) *Metrics {
 		eng:    opts.Engine,
 		pebble: opts.Pebble,
 		ops:    map[string]prometheus.Observer{},
+		reqs:   map[requestKey]prometheus.Counter{},
+		cons:   map[consumedKey]prometheus.Counter{},
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled, tableCollector{m}, pebbleCollector{m})
 	if opts.GoRuntime {
@@ -101,7 +118,17 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // Request counts one answered request: wire.Options.OnRequest.
 func (m *Metrics) Request(d wire.RequestDone) {
-	m.requests.WithLabelValues(d.Operation, statusText(d.Status), d.ErrorCode).Inc()
+	k := requestKey{op: d.Operation, code: d.ErrorCode, status: d.Status}
+	m.mu.RLock()
+	c := m.reqs[k]
+	m.mu.RUnlock()
+	if c == nil {
+		c = m.requests.WithLabelValues(d.Operation, statusText(d.Status), d.ErrorCode)
+		m.mu.Lock()
+		m.reqs[k] = c
+		m.mu.Unlock()
+	}
+	c.Inc()
 	m.opLatency(d.Operation).Observe(d.Duration.Seconds())
 }
 
@@ -138,7 +165,17 @@ func direction(read bool) string {
 
 // Consumed implements emulator.Observer.
 func (m *Metrics) Consumed(c emulator.Consumption) {
-	m.consumed.WithLabelValues(c.Namespace.Account, c.Namespace.Region, c.Table, c.Index, direction(c.Read)).Add(c.Units)
+	k := consumedKey{ns: c.Namespace, table: c.Table, index: c.Index, read: c.Read}
+	m.mu.RLock()
+	ctr := m.cons[k]
+	m.mu.RUnlock()
+	if ctr == nil {
+		ctr = m.consumed.WithLabelValues(c.Namespace.Account, c.Namespace.Region, c.Table, c.Index, direction(c.Read))
+		m.mu.Lock()
+		m.cons[k] = ctr
+		m.mu.Unlock()
+	}
+	ctr.Add(c.Units)
 }
 
 // Throttled implements emulator.Observer.

@@ -228,3 +228,84 @@ func TestUnknownOperationLabel(t *testing.T) {
 		t.Errorf("%d request series, want 1", n)
 	}
 }
+
+// BenchmarkConsumed is the observer call every charged request makes.
+func BenchmarkConsumed(b *testing.B) {
+	m := metrics.New(metrics.Options{})
+	c := emulator.Consumption{Namespace: emulator.Namespace{Account: "123456789012", Region: "us-east-1"}, Table: "loadgen", Units: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Consumed(c)
+	}
+}
+
+// BenchmarkRequest is wire's OnRequest for every answered request.
+func BenchmarkRequest(b *testing.B) {
+	m := metrics.New(metrics.Options{})
+	d := wire.RequestDone{Operation: "PutItem", Status: 200, Duration: time.Millisecond}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Request(d)
+	}
+}
+
+// TestCountersKeptApart: the counters cached per label set keep every
+// label apart (namespace, table, index, direction; operation, status,
+// error).
+func TestCountersKeptApart(t *testing.T) {
+	m := metrics.New(metrics.Options{})
+	a := emulator.Namespace{Account: "111111111111", Region: "us-east-1"}
+	b := emulator.Namespace{Account: "111111111111", Region: "eu-west-1"}
+	for _, c := range []emulator.Consumption{
+		{Namespace: a, Table: "t", Units: 1},
+		{Namespace: a, Table: "t", Units: 2, Read: true},
+		{Namespace: a, Table: "t", Index: "g", Units: 4},
+		{Namespace: b, Table: "t", Units: 8},
+		{Namespace: a, Table: "u", Units: 16},
+		{Namespace: a, Table: "t", Units: 32},
+	} {
+		m.Consumed(c)
+	}
+	for _, d := range []wire.RequestDone{
+		{Operation: "PutItem", Status: 200}, {Operation: "PutItem", Status: 400, ErrorCode: "ValidationException"},
+		{Operation: "GetItem", Status: 200}, {Operation: "PutItem", Status: 200}, {Operation: "GetItem", Status: 413},
+	} {
+		m.Request(d)
+	}
+	fams, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*dto.MetricFamily{}
+	for _, f := range fams {
+		byName[f.GetName()] = f
+	}
+	const cu = "extenddb_consumed_capacity_units_total"
+	for _, c := range []struct {
+		labels []string
+		want   float64
+	}{
+		{[]string{"region=us-east-1", "table=t", "index=", "direction=write"}, 33},
+		{[]string{"region=us-east-1", "table=t", "index=", "direction=read"}, 2},
+		{[]string{"region=us-east-1", "table=t", "index=g", "direction=write"}, 4},
+		{[]string{"region=eu-west-1", "table=t", "index=", "direction=write"}, 8},
+		{[]string{"region=us-east-1", "table=u", "index=", "direction=write"}, 16},
+	} {
+		if got := value(t, byName, cu, c.labels...); got != c.want {
+			t.Errorf("%v: %v, want %v", c.labels, got, c.want)
+		}
+	}
+	const rq = "extenddb_requests_total"
+	if got := value(t, byName, rq, "operation=PutItem", "status=200", "error="); got != 2 {
+		t.Errorf("PutItem 200: %v", got)
+	}
+	if got := value(t, byName, rq, "operation=PutItem", "status=400", "error=ValidationException"); got != 1 {
+		t.Errorf("PutItem 400: %v", got)
+	}
+	if got := value(t, byName, rq, "operation=GetItem", "status=200"); got != 1 {
+		t.Errorf("GetItem 200: %v", got)
+	}
+	if got := value(t, byName, rq, "operation=GetItem", "status=413"); got != 1 {
+		t.Errorf("GetItem 413: %v", got)
+	}
+}
