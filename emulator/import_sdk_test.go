@@ -287,8 +287,13 @@ func TestImportErrors(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value 'XML' at 'inputFormat' failed to satisfy constraint: Member must satisfy enum value set: [DYNAMODB_JSON, ION, CSV]")
 
 	arn := *first.ImportTableDescription.ImportArn
-	_, err = c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: aws.String(arn[:len(arn)-1] + "0")})
-	wantAPIError(t, err, "ImportNotFoundException", "Import not found: "+arn[:len(arn)-1]+"0")
+	// Another last character, so the ARN names no import whatever it ends in.
+	other := arn[:len(arn)-1] + "0"
+	if other == arn {
+		other = arn[:len(arn)-1] + "1"
+	}
+	_, err = c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: aws.String(other)})
+	wantAPIError(t, err, "ImportNotFoundException", "Import not found: "+other)
 	bad := strings.Replace(arn, "/import/", "/imports/", 1)
 	_, err = c.DescribeImport(ctx, &dynamodb.DescribeImportInput{ImportArn: &bad})
 	wantAPIError(t, err, "ValidationException", "Invalid importArn: "+bad)
