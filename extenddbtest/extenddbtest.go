@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/internal/sdkhttp"
 	"github.com/extenddb/extenddb/objstore"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/throttle"
@@ -237,7 +238,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 			Region:       o.region,
 			BaseEndpoint: aws.String(srv.URL),
 			Credentials:  credentials.NewStaticCredentialsProvider(o.accessKeyID, DefaultSecretKey, ""),
-			HTTPClient:   srv.Client(),
+			HTTPClient:   sdkhttp.OwnedBody(srv.Client()),
 		},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/extenddb/extenddb/extenddbtest"
+	"github.com/extenddb/extenddb/internal/sdkhttp"
 )
 
 func createTable(t *testing.T, db *dynamodb.Client, name string) *types.TableDescription {
@@ -44,6 +45,12 @@ func TestStart(t *testing.T) {
 	id, err := sts.NewFromConfig(srv.Config).GetCallerIdentity(t.Context(), &sts.GetCallerIdentityInput{})
 	if err != nil || aws.ToString(id.Account) != "000000000000" {
 		t.Errorf("GetCallerIdentity: %v %v", id, err)
+	}
+	// Its clients hand net/http a private copy of each request body, so a
+	// large response never fails on the SDK's own race and is never sent
+	// twice by its retry (internal/sdkhttp).
+	if _, ok := srv.Config.HTTPClient.(sdkhttp.Client); !ok {
+		t.Errorf("Config.HTTPClient is %T; want sdkhttp.Client", srv.Config.HTTPClient)
 	}
 	// Each Start is a new, empty server.
 	other := extenddbtest.Start(t)

@@ -1,9 +1,7 @@
 package testserver
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -15,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/internal/sdkhttp"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -228,7 +227,7 @@ func (s *Server) ClientFor(region, accessKeyID string) *dynamodb.Client {
 		BaseEndpoint:     aws.String(s.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(accessKeyID, DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       ownedBodyClient{s.srv.Client()},
+		HTTPClient:       sdkhttp.OwnedBody(s.srv.Client()),
 	})
 }
 
@@ -240,63 +239,19 @@ func (s *Server) AWSConfig(region, accessKeyID string) aws.Config {
 		BaseEndpoint:     aws.String(s.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(accessKeyID, DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       ownedBodyClient{s.srv.Client()},
+		HTTPClient:       sdkhttp.OwnedBody(s.srv.Client()),
 	}
 }
 
 // Context returns a context for one request, cancelled with the test.
 func (s *Server) Context() context.Context { return s.t.Context() }
 
-// ownedBodyClient hands net/http a private copy of each request body.
-//
-// Without it the real client sometimes fails on a large response with
-// "read tcp ...: use of closed network connection", and the server is not
-// involved (TestSDKBodyCloseRace makes it happen every time):
-//
-//  1. smithy-go wraps the body in a safeReadCloser, a type net/http does not
-//     know to be in memory, so the transport flushes the headers first and
-//     copies the body straight to the socket: the server has the whole
-//     request before the transport's write loop is done with it.
-//  2. After ContentLength bytes the write loop copies the rest of the body
-//     to io.Discard, to catch a body longer than declared.
-//  3. Meanwhile the server may answer, the client's Do return, and smithy's
-//     ClientHandler close the request body. A closed safeReadCloser's
-//     WriteTo returns io.EOF (not 0, nil), which io.Copy passes on, so the
-//     write loop takes the request as failed and closes the connection:
-//     the response still being read on it fails. A response that already
-//     sits in the client's 4 KB read buffer is unharmed, hence "large".
-//
-// The SDK's default retryer retries the error (net.ErrClosed); these
-// clients make one attempt so that tests see every server error. A private
-// *bytes.Reader is one net/http knows, is never closed by the SDK and
-// returns 0, nil at its end: the copy removes the race without retrying
-// anything. (aws-sdk-go-v2 #1825, #2737; the SDK's answer was the retry,
-// #2949.)
-type ownedBodyClient struct{ c *http.Client }
-
 // SDKHTTPClient returns c as an aws-sdk-go-v2 HTTP client that hands net/http
-// a private copy of each request body (see ownedBodyClient), for tests that
-// point the SDK at a server of their own with retries off. A nil c is
-// http.DefaultClient.
-func SDKHTTPClient(c *http.Client) aws.HTTPClient {
-	if c == nil {
-		c = http.DefaultClient
-	}
-	return ownedBodyClient{c}
-}
-
-func (o ownedBodyClient) Do(req *http.Request) (*http.Response, error) {
-	if req.Body != nil && req.Body != http.NoBody {
-		body, err := io.ReadAll(req.Body)
-		_ = req.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	}
-	return o.c.Do(req)
-}
+// a private copy of each request body (sdkhttp.OwnedBody: without it the
+// client sometimes fails a large response with "use of closed network
+// connection", see TestSDKBodyCloseRace), for tests that point the SDK at a
+// server of their own with retries off. A nil c is http.DefaultClient.
+func SDKHTTPClient(c *http.Client) aws.HTTPClient { return sdkhttp.OwnedBody(c) }
 
 // ConfigWith returns an aws.Config for region signing with creds (static
 // keys of a credentials file, or temporary ones from STS), for servers
