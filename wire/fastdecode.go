@@ -348,27 +348,36 @@ func (s *scanner) strList(p *[]string) bool {
 	if s.isNull() {
 		return true
 	}
+	out := []string{}
+	ok := s.array(func() bool {
+		v, ok := s.str()
+		out = append(out, v)
+		return ok
+	})
+	if ok {
+		*p = out
+	}
+	return ok
+}
+
+// array reads [elem, …], calling elem for each element.
+func (s *scanner) array(elem func() bool) bool {
 	if !s.literal("[") {
 		return false
 	}
-	out := []string{}
 	if s.peek() == ']' {
 		s.i++
-		*p = out
 		return true
 	}
 	for {
-		v, ok := s.str()
-		if !ok {
+		if !elem() {
 			return false
 		}
-		out = append(out, v)
 		switch s.peek() {
 		case ',':
 			s.i++
 		case ']':
 			s.i++
-			*p = out
 			return true
 		default:
 			return false
@@ -500,30 +509,17 @@ func (s *scanner) itemList(p *[]av.Item) bool {
 	if s.isNull() {
 		return true
 	}
-	if !s.literal("[") {
-		return false
-	}
 	out := []av.Item{}
-	if s.peek() == ']' {
-		s.i++
-		*p = out
-		return true
-	}
-	for {
+	ok := s.array(func() bool {
 		var it av.Item
 		if s.isNull() || !s.item(&it) {
 			return false
 		}
 		out = append(out, it)
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			*p = out
-			return true
-		default:
-			return false
-		}
+		return true
+	})
+	if ok {
+		*p = out
 	}
+	return ok
 }
