@@ -30,6 +30,7 @@ type proc struct {
 	st     kv.Store
 	srv    *httptest.Server
 	c      *dynamodb.Client
+	cfg    aws.Config // c's, for other services' clients
 	closed bool
 }
 
@@ -53,13 +54,15 @@ func startProc(t *testing.T, st kv.Store, mods ...func(*emulator.Options)) *proc
 	}
 	p := &proc{eng: eng, st: st}
 	p.srv = httptest.NewServer(wire.NewHandler(eng, wire.Options{}))
-	p.c = dynamodb.New(dynamodb.Options{
-		Region:           testserver.DefaultRegion,
-		BaseEndpoint:     aws.String(p.srv.URL),
-		Credentials:      credentials.NewStaticCredentialsProvider(testserver.DefaultAccessKeyID, testserver.DefaultSecretKey, ""),
+	p.cfg = aws.Config{
+		Region:       testserver.DefaultRegion,
+		BaseEndpoint: aws.String(p.srv.URL),
+		Credentials:  credentials.NewStaticCredentialsProvider(testserver.DefaultAccessKeyID, testserver.DefaultSecretKey, ""),
+		// One attempt: the tests see every error the server gives.
 		RetryMaxAttempts: 1,
 		HTTPClient:       testserver.SDKHTTPClient(p.srv.Client()),
-	})
+	}
+	p.c = dynamodb.NewFromConfig(p.cfg)
 	t.Cleanup(p.stop)
 	return p
 }

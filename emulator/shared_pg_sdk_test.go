@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -17,28 +16,18 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	sttypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/pgtest"
-	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/pgstore"
-	"github.com/extenddb/extenddb/wire"
 )
 
-// pgNode is one ExtendDB process: its store handle, engine and server.
-type pgNode struct {
-	eng    *emulator.Engine
-	srv    *httptest.Server
-	client *dynamodb.Client
-	cfg    aws.Config
-}
-
-// openPGNode starts an engine on its own connection pool to dsn.
-func openPGNode(t *testing.T, dsn string, maxTries ...int) *pgNode {
+// openPGNode starts a process (proc) on its own connection pool to dsn,
+// its workers off: which process runs them is not what these tests check.
+func openPGNode(t *testing.T, dsn string, maxTries ...int) *proc {
 	t.Helper()
 	po := pgstore.Options{DSN: dsn}
 	if len(maxTries) > 0 {
@@ -48,38 +37,18 @@ func openPGNode(t *testing.T, dsn string, maxTries ...int) *pgNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Workers off: which process runs them is not what these tests check.
-	eng, err := emulator.New(emulator.Options{Store: st, TTLInterval: -1})
-	if err != nil {
-		_ = st.Close()
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(wire.NewHandler(eng, wire.Options{}))
-	t.Cleanup(func() {
-		srv.Close()
-		_ = eng.Close()
-		_ = st.Close()
-	})
-	cfg := aws.Config{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(srv.URL),
-		Credentials:  credentials.NewStaticCredentialsProvider("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", ""),
-		// One attempt: the tests see every error the server gives.
-		RetryMaxAttempts: 1,
-		HTTPClient:       testserver.SDKHTTPClient(srv.Client()),
-	}
-	return &pgNode{eng: eng, srv: srv, client: dynamodb.NewFromConfig(cfg), cfg: cfg}
+	return startProc(t, st, func(o *emulator.Options) { o.TTLInterval = -1 })
 }
 
 // pgPair opens two engines on one fresh database. setup runs on the first
 // before the second opens, so the second loads the tables it creates (the
 // catalog's cross-process refresh is not what these tests exercise).
-func pgPair(t *testing.T, setup func(c *dynamodb.Client)) [2]*pgNode {
+func pgPair(t *testing.T, setup func(c *dynamodb.Client)) [2]*proc {
 	t.Helper()
 	dsn := pgtest.DSN(t)
 	a := openPGNode(t, dsn)
-	setup(a.client)
-	return [2]*pgNode{a, openPGNode(t, dsn)}
+	setup(a.c)
+	return [2]*proc{a, openPGNode(t, dsn)}
 }
 
 // createPKTable creates an on-demand table with string key pk.
@@ -122,7 +91,7 @@ func TestSharedStoreAddIsAtomic(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, clients)
 	for i := range clients {
-		c := nodes[i%2].client
+		c := nodes[i%2].c
 		wg.Go(func() {
 			for range adds {
 				_, err := c.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{
@@ -142,7 +111,7 @@ func TestSharedStoreAddIsAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, nd := range nodes {
-		out, err := nd.client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("ctr"), Key: strKey("k"), ConsistentRead: aws.Bool(true)})
+		out, err := nd.c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("ctr"), Key: strKey("k"), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +132,7 @@ func TestSharedStoreConditionalPutOneWinner(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make(chan error, racers)
 		for i := range racers {
-			c := nodes[i%2].client
+			c := nodes[i%2].c
 			wg.Go(func() {
 				item := strKey(fmt.Sprintf("r%d", r))
 				item["by"] = &types.AttributeValueMemberN{Value: strconv.Itoa(i)}
@@ -231,7 +200,7 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 	var committed, cancels atomic.Int32
 	errs := make(chan error, 2*writers)
 	for w := range writers {
-		c := nodes[w%2].client
+		c := nodes[w%2].c
 		wg.Go(func() {
 			for i := 0; i < transfers; {
 				from, to := (w+i)%accounts, (w+3*i+1)%accounts
@@ -264,7 +233,7 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 	var readers sync.WaitGroup
 	var reads atomic.Int32
 	for r := range 2 {
-		c := nodes[r].client
+		c := nodes[r].c
 		readers.Go(func() {
 			for !done.Load() {
 				s, err := sum(c)
@@ -292,7 +261,7 @@ func TestSharedStoreBankTransfers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, nd := range nodes {
-		if s, err := sum(nd.client); err != nil || s != accounts*start {
+		if s, err := sum(nd.c); err != nil || s != accounts*start {
 			t.Errorf("process %d: final total %d (%v), want %d", i, s, err, accounts*start)
 		}
 	}
@@ -314,7 +283,7 @@ func TestSharedStoreStreamOrder(t *testing.T) {
 			for v := range writes {
 				// Each write of an item goes to the other process than
 				// the one before.
-				c := nodes[(it+v)%2].client
+				c := nodes[(it+v)%2].c
 				item := strKey(fmt.Sprintf("i%d", it))
 				item["v"] = &types.AttributeValueMemberN{Value: strconv.Itoa(v)}
 				if _, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("str"), Item: item}); err != nil {
@@ -358,10 +327,10 @@ func TestSharedStoreStreamOrder(t *testing.T) {
 }
 
 // readStream returns every record of table name's stream, shard by shard.
-func readStream(t *testing.T, nd *pgNode, name string) []sttypes.Record {
+func readStream(t *testing.T, nd *proc, name string) []sttypes.Record {
 	t.Helper()
 	ctx := t.Context()
-	d, err := nd.client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	d, err := nd.c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,10 +372,10 @@ func TestSharedStoreTokenReplayOtherProcess(t *testing.T) {
 				ExpressionAttributeValues: map[string]types.AttributeValue{":by": &types.AttributeValueMemberN{Value: by}}}},
 		}}
 	}
-	if _, err := nodes[0].client.TransactWriteItems(t.Context(), in("1")); err != nil {
+	if _, err := nodes[0].c.TransactWriteItems(t.Context(), in("1")); err != nil {
 		t.Fatal(err)
 	}
-	out, err := nodes[1].client.TransactWriteItems(t.Context(), func() *dynamodb.TransactWriteItemsInput {
+	out, err := nodes[1].c.TransactWriteItems(t.Context(), func() *dynamodb.TransactWriteItemsInput {
 		x := in("1")
 		x.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 		return x
@@ -418,12 +387,12 @@ func TestSharedStoreTokenReplayOtherProcess(t *testing.T) {
 	if len(out.ConsumedCapacity) != 1 || aws.ToFloat64(out.ConsumedCapacity[0].ReadCapacityUnits) != 1 {
 		t.Errorf("replay's consumed capacity %+v, want one read unit", out.ConsumedCapacity)
 	}
-	_, err = nodes[1].client.TransactWriteItems(t.Context(), in("2"))
+	_, err = nodes[1].c.TransactWriteItems(t.Context(), in("2"))
 	var mismatch *types.IdempotentParameterMismatchException
 	if !errors.As(err, &mismatch) {
 		t.Errorf("other parameters on the other process: %v, want IdempotentParameterMismatchException", err)
 	}
-	got, err := nodes[1].client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("tok"), Key: strKey("k"), ConsistentRead: aws.Bool(true)})
+	got, err := nodes[1].c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("tok"), Key: strKey("k"), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +414,7 @@ func TestSharedStoreTokenRace(t *testing.T) {
 		errs := make(chan error, 2)
 		for _, nd := range nodes {
 			wg.Go(func() {
-				_, err := nd.client.TransactWriteItems(context.Background(), in)
+				_, err := nd.c.TransactWriteItems(context.Background(), in)
 				var inProgress *types.TransactionInProgressException
 				if err != nil && !errors.As(err, &inProgress) {
 					errs <- err
@@ -458,7 +427,7 @@ func TestSharedStoreTokenRace(t *testing.T) {
 			t.Fatalf("round %d: %v", r, err)
 		}
 	}
-	got, err := nodes[0].client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("tokr"), Key: strKey("k"), ConsistentRead: aws.Bool(true)})
+	got, err := nodes[0].c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("tokr"), Key: strKey("k"), ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,8 +440,8 @@ func TestSharedStoreTokenRace(t *testing.T) {
 // reports the items the other wrote, even after it answered before them.
 func TestSharedStoreItemCountAcrossProcesses(t *testing.T) {
 	nodes := pgPair(t, func(c *dynamodb.Client) { createPKTable(t, c, "cnt", nil) })
-	count := func(nd *pgNode) int64 {
-		d, err := nd.client.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("cnt")})
+	count := func(nd *proc) int64 {
+		d, err := nd.c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("cnt")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -482,7 +451,7 @@ func TestSharedStoreItemCountAcrossProcesses(t *testing.T) {
 		t.Fatalf("ItemCount %d before any write", n)
 	}
 	for i := range 5 {
-		if _, err := nodes[0].client.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("cnt"), Item: strKey(fmt.Sprint(i))}); err != nil {
+		if _, err := nodes[0].c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("cnt"), Item: strKey(fmt.Sprint(i))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -490,7 +459,7 @@ func TestSharedStoreItemCountAcrossProcesses(t *testing.T) {
 		t.Errorf("the other process reports ItemCount %d, want 5", n)
 	}
 	for i := range 2 {
-		if _, err := nodes[1].client.DeleteItem(t.Context(), &dynamodb.DeleteItemInput{TableName: aws.String("cnt"), Key: strKey(fmt.Sprint(i))}); err != nil {
+		if _, err := nodes[1].c.DeleteItem(t.Context(), &dynamodb.DeleteItemInput{TableName: aws.String("cnt"), Key: strKey(fmt.Sprint(i))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -507,8 +476,8 @@ func TestSharedStoreItemCountAcrossProcesses(t *testing.T) {
 func TestSharedStoreConflictAnswers(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	a := openPGNode(t, dsn, 1)
-	createPKTable(t, a.client, "cfl", nil)
-	nodes := [2]*pgNode{a, openPGNode(t, dsn, 1)}
+	createPKTable(t, a.c, "cfl", nil)
+	nodes := [2]*proc{a, openPGNode(t, dsn, 1)}
 	for _, nd := range nodes {
 		// A write's transaction lasts a millisecond: the processes'
 		// writes overlap, and conflict, often.
@@ -532,7 +501,7 @@ func TestSharedStoreConflictAnswers(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make(chan error, 8)
 		for i := range 8 {
-			c := nodes[i%2].client
+			c := nodes[i%2].c
 			wg.Go(func() {
 				for range 40 {
 					err := add(c, key, tx)
@@ -558,7 +527,7 @@ func TestSharedStoreConflictAnswers(t *testing.T) {
 		for err := range errs {
 			t.Fatalf("tx=%v: %v", tx, err)
 		}
-		got, err := a.client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("cfl"), Key: strKey(key), ConsistentRead: aws.Bool(true)})
+		got, err := a.c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("cfl"), Key: strKey(key), ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
