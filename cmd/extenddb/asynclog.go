@@ -72,7 +72,7 @@ func (l *asyncLog) WriteLevel(level zerolog.Level, p []byte) (int, error) {
 	return len(p), nil
 }
 
-// flush writes everything pending.
+// flush writes everything pending, before it returns.
 func (l *asyncLog) flush() {
 	l.writeMu.Lock()
 	defer l.writeMu.Unlock()

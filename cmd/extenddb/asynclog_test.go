@@ -118,11 +118,11 @@ func TestAsyncLogIdleLineGoesOutPromptly(t *testing.T) {
 // Write, so batched events reach it one at a time and all show.
 func TestConsoleLoggerLinePerEvent(t *testing.T) {
 	var out bytes.Buffer
-	log, closeLog := newLogger(&out, "info", "console")
+	log, logOut := newLogger(&out, "info", "console")
 	for i := range 50 {
 		log.Info().Int("n", i).Msg("request")
 	}
-	closeLog()
+	_ = logOut.Close()
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 50 || !strings.Contains(lines[49], "n=49") {
 		t.Errorf("console output has %d lines: %q", len(lines), out.String())
@@ -134,8 +134,8 @@ func TestConsoleLoggerLinePerEvent(t *testing.T) {
 func BenchmarkRequestLogLine(b *testing.B) {
 	for _, format := range []string{"json", "console"} {
 		b.Run(format, func(b *testing.B) {
-			log, closeLog := newLogger(io.Discard, "info", format)
-			defer closeLog()
+			log, logOut := newLogger(io.Discard, "info", format)
+			defer logOut.Close()
 			b.ReportAllocs()
 			for b.Loop() {
 				log.Info().Str("op", "GetItem").Str("table", "loadgen").Int("status", 200).Float64("rcu", 0.5).

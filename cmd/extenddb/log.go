@@ -11,9 +11,10 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// newLogger builds the process logger, writing through an asyncLog; close
-// writes what is pending. level and format were validated.
-func newLogger(w io.Writer, level, format string) (log zerolog.Logger, close func()) {
+// newLogger builds the process logger, writing through out; out.flush
+// writes what is pending now, out.Close too and makes later lines direct.
+// level and format were validated.
+func newLogger(w io.Writer, level, format string) (log zerolog.Logger, out *asyncLog) {
 	perLine := false
 	if format == "console" {
 		// Formatted on the log goroutine, off the request path.
@@ -25,7 +26,7 @@ func newLogger(w io.Writer, level, format string) (log zerolog.Logger, close fun
 		lvl = zerolog.InfoLevel
 	}
 	aw := newAsyncLog(w, perLine)
-	return zerolog.New(aw).Level(lvl).With().Timestamp().Logger(), func() { _ = aw.Close() }
+	return zerolog.New(aw).Level(lvl).With().Timestamp().Logger(), aw
 }
 
 // isTerminal reports whether w is a character device, so colour codes are

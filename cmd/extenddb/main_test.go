@@ -392,6 +392,45 @@ func TestServeStartsAndStops(t *testing.T) {
 	}
 }
 
+// TestServingLineBeforeFirstAnswer: whoever waits for the port (the
+// README's users, scripts, compose health checks) finds the start-up line
+// already written when the first request is answered, although request
+// lines are batched.
+func TestServingLineBeforeFirstAnswer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &cli{stdout: io.Discard, stderr: logs, getenv: env("HOME", t.TempDir()), notify: context.WithCancel}
+	done := make(chan int, 1)
+	go func() { done <- c.main(ctx, []string{"serve", "--in-memory", "--addr", addr}) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			// The listener may accept before serve logs; the answer may not.
+			_, _ = conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+			_, err = conn.Read(make([]byte, 1))
+			conn.Close()
+		}
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve never answered:\n%s", logs.String())
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	if !strings.Contains(logs.String(), "extenddb serving") {
+		t.Errorf("the first request was answered before the start-up line was written:\n%q", logs.String())
+	}
+}
+
 func TestServeDataDirLocked(t *testing.T) {
 	dir := t.TempDir()
 	_, _, stop, done := startServe(t, "--data-dir", dir)

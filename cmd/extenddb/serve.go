@@ -386,12 +386,12 @@ func runServe(ctx context.Context, c *cli, args []string) int {
 	case err != nil:
 		return usageFailed(c, "serve", err)
 	}
-	log, closeLog := newLogger(c.stderr, cfg.logLevel, cfg.logFormat)
-	defer closeLog()
+	log, logOut := newLogger(c.stderr, cfg.logLevel, cfg.logFormat)
+	defer logOut.Close()
 	ctx, stop := c.notify(ctx)
 	defer stop()
 	tuneGC(ctx, c.getenv)
-	if err := serve(ctx, stop, cfg, log); err != nil {
+	if err := serve(ctx, stop, cfg, log, logOut.flush); err != nil {
 		log.Error().Err(err).Msg("extenddb stopped with an error")
 		return 1
 	}
@@ -441,7 +441,7 @@ func openStore(cfg serveConfig, log zerolog.Logger) (store kv.Store, pebble *peb
 // serve runs until ctx is cancelled, then shuts down in order: stop
 // accepting and drain in-flight requests, close the engine, close Pebble.
 // stop is called once ctx is done, so a second signal kills the process.
-func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log zerolog.Logger) (err error) {
+func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log zerolog.Logger, flushLog func()) (err error) {
 	store, pebble, err := openStore(cfg, log)
 	if err != nil {
 		return err
@@ -555,6 +555,9 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	}
 	ev.Str("account", cfg.defaultAccount).Str("region", cfg.defaultRegion).
 		Bool("sync", cfg.sync).Str("version", versionString()).Msg("extenddb serving")
+	// Scripts wait for this line, or for the port, and then expect the other:
+	// the line is out before the first request can be answered.
+	flushLog()
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
