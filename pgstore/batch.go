@@ -23,7 +23,7 @@ const (
 // op is one buffered write; its slices are the batch's own copies.
 type op struct {
 	kind opKind
-	k, v []byte // v is the end of a DeleteRange (nil: open)
+	k, v []byte // v is the end of a DeleteRange
 }
 
 // batch buffers writes until Commit sends them as one transaction in one
@@ -64,23 +64,19 @@ func (b *batch) Delete(key []byte) error {
 	return nil
 }
 
-// DeleteRange deletes [start, end); a nil end is open (every key from
-// start on).
+// DeleteRange deletes [start, end). As in pebblestore, a start after end
+// (a nil end included) is refused and an empty range deletes nothing.
 func (b *batch) DeleteRange(start, end []byte) error {
 	if err := b.check(); err != nil {
 		return err
 	}
-	o := op{kind: opDeleteRange, k: append([]byte{}, start...)}
-	if end != nil {
-		switch c := bytes.Compare(start, end); {
-		case c > 0:
-			return fmt.Errorf("%w: DeleteRange [%q, %q)", ErrInvalidRange, start, end)
-		case c == 0:
-			return nil // empty range: nothing to delete
-		}
-		o.v = append([]byte{}, end...)
+	switch c := bytes.Compare(start, end); {
+	case c > 0:
+		return fmt.Errorf("%w: DeleteRange [%q, %q)", ErrInvalidRange, start, end)
+	case c == 0:
+		return nil // empty range: nothing to delete
 	}
-	b.ops = append(b.ops, o)
+	b.ops = append(b.ops, op{kind: opDeleteRange, k: append([]byte{}, start...), v: append([]byte{}, end...)})
 	return nil
 }
 
@@ -111,8 +107,6 @@ func (b *batch) queue(pb *pgx.Batch) {
 			pb.Queue(q.set, o.k, o.v)
 		case o.kind == opDelete:
 			pb.Queue(q.del, o.k)
-		case o.v == nil:
-			pb.Queue(q.delFrom, o.k)
 		default:
 			pb.Queue(q.delRange, o.k, o.v)
 		}

@@ -73,9 +73,9 @@ type Store struct {
 // bounds become inclusive ones on key+"\x00", so a handful of statements
 // serves every scan (pgx prepares and caches each once per connection).
 type statements struct {
-	get, set, del, delRange, delFrom string
-	setMany, delMany                 string
-	fwd, fwdOpen, bwd, bwdOpen       string
+	get, set, del, delRange    string
+	setMany, delMany           string
+	fwd, fwdOpen, bwd, bwdOpen string
 }
 
 func newStatements(t string) statements {
@@ -86,7 +86,6 @@ func newStatements(t string) statements {
 		setMany:  "INSERT INTO " + t + " (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
 		delMany:  "DELETE FROM " + t + " WHERE k = ANY($1::bytea[])",
 		delRange: "DELETE FROM " + t + " WHERE k >= $1 AND k < $2",
-		delFrom:  "DELETE FROM " + t + " WHERE k >= $1",
 		fwd:      "SELECT k, v FROM " + t + " WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3",
 		fwdOpen:  "SELECT k, v FROM " + t + " WHERE k >= $1 ORDER BY k LIMIT $2",
 		bwd:      "SELECT k, v FROM " + t + " WHERE k >= $1 AND k < $2 ORDER BY k DESC LIMIT $3",

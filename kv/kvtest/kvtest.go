@@ -320,6 +320,20 @@ func testDeleteRange(t *testing.T, s kv.Store) {
 	// A key written after the range delete is visible again.
 	put(t, s, "bb", "7")
 	wantKeys(t, s, nil, nil, "a", "bb", "c", "d")
+
+	// A range whose start sorts after its end is refused; a nil end is the
+	// empty key, not an open end. An empty range deletes nothing.
+	b2 := s.NewBatch()
+	defer b2.Close()
+	if err := b2.DeleteRange([]byte("c"), []byte("b")); err == nil {
+		t.Error("DeleteRange(c, b) accepted")
+	}
+	if err := b2.DeleteRange([]byte("c"), nil); err == nil {
+		t.Error("DeleteRange(c, nil) accepted")
+	}
+	must(t, b2.DeleteRange([]byte("c"), []byte("c")))
+	must(t, b2.Commit(false))
+	wantKeys(t, s, nil, nil, "a", "bb", "c", "d")
 }
 
 func testBatchOrder(t *testing.T, s kv.Store) {
