@@ -22,6 +22,8 @@ SERVE_FLAGS=${SERVE_FLAGS:-}
 PPROF=${PPROF:-}
 
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 work=$(mktemp -d)
 server=
 canned=
@@ -41,30 +43,19 @@ go build -o "$work/loadgen" ./internal/loadgen
 
 pprofFlag=()
 [[ -n $PPROF ]] && pprofFlag=(--pprof "$PPROF")
+port=$(free_port)
+addr=127.0.0.1:$port
 # shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
-"$work/extenddb" serve --addr 127.0.0.1:0 --data-dir "$work/data" --throttle=off \
+"$work/extenddb" serve --addr "$addr" --data-dir "$work/data" --throttle=off \
 	--log-format json "${pprofFlag[@]}" $SERVE_FLAGS 2>"$work/server.log" &
 server=$!
-addr=
-for _ in $(seq 200); do
-	addr=$(grep -o '"addr":"[^"]*"' "$work/server.log" | head -1 | cut -d'"' -f4) || true
-	[[ -n $addr ]] && break
-	kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-	sleep 0.05
-done
-[[ -n $addr ]] || { echo "server never logged its address" >&2; cat "$work/server.log" >&2; exit 1; }
+wait_port "$port" "$server" "$work/server.log"
 
 # The ceiling is a process of its own, as the server is: the generator's
 # client then shares a Go runtime with neither.
 "$work/loadgen" -serve-canned 127.0.0.1:0 2>"$work/canned.log" &
 canned=$!
-caddr=
-for _ in $(seq 200); do
-	caddr=$(grep -o 'http://[0-9.:]*' "$work/canned.log" | head -1) || true
-	[[ -n $caddr ]] && break
-	sleep 0.05
-done
-[[ -n $caddr ]] || { echo "the canned server never said where it is" >&2; cat "$work/canned.log" >&2; exit 1; }
+caddr=$(canned_addr "$work/canned.log")
 
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 

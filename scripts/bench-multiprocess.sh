@@ -32,6 +32,8 @@ if [[ -z $STORE && $PROCS -ne 1 ]]; then
 fi
 
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 work=$(mktemp -d)
 servers=()
 canned=
@@ -49,40 +51,24 @@ trap cleanup EXIT
 go build -o "$work/extenddb" ./cmd/extenddb
 go build -o "$work/loadgen" ./internal/loadgen
 
-# waitaddr LOG PID prints the address the server logged.
-waitaddr() {
-	local a=
-	for _ in $(seq 400); do
-		a=$(grep -o '"addr":"[^"]*"' "$1" | head -1 | cut -d'"' -f4) || true
-		[[ -n $a ]] && { echo "$a"; return; }
-		kill -0 "$2" 2>/dev/null || { cat "$1" >&2; exit 1; }
-		sleep 0.05
-	done
-	echo "server never logged its address" >&2; cat "$1" >&2; exit 1
-}
-
 addrs=()
 for p in $(seq "$PROCS"); do
 	storeFlags=(--data-dir "$work/data")
 	[[ -n $STORE ]] && storeFlags=(--store "$STORE")
 	pprofFlag=()
 	[[ -n $PPROF && $p -eq 1 ]] && pprofFlag=(--pprof "$PPROF")
+	port=$(free_port)
 	# shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
-	"$work/extenddb" serve --addr 127.0.0.1:0 "${storeFlags[@]}" --throttle=off \
+	"$work/extenddb" serve --addr "127.0.0.1:$port" "${storeFlags[@]}" --throttle=off \
 		--log-format json "${pprofFlag[@]}" $SERVE_FLAGS 2>"$work/server$p.log" &
 	servers+=($!)
-	addrs+=("$(waitaddr "$work/server$p.log" $!)")
+	wait_port "$port" $! "$work/server$p.log"
+	addrs+=("127.0.0.1:$port")
 done
 
 "$work/loadgen" -serve-canned 127.0.0.1:0 2>"$work/canned.log" &
 canned=$!
-caddr=
-for _ in $(seq 200); do
-	caddr=$(grep -o 'http://[0-9.:]*' "$work/canned.log" | head -1) || true
-	[[ -n $caddr ]] && break
-	sleep 0.05
-done
-[[ -n $caddr ]] || { echo "the canned server never said where it is" >&2; cat "$work/canned.log" >&2; exit 1; }
+caddr=$(canned_addr "$work/canned.log")
 
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 

@@ -16,6 +16,8 @@ ITEM_SIZE=${ITEM_SIZE:-1024}
 SERVE_FLAGS=${SERVE_FLAGS:-}
 
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 work=$(mktemp -d)
 server=
 cleanup() {
@@ -30,18 +32,13 @@ trap cleanup EXIT
 go build -o "$work/extenddb" ./cmd/extenddb
 go build -o "$work/memprobe" ./scripts/memprobe
 
+port=$(free_port)
+addr=127.0.0.1:$port
 # shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
-"$work/extenddb" serve --addr 127.0.0.1:0 --data-dir "$work/data" --throttle=off \
+"$work/extenddb" serve --addr "$addr" --data-dir "$work/data" --throttle=off \
 	--log-format json $SERVE_FLAGS 2>"$work/server.log" &
 server=$!
-addr=
-for _ in $(seq 200); do
-	addr=$(grep -o '"addr":"[^"]*"' "$work/server.log" | head -1 | cut -d'"' -f4) || true
-	[[ -n $addr ]] && break
-	kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-	sleep 0.05
-done
-[[ -n $addr ]] || { echo "server never logged its address" >&2; cat "$work/server.log" >&2; exit 1; }
+wait_port "$port" "$server" "$work/server.log"
 
 echo "extenddb serve $SERVE_FLAGS (CGO_ENABLED=$(go env CGO_ENABLED)), $ITEMS items of about $ITEM_SIZE bytes"
 "$work/memprobe" -endpoint "http://$addr" -pid "$server" -items "$ITEMS" -item-size "$ITEM_SIZE"
