@@ -60,6 +60,17 @@ type batchGetTable struct {
 
 // BatchGetItem reads up to 100 items by key across tables.
 func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	return e.batchGetItem(ctx, ns, in, false)
+}
+
+// BatchGetItemStored is BatchGetItem for an encoder that writes items from
+// their stored form (see QueryStored): a table whose items are returned
+// whole has them in the output's StoredResponses instead of Responses.
+func (e *Engine) BatchGetItemStored(ctx context.Context, ns Namespace, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	return e.batchGetItem(ctx, ns, in, true)
+}
+
+func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetItemInput, stored bool) (*BatchGetItemOutput, error) {
 	if in == nil {
 		in = &BatchGetItemInput{}
 	}
@@ -165,7 +176,14 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 	returned := 0
 	var thr batchThrottle
 	for _, part := range parts {
+		// A table whose items go out whole keeps them as the store gave
+		// them (a copy each): no decoding.
+		raw := stored && part.proj == nil
 		items := []av.Item{}
+		var rawItems [][]byte
+		if raw {
+			rawItems = make([][]byte, 0, len(part.spec.Keys))
+		}
 		var use capacityUse
 		use.read = true
 		var rest, throttled []av.Item
@@ -180,21 +198,43 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 				throttled = append(throttled, k)
 				continue
 			}
-			item, err := readItem(e.opts.Store, key)
+			var item av.Item
+			var b []byte
+			size := 0
+			var err error
+			if raw {
+				if b, err = readStored(e.opts.Store, key); err == nil && b != nil {
+					if size, err = av.StoredItemSize(b); err != nil {
+						err = internalError(err)
+					}
+				}
+			} else if item, err = readItem(e.opts.Store, key); err == nil {
+				size = av.ItemSize(item)
+			}
 			if err != nil {
 				return nil, err
 			}
 			// Each item is rounded on its own; a missing one costs the minimum.
-			size := av.ItemSize(item)
 			u := capacityUse{read: true, table: ReadUnits(size, part.consistent)}
 			e.chargeThroughput(ctx, part.t, key, &u)
 			use.table += u.table
-			if item != nil {
+			switch {
+			case b != nil:
+				returned += size
+				rawItems = append(rawItems, b)
+			case item != nil:
 				returned += size
 				items = append(items, part.proj.Project(item))
 			}
 		}
-		out.Responses[part.name] = items
+		if raw {
+			if out.stored == nil {
+				out.stored = map[string][][]byte{}
+			}
+			out.stored[part.name] = rawItems
+		} else {
+			out.Responses[part.name] = items
+		}
 		if rest = append(throttled, rest...); len(rest) > 0 {
 			u := part.spec
 			u.Keys = rest

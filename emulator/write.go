@@ -284,6 +284,20 @@ func validateIndexKeys(t *tableMeta, item av.Item) error {
 
 // readItem returns the item stored at k, or nil.
 func readItem(r kv.Reader, k []byte) (av.Item, error) {
+	b, err := readStored(r, k)
+	if b == nil || err != nil {
+		return nil, err
+	}
+	it, err := av.DecodeItem(b)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return it, nil
+}
+
+// readStored returns the stored form of the item under k, nil if there
+// is none.
+func readStored(r kv.Reader, k []byte) ([]byte, error) {
 	b, err := r.Get(k)
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil, nil
@@ -291,11 +305,7 @@ func readItem(r kv.Reader, k []byte) (av.Item, error) {
 	if err != nil {
 		return nil, internalError(err)
 	}
-	it, err := av.DecodeItem(b)
-	if err != nil {
-		return nil, internalError(err)
-	}
-	return it, nil
+	return b, nil
 }
 
 // itemChange is one item's change, as streams will consume it: Old or New
