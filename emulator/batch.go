@@ -56,6 +56,7 @@ type batchGetTable struct {
 	spec       KeysAndAttributes
 	proj       *expr.Projection
 	consistent bool
+	keys       [][]byte // the storage keys of spec.Keys, made once
 }
 
 // BatchGetItem reads up to 100 items by key across tables.
@@ -157,15 +158,16 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		}
 		part.t = t
 		seen := make(map[string]bool, len(part.spec.Keys))
-		for _, k := range part.spec.Keys {
+		part.keys = make([][]byte, len(part.spec.Keys))
+		for i, k := range part.spec.Keys {
 			if err := checkKey(t, k); err != nil {
 				return nil, err
 			}
-			sk := string(itemKey(t, k))
-			if seen[sk] {
+			part.keys[i] = itemKey(t, k)
+			if seen[string(part.keys[i])] {
 				return nil, Validation(msgBatchDuplicates)
 			}
-			seen[sk] = true
+			seen[string(part.keys[i])] = true
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -193,7 +195,7 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 				rest = part.spec.Keys[i:]
 				break
 			}
-			key := itemKey(part.t, k)
+			key := part.keys[i]
 			if thr.refused(e.throttleAdmit(part.t, throttle.Read, key)) {
 				throttled = append(throttled, k)
 				continue

@@ -68,11 +68,11 @@ func (p *readPlan) raw() bool { return p.stored && p.proj == nil && !p.count && 
 
 type readResult struct {
 	items []av.Item
-	// raw holds the stored bytes of the page's items back to back, ends
-	// where each ends (readPlan.raw): one buffer for the page rather than
-	// an av.Item per item.
-	raw     []byte
-	ends    []int
+	// raw holds the stored bytes of the page's items (readPlan.raw),
+	// copied into chunks (chunk is the last) rather than an av.Item or a
+	// copy each: a page of small items is a few allocations.
+	raw     [][]byte
+	chunk   []byte
 	isRaw   bool
 	count   int64
 	scanned int64
@@ -276,8 +276,7 @@ func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
 			read += size
 			res.scanned++
 			res.count++
-			res.appendRaw(p, val)
-			lastRaw = res.raw[len(res.raw)-len(val):]
+			lastRaw = res.appendRaw(p, val)
 		} else {
 			entry, err := av.DecodeItem(val)
 			if err != nil {
@@ -345,19 +344,31 @@ func (e *Engine) keep(p *readPlan, r kv.Reader, res *readResult, entry av.Item, 
 	return nil
 }
 
-// appendRaw adds an item's stored bytes val (valid only until the
-// iterator moves) to a raw page.
-func (res *readResult) appendRaw(p *readPlan, val []byte) {
-	if res.raw == nil {
-		// Room for a few items of this one's size, or for the limit.
-		n := 8
-		if p.limit > 0 && p.limit < 8 {
-			n = int(p.limit)
+// maxRawChunk bounds a raw page's chunks: a larger one would mostly be
+// left unused by the 1 MB page.
+const maxRawChunk = 256 << 10
+
+// appendRaw adds a copy of an item's stored bytes val (valid only until
+// the iterator moves) to a raw page and returns it.
+func (res *readResult) appendRaw(p *readPlan, val []byte) []byte {
+	if len(res.chunk)+len(val) > cap(res.chunk) {
+		// A new chunk, twice the last, never copying what is kept; the
+		// first has room for four items of this one's size (or the limit).
+		n := 2 * cap(res.chunk)
+		if n == 0 {
+			k := 4
+			if p.limit > 0 && p.limit < 16 {
+				k = int(p.limit)
+			}
+			n = max(k*len(val), 1024)
 		}
-		res.raw = make([]byte, 0, max(n*len(val), 1024))
+		res.chunk = make([]byte, 0, max(min(n, maxRawChunk), len(val)))
 	}
-	res.raw = append(res.raw, val...)
-	res.ends = append(res.ends, len(res.raw))
+	start := len(res.chunk)
+	res.chunk = append(res.chunk, val...)
+	kept := res.chunk[start:len(res.chunk):len(res.chunk)]
+	res.raw = append(res.raw, kept)
+	return kept
 }
 
 // lekOfRead is the LastEvaluatedKey after the item last (decoded) or
@@ -411,11 +422,9 @@ func (res *readResult) output(tableName string, mode *string, count bool) *ReadM
 	switch {
 	case count:
 	case res.isRaw:
-		out.stored = make([][]byte, len(res.ends))
-		start := 0
-		for i, end := range res.ends {
-			out.stored[i] = res.raw[start:end:end]
-			start = end
+		out.stored = res.raw
+		if out.stored == nil {
+			out.stored = [][]byte{}
 		}
 	default:
 		out.Items = res.items

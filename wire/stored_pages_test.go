@@ -199,13 +199,21 @@ func TestStoredPagesMatchDecoded(t *testing.T) {
 	for sk := range 12 {
 		call("PutItem", `{"TableName":"Tbl","Item":`+string(av.AppendItemJSON(nil, randItem(r, "big", sk, 100_000)))+`}`)
 	}
+	// Partition "edge" holds items of exactly 128 KB: the page's items add
+	// up to exactly 1 MB at the eighth, where the page must stop, and its
+	// capacity is a whole number of 4 KB units.
+	for sk := range 10 {
+		it := randItem(r, "edge", sk, 1)
+		it["zpad"] = av.Value{Type: av.TypeS, S: strings.Repeat("e", 1+128<<10-av.ItemSize(it))}
+		call("PutItem", `{"TableName":"Tbl","Item":`+string(av.AppendItemJSON(nil, it))+`}`)
+	}
 	for i := range 10 {
 		it := randItem(r, "h"+strconv.Itoa(i), 0, 0)
 		delete(it, "sk")
 		call("PutItem", `{"TableName":"Hsh","Item":`+string(av.AppendItemJSON(nil, it))+`}`)
 	}
 	multi := 0
-	for _, pk := range []string{"p0", "p1", "big", "none"} {
+	for _, pk := range []string{"p0", "p1", "big", "edge", "none"} {
 		q := `{"TableName":"Tbl","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"` + pk + `"}`
 		for _, req := range []string{
 			q + `}`,
@@ -326,4 +334,24 @@ func FuzzStoredPagesMatchDecoded(f *testing.F) {
 		checkPages(t, h, call, "Scan", `{"TableName":"Tbl","Limit":2,"ExclusiveStartKey":{"pk":{"S":"`+pk+`"},"sk":{"N":"0"}}`, 1)
 		checkBatchGet(t, h, call, `{"RequestItems":{"Tbl":{"Keys":[{"pk":{"S":"`+pk+`"},"sk":{"N":"1"}},{"pk":{"S":"`+pk+`"},"sk":{"N":"2"}}]}}}`)
 	})
+}
+
+// TestStoredBatchGetPast16MB: past 16 MB of items BatchGetItem leaves the
+// rest of the keys unprocessed, counting stored items as decoded ones.
+func TestStoredBatchGetPast16MB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 17 MB of items")
+	}
+	h, _, call := storedPagesHandler(t)
+	var keys []string
+	for i := range 45 {
+		pk := "big" + strconv.Itoa(i)
+		call("PutItem", `{"TableName":"Hsh","Item":{"pk":{"S":"`+pk+`"},"zpad":{"S":"`+strings.Repeat("z", 390_000)+`"}}}`)
+		keys = append(keys, `{"pk":{"S":"`+pk+`"}}`)
+	}
+	req := `{"RequestItems":{"Hsh":{"Keys":[` + strings.Join(keys, ",") + `]}},"ReturnConsumedCapacity":"TOTAL"}`
+	if got := call("BatchGetItem", req); !strings.Contains(got, `"UnprocessedKeys":{"Hsh":{"Keys":[{"pk":{"S":"big44"}}]}}`) {
+		t.Fatalf("no unprocessed keys past 16 MB: %.300s", got[len(got)-300:])
+	}
+	checkBatchGet(t, h, call, req)
 }
