@@ -512,7 +512,15 @@ type writeBatch struct {
 	// maps for addDelta, so a write allocates none.
 	stats []pendingStats
 	spare []statsCounts
+	// buf encodes each value staged (items, index entries, stats
+	// records) in turn: a kv.Batch copies what Set is given
+	// (kvtest's testBatchCopiesArguments), so one buffer serves them all.
+	buf []byte
 }
+
+// maxPooledBuf bounds the encoding buffer a pooled writeBatch keeps: one
+// 400 KB item must not pin its buffer for every later small write.
+const maxPooledBuf = 64 << 10
 
 // nextSeq takes the next number of a queue (the replication outbox, the
 // Kinesis queue). mem is the process's counter, set at start-up past the
@@ -574,6 +582,9 @@ func (e *Engine) putWriteBatch(wb *writeBatch) {
 		// A large batch's maps are not kept: a pooled batch stays small.
 		clear(wb.spare)
 		wb.spare = wb.spare[:0]
+	}
+	if cap(wb.buf) > maxPooledBuf {
+		wb.buf = nil
 	}
 	e.items.batches.Put(wb)
 }
@@ -690,7 +701,8 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			err = wb.b.Delete(c.Key)
 		}
 	} else {
-		err = wb.b.Set(c.Key, av.AppendItem(make([]byte, 0, pw.newSize+64), c.New))
+		wb.buf = av.AppendItem(wb.buf[:0], c.New)
+		err = wb.b.Set(c.Key, wb.buf)
 	}
 	if err != nil {
 		return internalError(err)
@@ -704,7 +716,8 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			}
 		}
 		if p.newEntry != nil && (p.oldEntry == nil || string(p.oldKey) != string(p.newKey) || !av.EqualItems(p.oldEntry, p.newEntry)) {
-			if err := wb.b.Set(p.newKey, av.AppendItem(nil, p.newEntry)); err != nil {
+			wb.buf = av.AppendItem(wb.buf[:0], p.newEntry)
+			if err := wb.b.Set(p.newKey, wb.buf); err != nil {
 				return internalError(err)
 			}
 		}
@@ -778,7 +791,7 @@ func (wb *writeBatch) finish() error {
 			}
 			continue
 		}
-		ms, err := wb.e.mergeStatsMem(wb.r, wb.b, wb.tables[r.table], r, d)
+		ms, err := wb.e.mergeStatsMem(wb, wb.tables[r.table], r, d)
 		if err != nil {
 			return err
 		}
