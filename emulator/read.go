@@ -363,6 +363,9 @@ func (res *readResult) appendRaw(p *readPlan, val []byte) []byte {
 			n = max(k*len(val), 1024)
 		}
 		res.chunk = make([]byte, 0, max(min(n, maxRawChunk), len(val)))
+		if res.raw == nil {
+			res.raw = make([][]byte, 0, 16)
+		}
 	}
 	start := len(res.chunk)
 	res.chunk = append(res.chunk, val...)
