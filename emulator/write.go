@@ -354,6 +354,10 @@ type writeSpec struct {
 	// returning no old values): prepare then skips decoding it when the
 	// table needs no image either (oldImageNeeded).
 	oldUnread bool
+	// scratch, when set, is a buffer of the caller's (its pooled
+	// writeBatch's) that the old item is read into when only its size is
+	// needed, instead of a copy of its own; prepare keeps nothing of it.
+	scratch *[]byte
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -381,7 +385,20 @@ type indexPair struct {
 // the ConditionalCheckFailedException together with a pendingWrite whose
 // use is what the attempt consumed.
 func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
-	stored, err := r.Get(s.key)
+	sizeOnly := s.oldUnread && !e.oldImageNeeded(s.t)
+	var stored []byte
+	var err error
+	if a, ok := r.(kv.ValueAppender); ok && sizeOnly && s.scratch != nil {
+		*s.scratch, err = a.AppendValue((*s.scratch)[:0], s.key)
+		if err == nil {
+			stored = *s.scratch
+			if stored == nil {
+				stored = []byte{} // found, if empty (and then malformed)
+			}
+		}
+	} else {
+		stored, err = r.Get(s.key)
+	}
 	if errors.Is(err, kv.ErrNotFound) {
 		stored, err = nil, nil
 	}
@@ -391,7 +408,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	pw := &pendingWrite{change: itemChange{Table: s.t, Key: s.key}, oldExists: stored != nil}
 	var old av.Item
 	if stored != nil {
-		if s.oldUnread && !e.oldImageNeeded(s.t) {
+		if sizeOnly {
 			pw.oldSize, err = av.StoredItemSize(stored)
 		} else {
 			old, err = av.DecodeItem(stored)
@@ -839,7 +856,9 @@ func (wb *writeBatch) stageOne() error {
 		return err
 	}
 	s.t = t
+	s.scratch = &wb.buf
 	pw, err := e.prepare(wb.r, s)
+	s.scratch = nil // wb goes back to its pool; s may not
 	wb.pw = pw // a failed condition's too: its capacity is charged
 	if err != nil {
 		return err
