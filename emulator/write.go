@@ -859,7 +859,7 @@ func (wb *writeBatch) stageOne() error {
 	s.scratch = &wb.buf
 	pw, err := e.prepare(wb.r, s)
 	s.scratch = nil // wb goes back to its pool; s may not
-	wb.pw = pw // a failed condition's too: its capacity is charged
+	wb.pw = pw      // a failed condition's too: its capacity is charged
 	if err != nil {
 		return err
 	}
