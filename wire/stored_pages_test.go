@@ -108,14 +108,7 @@ func randItem(r *rand.Rand, pk string, sk, bigBytes int) av.Item {
 func storedPagesHandler(t testing.TB) (*handler, http.Handler, func(op, body string) string) {
 	h := newTestHandlerEngine(t, Options{}, emulator.Options{Throttle: emulator.ThrottleOptions{Off: true}})
 	srv := h.routes()
-	call := func(op, body string) string {
-		t.Helper()
-		r := do(srv, http.MethodPost, "DynamoDB_20120810."+op, contentTypeJSON10, body)
-		if r.status != http.StatusOK {
-			t.Fatalf("%s %s: %d %s", op, body, r.status, r.body)
-		}
-		return r.body
-	}
+	call := caller(t, srv)
 	call("CreateTable", `{"TableName":"Tbl","BillingMode":"PAY_PER_REQUEST",
 		"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
 			{"AttributeName":"gk","AttributeType":"S"},{"AttributeName":"lk","AttributeType":"N"}],
@@ -124,6 +117,18 @@ func storedPagesHandler(t testing.TB) (*handler, http.Handler, func(op, body str
 		"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"lk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}]}`)
 	call("CreateTable", `{"TableName":"Hsh","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
 	return h, srv, call
+}
+
+// caller calls an operation on srv and fails t unless it succeeds.
+func caller(t testing.TB, srv http.Handler) func(op, body string) string {
+	return func(op, body string) string {
+		t.Helper()
+		r := do(srv, http.MethodPost, "DynamoDB_20120810."+op, contentTypeJSON10, body)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s %s: %d %s", op, body, r.status, r.body)
+		}
+		return r.body
+	}
 }
 
 var testNS = emulator.Namespace{Account: DefaultAccount, Region: DefaultRegion}
@@ -305,9 +310,10 @@ func checkBatchGet(t testing.TB, h *handler, call func(op, body string) string, 
 func FuzzStoredPagesMatchDecoded(f *testing.F) {
 	f.Add([]byte(typicalItemJSON()), uint8(1))
 	f.Add([]byte(`{"a":{"S":"<&>\u2028"},"b":{"L":[{"NULL":true},{"M":{}}]},"n":{"NS":["1","-2.50"]}}`), uint8(0))
-	h, _, call := storedPagesHandler(f)
+	h, srv, _ := storedPagesHandler(f)
 	n := 0
 	f.Fuzz(func(t *testing.T, body []byte, limit uint8) {
+		call := caller(t, srv)
 		it, err := av.DecodeItemJSON(body)
 		if err != nil {
 			return
