@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -159,11 +160,16 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		part.t = t
 		seen := make(map[string]bool, len(part.spec.Keys))
 		part.keys = make([][]byte, len(part.spec.Keys))
+		// The storage keys share one buffer; one that outgrows it leaves
+		// the keys made so far in the old one, intact.
+		kb := make([]byte, 0, 48*len(part.spec.Keys))
 		for i, k := range part.spec.Keys {
 			if err := checkKey(t, k); err != nil {
 				return nil, err
 			}
-			part.keys[i] = itemKey(t, k)
+			start := len(kb)
+			kb = appendItemKey(kb, t, k)
+			part.keys[i] = kb[start:len(kb):len(kb)]
 			if seen[string(part.keys[i])] {
 				return nil, Validation(msgBatchDuplicates)
 			}
@@ -177,6 +183,7 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 	out := &BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
 	returned := 0
 	var thr batchThrottle
+	var vals valueChunks
 	for _, part := range parts {
 		// A table whose items go out whole keeps them as the store gave
 		// them (a copy each): no decoding.
@@ -205,7 +212,7 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 			size := 0
 			var err error
 			if raw {
-				if b, err = readStored(e.opts.Store, key); err == nil && b != nil {
+				if b, err = vals.read(e.opts.Store, key); err == nil && b != nil {
 					if size, err = av.StoredItemSize(b); err != nil {
 						err = internalError(err)
 					}
@@ -250,6 +257,39 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		return nil, err
 	}
 	return out, nil
+}
+
+// valueChunks reads items kept whole (BatchGetItemStored) into shared
+// buffers, where the store can append a value to one (kv.ValueAppender),
+// rather than a copy each.
+type valueChunks struct{ cur []byte }
+
+// read is readStored into the current chunk; a value that does not fit
+// comes in an array of its own and the next chunk, twice the last (up to
+// maxRawChunk), is made for the next.
+func (c *valueChunks) read(r kv.Reader, k []byte) ([]byte, error) {
+	a, ok := r.(kv.ValueAppender)
+	if !ok {
+		return readStored(r, k)
+	}
+	if cap(c.cur)-len(c.cur) < 1024 {
+		c.cur = make([]byte, 0, min(max(2*cap(c.cur), 8<<10), maxRawChunk))
+	}
+	free := c.cur[len(c.cur):len(c.cur)]
+	v, err := a.AppendValue(free, k)
+	switch {
+	case errors.Is(err, kv.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, internalError(err)
+	case v == nil:
+		return []byte{}, nil // found, if empty (and then malformed)
+	}
+	if cap(v) == cap(free) {
+		// It fit: the chunk holds it now.
+		c.cur = c.cur[:len(c.cur)+len(v)]
+	}
+	return v[:len(v):len(v)], nil
 }
 
 // batchWrite is one validated write of a BatchWriteItem.

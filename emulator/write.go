@@ -137,7 +137,11 @@ func splitKeySchema(ks []keyElem) (hash, rng []keyElem) {
 // itemKey is the storage key of the item whose primary key attributes are
 // in key (an item or a Key parameter, already validated).
 func itemKey(t *tableMeta, key av.Item) []byte {
-	k := make([]byte, 0, 64)
+	return appendItemKey(make([]byte, 0, 64), t, key)
+}
+
+// appendItemKey appends itemKey(t, key) to k.
+func appendItemKey(k []byte, t *tableMeta, key av.Item) []byte {
 	k = append(k, famItem)
 	k = append(k, t.ID[:]...)
 	k = appendPartition(k, key[t.hashKey().Name])
