@@ -1,9 +1,11 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
@@ -158,22 +160,29 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 			}
 		}
 		part.t = t
-		seen := make(map[string]bool, len(part.spec.Keys))
 		part.keys = make([][]byte, len(part.spec.Keys))
 		// The storage keys share one buffer; one that outgrows it leaves
 		// the keys made so far in the old one, intact.
 		kb := make([]byte, 0, 48*len(part.spec.Keys))
+		n := len(part.spec.Keys)
+		var bad error
 		for i, k := range part.spec.Keys {
-			if err := checkKey(t, k); err != nil {
-				return nil, err
+			if bad = checkKey(t, k); bad != nil {
+				n = i
+				break
 			}
 			start := len(kb)
 			kb = appendItemKey(kb, t, k)
 			part.keys[i] = kb[start:len(kb):len(kb)]
-			if seen[string(part.keys[i])] {
-				return nil, Validation(msgBatchDuplicates)
-			}
-			seen[string(part.keys[i])] = true
+		}
+		// Keys are checked in order, each for its schema and then against
+		// those before it: a duplicate before the first bad key is what
+		// is reported.
+		if hasDuplicate(part.keys[:n]) {
+			return nil, Validation(msgBatchDuplicates)
+		}
+		if bad != nil {
+			return nil, bad
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -257,6 +266,19 @@ func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		return nil, err
 	}
 	return out, nil
+}
+
+// hasDuplicate reports whether two of keys are equal: sorted, not put in
+// a map, which would take a string of each.
+func hasDuplicate(keys [][]byte) bool {
+	sorted := slices.Clone(keys)
+	slices.SortFunc(sorted, bytes.Compare)
+	for i := 1; i < len(sorted); i++ {
+		if bytes.Equal(sorted[i-1], sorted[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // valueChunks reads items kept whole (BatchGetItemStored) into shared

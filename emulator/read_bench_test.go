@@ -87,3 +87,30 @@ func BenchmarkEngineBatchGet100(b *testing.B) {
 		})
 	}
 }
+
+// TestBatchGetDuplicateOrder: keys are checked in order, each for its
+// schema and then against the keys before it, so a duplicate before the
+// first bad key is reported and a bad key before a duplicate is.
+func TestBatchGetDuplicateOrder(t *testing.T) {
+	e := plainEngine(t)
+	key := func(pk string) av.Item { return av.Item{"pk": avS(pk), "sk": avN("1")} }
+	badKey := av.Item{"pk": avS("x")}
+	for _, tc := range []struct {
+		keys []av.Item
+		want string
+	}{
+		{[]av.Item{key("a"), key("b")}, ""},
+		{[]av.Item{key("a"), key("a"), badKey}, msgBatchDuplicates},
+		{[]av.Item{key("a"), badKey, key("a")}, msgKeyMismatch},
+		{[]av.Item{key("b"), key("a"), key("c"), key("a")}, msgBatchDuplicates},
+	} {
+		_, err := e.BatchGetItemStored(context.Background(), testNS, &BatchGetItemInput{RequestItems: map[string]KeysAndAttributes{"plain": {Keys: tc.keys}}})
+		got := ""
+		if err != nil {
+			got = err.(*Error).Message
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.keys, got, tc.want)
+		}
+	}
+}
