@@ -160,7 +160,14 @@ type ReadManyOutput struct {
 	ScannedCount     int64             `json:"ScannedCount"`
 	LastEvaluatedKey av.Item           `json:"LastEvaluatedKey,omitempty"`
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+
+	stored [][]byte // the page's whole items in their stored form (QueryStored, ScanStored)
 }
+
+// StoredItems are the page's items in their stored form (av.AppendItem's
+// bytes), set by QueryStored and ScanStored instead of Items (then nil)
+// when the page returns whole items; non-nil, possibly empty, when set.
+func (o *ReadManyOutput) StoredItems() [][]byte { return o.stored }
 
 // ScanInput is Scan's request.
 type ScanInput struct {
@@ -202,7 +209,14 @@ type BatchGetItemOutput struct {
 	Responses        map[string][]av.Item         `json:"Responses"`
 	UnprocessedKeys  map[string]KeysAndAttributes `json:"UnprocessedKeys"`
 	ConsumedCapacity []ConsumedCapacity           `json:"ConsumedCapacity,omitempty"`
+
+	stored map[string][][]byte // tables whose items are whole, in stored form (BatchGetItemStored)
 }
+
+// StoredResponses are, for each table whose items are returned whole, its
+// items in their stored form (av.AppendItem's bytes), set by
+// BatchGetItemStored; such a table is absent from Responses.
+func (o *BatchGetItemOutput) StoredResponses() map[string][][]byte { return o.stored }
 
 // PutRequest is a put inside BatchWriteItem.
 type PutRequest struct {

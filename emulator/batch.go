@@ -1,8 +1,11 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
@@ -56,10 +59,22 @@ type batchGetTable struct {
 	spec       KeysAndAttributes
 	proj       *expr.Projection
 	consistent bool
+	keys       [][]byte // the storage keys of spec.Keys, made once
 }
 
 // BatchGetItem reads up to 100 items by key across tables.
 func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	return e.batchGetItem(ctx, ns, in, false)
+}
+
+// BatchGetItemStored is BatchGetItem for an encoder that writes items from
+// their stored form (see QueryStored): a table whose items are returned
+// whole has them in the output's StoredResponses instead of Responses.
+func (e *Engine) BatchGetItemStored(ctx context.Context, ns Namespace, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
+	return e.batchGetItem(ctx, ns, in, true)
+}
+
+func (e *Engine) batchGetItem(ctx context.Context, ns Namespace, in *BatchGetItemInput, stored bool) (*BatchGetItemOutput, error) {
 	if in == nil {
 		in = &BatchGetItemInput{}
 	}
@@ -145,16 +160,29 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 			}
 		}
 		part.t = t
-		seen := make(map[string]bool, len(part.spec.Keys))
-		for _, k := range part.spec.Keys {
-			if err := checkKey(t, k); err != nil {
-				return nil, err
+		part.keys = make([][]byte, len(part.spec.Keys))
+		// The storage keys share one buffer; one that outgrows it leaves
+		// the keys made so far in the old one, intact.
+		kb := make([]byte, 0, 48*len(part.spec.Keys))
+		n := len(part.spec.Keys)
+		var bad error
+		for i, k := range part.spec.Keys {
+			if bad = checkKey(t, k); bad != nil {
+				n = i
+				break
 			}
-			sk := string(itemKey(t, k))
-			if seen[sk] {
-				return nil, Validation(msgBatchDuplicates)
-			}
-			seen[sk] = true
+			start := len(kb)
+			kb = appendItemKey(kb, t, k)
+			part.keys[i] = kb[start:len(kb):len(kb)]
+		}
+		// Keys are checked in order, each for its schema and then against
+		// those before it: a duplicate before the first bad key is what
+		// is reported.
+		if hasDuplicate(part.keys[:n]) {
+			return nil, Validation(msgBatchDuplicates)
+		}
+		if bad != nil {
+			return nil, bad
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -164,8 +192,16 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 	out := &BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]KeysAndAttributes{}}
 	returned := 0
 	var thr batchThrottle
+	var vals valueChunks
 	for _, part := range parts {
+		// A table whose items go out whole keeps them as the store gave
+		// them (a copy each): no decoding.
+		raw := stored && part.proj == nil
 		items := []av.Item{}
+		var rawItems [][]byte
+		if raw {
+			rawItems = make([][]byte, 0, len(part.spec.Keys))
+		}
 		var use capacityUse
 		use.read = true
 		var rest, throttled []av.Item
@@ -175,26 +211,48 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 				rest = part.spec.Keys[i:]
 				break
 			}
-			key := itemKey(part.t, k)
+			key := part.keys[i]
 			if thr.refused(e.throttleAdmit(part.t, throttle.Read, key)) {
 				throttled = append(throttled, k)
 				continue
 			}
-			item, err := readItem(e.opts.Store, key)
+			var item av.Item
+			var b []byte
+			size := 0
+			var err error
+			if raw {
+				if b, err = vals.read(e.opts.Store, key); err == nil && b != nil {
+					if size, err = av.StoredItemSize(b); err != nil {
+						err = internalError(err)
+					}
+				}
+			} else if item, err = readItem(e.opts.Store, key); err == nil {
+				size = av.ItemSize(item)
+			}
 			if err != nil {
 				return nil, err
 			}
 			// Each item is rounded on its own; a missing one costs the minimum.
-			size := av.ItemSize(item)
 			u := capacityUse{read: true, table: ReadUnits(size, part.consistent)}
 			e.chargeThroughput(ctx, part.t, key, &u)
 			use.table += u.table
-			if item != nil {
+			switch {
+			case b != nil:
+				returned += size
+				rawItems = append(rawItems, b)
+			case item != nil:
 				returned += size
 				items = append(items, part.proj.Project(item))
 			}
 		}
-		out.Responses[part.name] = items
+		if raw {
+			if out.stored == nil {
+				out.stored = map[string][][]byte{}
+			}
+			out.stored[part.name] = rawItems
+		} else {
+			out.Responses[part.name] = items
+		}
 		if rest = append(throttled, rest...); len(rest) > 0 {
 			u := part.spec
 			u.Keys = rest
@@ -208,6 +266,52 @@ func (e *Engine) BatchGetItem(ctx context.Context, ns Namespace, in *BatchGetIte
 		return nil, err
 	}
 	return out, nil
+}
+
+// hasDuplicate reports whether two of keys are equal: sorted, not put in
+// a map, which would take a string of each.
+func hasDuplicate(keys [][]byte) bool {
+	sorted := slices.Clone(keys)
+	slices.SortFunc(sorted, bytes.Compare)
+	for i := 1; i < len(sorted); i++ {
+		if bytes.Equal(sorted[i-1], sorted[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueChunks reads items kept whole (BatchGetItemStored) into shared
+// buffers, where the store can append a value to one (kv.ValueAppender),
+// rather than a copy each.
+type valueChunks struct{ cur []byte }
+
+// read is readStored into the current chunk; a value that does not fit
+// comes in an array of its own and the next chunk, twice the last (up to
+// maxRawChunk), is made for the next.
+func (c *valueChunks) read(r kv.Reader, k []byte) ([]byte, error) {
+	a, ok := r.(kv.ValueAppender)
+	if !ok {
+		return readStored(r, k)
+	}
+	if cap(c.cur)-len(c.cur) < 1024 {
+		c.cur = make([]byte, 0, min(max(2*cap(c.cur), 8<<10), maxRawChunk))
+	}
+	free := c.cur[len(c.cur):len(c.cur)]
+	v, err := a.AppendValue(free, k)
+	switch {
+	case errors.Is(err, kv.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, internalError(err)
+	case v == nil:
+		return []byte{}, nil // found, if empty (and then malformed)
+	}
+	if cap(v) == cap(free) {
+		// It fit: the chunk holds it now.
+		c.cur = c.cur[:len(c.cur)+len(v)]
+	}
+	return v[:len(v):len(v)], nil
 }
 
 // batchWrite is one validated write of a BatchWriteItem.

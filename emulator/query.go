@@ -79,6 +79,18 @@ func keyNamesOf(ks []keyElem) []string {
 // Query reads the items of one partition (of the table or an index) in
 // sort-key order.
 func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
+	return e.query(ctx, ns, in, false)
+}
+
+// QueryStored is Query for an encoder that writes items from their stored
+// form itself (the wire layer): a page of whole items comes in the
+// output's StoredItems, with Items nil, which spares decoding every item
+// only to encode it again.
+func (e *Engine) QueryStored(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
+	return e.query(ctx, ns, in, true)
+}
+
+func (e *Engine) query(ctx context.Context, ns Namespace, in *QueryInput, stored bool) (*ReadManyOutput, error) {
 	if in == nil {
 		in = &QueryInput{}
 	}
@@ -272,6 +284,7 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 		proj:       proj,
 		count:      sel == selCount,
 		consistent: consistent && (ix == nil || ix.Local),
+		stored:     stored,
 	}
 	if in.Limit != nil {
 		plan.limit = *in.Limit

@@ -56,10 +56,24 @@ type readPlan struct {
 	consistent bool
 	// pk is the encoded partition (Query) the throttle manager charges.
 	pk []byte
+	// stored asks for whole items in their stored form (QueryStored,
+	// ScanStored) when the page returns them: no projection, not a count,
+	// nothing fetched from the table.
+	stored bool
 }
 
+// raw reports whether the page keeps its items' stored bytes rather than
+// decoded items.
+func (p *readPlan) raw() bool { return p.stored && p.proj == nil && !p.count && !p.fetch }
+
 type readResult struct {
-	items   []av.Item
+	items []av.Item
+	// raw holds the stored bytes of the page's items (readPlan.raw),
+	// copied into chunks (chunk is the last) rather than an av.Item or a
+	// copy each: a page of small items is a few allocations.
+	raw     [][]byte
+	chunk   []byte
+	isRaw   bool
 	count   int64
 	scanned int64
 	lek     av.Item
@@ -240,48 +254,53 @@ func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
 	}
 	var read int
 	var tableUnits float64
+	// last is the last item read, decoded; lastRaw its stored bytes (in
+	// res.raw) when it was not decoded: a LastEvaluatedKey decodes it then.
 	var last av.Item
+	var lastRaw []byte
+	res.isRaw = p.raw()
+	// Only a filter needs the decoded item of a raw page.
+	decode := !res.isRaw || p.filter != nil
 	for ; ok; ok = step() {
 		if res.scanned%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		entry, err := av.DecodeItem(it.Value())
-		if err != nil {
-			return nil, internalError(err)
-		}
-		read += av.ItemSize(entry)
-		res.scanned++
-		last = entry
-		full := entry
-		if p.fetch {
-			item, err := readItem(r, itemKey(p.t, entry))
+		val := it.Value()
+		if !decode {
+			size, err := av.StoredItemSize(val)
 			if err != nil {
-				return nil, err
+				return nil, internalError(err)
 			}
-			if item != nil {
-				full = item
-				tableUnits += ReadUnits(av.ItemSize(item), p.consistent)
-			}
-		}
-		match, err := p.filter.Eval(full)
-		if err != nil {
-			return nil, exprError(err)
-		}
-		if match {
+			read += size
+			res.scanned++
 			res.count++
-			if !p.count {
-				res.items = append(res.items, p.proj.Project(full))
+			lastRaw = res.appendRaw(p, val)
+		} else {
+			entry, err := av.DecodeItem(val)
+			if err != nil {
+				return nil, internalError(err)
+			}
+			read += av.ItemSize(entry)
+			res.scanned++
+			last = entry
+			if err := e.keep(p, r, res, entry, val, &tableUnits); err != nil {
+				return nil, err
 			}
 		}
 		if p.limit > 0 && res.scanned >= p.limit {
-			res.lek = lekOf(p.t, p.ix, last)
+			res.lek, err = lekOfRead(p, last, lastRaw)
+			if err != nil {
+				return nil, err
+			}
 			break
 		}
 		if read >= maxPageBytes {
 			if step() {
-				res.lek = lekOf(p.t, p.ix, last)
+				if res.lek, err = lekOfRead(p, last, lastRaw); err != nil {
+					return nil, err
+				}
 			}
 			break
 		}
@@ -291,6 +310,80 @@ func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
 	}
 	e.finishRead(ctx, p, res, read, tableUnits)
 	return res, nil
+}
+
+// keep filters one decoded entry (completed from the table first when the
+// plan fetches) and adds it to the page if it matches: projected, or its
+// stored bytes val on a raw page.
+func (e *Engine) keep(p *readPlan, r kv.Reader, res *readResult, entry av.Item, val []byte, tableUnits *float64) error {
+	full := entry
+	if p.fetch {
+		item, err := readItem(r, itemKey(p.t, entry))
+		if err != nil {
+			return err
+		}
+		if item != nil {
+			full = item
+			*tableUnits += ReadUnits(av.ItemSize(item), p.consistent)
+		}
+	}
+	match, err := p.filter.Eval(full)
+	if err != nil {
+		return exprError(err)
+	}
+	if !match {
+		return nil
+	}
+	res.count++
+	switch {
+	case res.isRaw:
+		res.appendRaw(p, val)
+	case !p.count:
+		res.items = append(res.items, p.proj.Project(full))
+	}
+	return nil
+}
+
+// maxRawChunk bounds a raw page's chunks: a larger one would mostly be
+// left unused by the 1 MB page.
+const maxRawChunk = 256 << 10
+
+// appendRaw adds a copy of an item's stored bytes val (valid only until
+// the iterator moves) to a raw page and returns it.
+func (res *readResult) appendRaw(p *readPlan, val []byte) []byte {
+	if len(res.chunk)+len(val) > cap(res.chunk) {
+		// A new chunk, twice the last, never copying what is kept; the
+		// first has room for four items of this one's size (or the limit).
+		n := 2 * cap(res.chunk)
+		if n == 0 {
+			k := 4
+			if p.limit > 0 && p.limit < 16 {
+				k = int(p.limit)
+			}
+			n = max(k*len(val), 1024)
+		}
+		res.chunk = make([]byte, 0, max(min(n, maxRawChunk), len(val)))
+		if res.raw == nil {
+			res.raw = make([][]byte, 0, 16)
+		}
+	}
+	start := len(res.chunk)
+	res.chunk = append(res.chunk, val...)
+	kept := res.chunk[start:len(res.chunk):len(res.chunk)]
+	res.raw = append(res.raw, kept)
+	return kept
+}
+
+// lekOfRead is the LastEvaluatedKey after the item last (decoded) or
+// lastRaw (stored bytes, when last was not decoded).
+func lekOfRead(p *readPlan, last av.Item, lastRaw []byte) (av.Item, error) {
+	if lastRaw != nil {
+		var err error
+		if last, err = av.DecodeItem(lastRaw); err != nil {
+			return nil, internalError(err)
+		}
+	}
+	return lekOf(p.t, p.ix, last), nil
 }
 
 // finishRead computes a page's capacity: Query and Scan add up the sizes
@@ -329,7 +422,14 @@ func (res *readResult) output(tableName string, mode *string, count bool) *ReadM
 		LastEvaluatedKey: res.lek,
 		ConsumedCapacity: res.use.consumed(tableName, mode),
 	}
-	if !count {
+	switch {
+	case count:
+	case res.isRaw:
+		out.stored = res.raw
+		if out.stored == nil {
+			out.stored = [][]byte{}
+		}
+	default:
 		out.Items = res.items
 		if out.Items == nil {
 			out.Items = []av.Item{}

@@ -10,6 +10,16 @@ import (
 // Scan reads a table or an index in storage order, optionally one segment
 // of a parallel scan.
 func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadManyOutput, error) {
+	return e.scan(ctx, ns, in, false)
+}
+
+// ScanStored is Scan for an encoder that writes items from their stored
+// form (see QueryStored).
+func (e *Engine) ScanStored(ctx context.Context, ns Namespace, in *ScanInput) (*ReadManyOutput, error) {
+	return e.scan(ctx, ns, in, true)
+}
+
+func (e *Engine) scan(ctx context.Context, ns Namespace, in *ScanInput, stored bool) (*ReadManyOutput, error) {
 	if in == nil {
 		in = &ScanInput{}
 	}
@@ -119,6 +129,7 @@ func (e *Engine) Scan(ctx context.Context, ns Namespace, in *ScanInput) (*ReadMa
 		proj:       proj,
 		count:      sel == selCount,
 		consistent: consistent && (ix == nil || ix.Local),
+		stored:     stored,
 	}
 	if in.Limit != nil {
 		plan.limit = *in.Limit

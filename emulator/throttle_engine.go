@@ -310,7 +310,7 @@ func indexPartitionOf(ix *indexMeta, key []byte) string {
 		return ""
 	}
 	p := key[head:]
-	_, rest, err := av.DecodeKey(p[4:], avType(ix.KeySchema[0].Type))
+	rest, err := av.SkipKey(p[4:], avType(ix.KeySchema[0].Type))
 	if err != nil {
 		return string(p)
 	}
@@ -327,7 +327,7 @@ func partitionBytes(t *tableMeta, key []byte) []byte {
 	if _, ok := t.rangeKey(); !ok {
 		return p
 	}
-	_, rest, err := av.DecodeKey(p[4:], avType(t.hashKey().Type))
+	rest, err := av.SkipKey(p[4:], avType(t.hashKey().Type))
 	if err != nil {
 		return p
 	}

@@ -137,7 +137,11 @@ func splitKeySchema(ks []keyElem) (hash, rng []keyElem) {
 // itemKey is the storage key of the item whose primary key attributes are
 // in key (an item or a Key parameter, already validated).
 func itemKey(t *tableMeta, key av.Item) []byte {
-	k := make([]byte, 0, 64)
+	return appendItemKey(make([]byte, 0, 64), t, key)
+}
+
+// appendItemKey appends itemKey(t, key) to k.
+func appendItemKey(k []byte, t *tableMeta, key av.Item) []byte {
 	k = append(k, famItem)
 	k = append(k, t.ID[:]...)
 	k = appendPartition(k, key[t.hashKey().Name])
@@ -284,6 +288,20 @@ func validateIndexKeys(t *tableMeta, item av.Item) error {
 
 // readItem returns the item stored at k, or nil.
 func readItem(r kv.Reader, k []byte) (av.Item, error) {
+	b, err := readStored(r, k)
+	if b == nil || err != nil {
+		return nil, err
+	}
+	it, err := av.DecodeItem(b)
+	if err != nil {
+		return nil, internalError(err)
+	}
+	return it, nil
+}
+
+// readStored returns the stored form of the item under k, nil if there
+// is none.
+func readStored(r kv.Reader, k []byte) ([]byte, error) {
 	b, err := r.Get(k)
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil, nil
@@ -291,11 +309,7 @@ func readItem(r kv.Reader, k []byte) (av.Item, error) {
 	if err != nil {
 		return nil, internalError(err)
 	}
-	it, err := av.DecodeItem(b)
-	if err != nil {
-		return nil, internalError(err)
-	}
-	return it, nil
+	return b, nil
 }
 
 // itemChange is one item's change, as streams will consume it: Old or New
@@ -344,6 +358,10 @@ type writeSpec struct {
 	// returning no old values): prepare then skips decoding it when the
 	// table needs no image either (oldImageNeeded).
 	oldUnread bool
+	// scratch, when set, is a buffer of the caller's (its pooled
+	// writeBatch's) that the old item is read into when only its size is
+	// needed, instead of a copy of its own; prepare keeps nothing of it.
+	scratch *[]byte
 }
 
 // pendingWrite is a prepared write: what stage will store and what it cost.
@@ -371,7 +389,20 @@ type indexPair struct {
 // the ConditionalCheckFailedException together with a pendingWrite whose
 // use is what the attempt consumed.
 func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
-	stored, err := r.Get(s.key)
+	sizeOnly := s.oldUnread && !e.oldImageNeeded(s.t)
+	var stored []byte
+	var err error
+	if a, ok := r.(kv.ValueAppender); ok && sizeOnly && s.scratch != nil {
+		*s.scratch, err = a.AppendValue((*s.scratch)[:0], s.key)
+		if err == nil {
+			stored = *s.scratch
+			if stored == nil {
+				stored = []byte{} // found, if empty (and then malformed)
+			}
+		}
+	} else {
+		stored, err = r.Get(s.key)
+	}
 	if errors.Is(err, kv.ErrNotFound) {
 		stored, err = nil, nil
 	}
@@ -381,7 +412,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	pw := &pendingWrite{change: itemChange{Table: s.t, Key: s.key}, oldExists: stored != nil}
 	var old av.Item
 	if stored != nil {
-		if s.oldUnread && !e.oldImageNeeded(s.t) {
+		if sizeOnly {
 			pw.oldSize, err = av.StoredItemSize(stored)
 		} else {
 			old, err = av.DecodeItem(stored)
@@ -502,7 +533,15 @@ type writeBatch struct {
 	// maps for addDelta, so a write allocates none.
 	stats []pendingStats
 	spare []statsCounts
+	// buf encodes each value staged (items, index entries, stats
+	// records) in turn: a kv.Batch copies what Set is given
+	// (kvtest's testBatchCopiesArguments), so one buffer serves them all.
+	buf []byte
 }
+
+// maxPooledBuf bounds the encoding buffer a pooled writeBatch keeps: one
+// 400 KB item must not pin its buffer for every later small write.
+const maxPooledBuf = 64 << 10
 
 // nextSeq takes the next number of a queue (the replication outbox, the
 // Kinesis queue). mem is the process's counter, set at start-up past the
@@ -564,6 +603,9 @@ func (e *Engine) putWriteBatch(wb *writeBatch) {
 		// A large batch's maps are not kept: a pooled batch stays small.
 		clear(wb.spare)
 		wb.spare = wb.spare[:0]
+	}
+	if cap(wb.buf) > maxPooledBuf {
+		wb.buf = nil
 	}
 	e.items.batches.Put(wb)
 }
@@ -680,7 +722,8 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			err = wb.b.Delete(c.Key)
 		}
 	} else {
-		err = wb.b.Set(c.Key, av.AppendItem(make([]byte, 0, pw.newSize+64), c.New))
+		wb.buf = av.AppendItem(wb.buf[:0], c.New)
+		err = wb.b.Set(c.Key, wb.buf)
 	}
 	if err != nil {
 		return internalError(err)
@@ -694,7 +737,8 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 			}
 		}
 		if p.newEntry != nil && (p.oldEntry == nil || string(p.oldKey) != string(p.newKey) || !av.EqualItems(p.oldEntry, p.newEntry)) {
-			if err := wb.b.Set(p.newKey, av.AppendItem(nil, p.newEntry)); err != nil {
+			wb.buf = av.AppendItem(wb.buf[:0], p.newEntry)
+			if err := wb.b.Set(p.newKey, wb.buf); err != nil {
 				return internalError(err)
 			}
 		}
@@ -768,7 +812,7 @@ func (wb *writeBatch) finish() error {
 			}
 			continue
 		}
-		ms, err := wb.e.mergeStatsMem(wb.r, wb.b, wb.tables[r.table], r, d)
+		ms, err := wb.e.mergeStatsMem(wb, wb.tables[r.table], r, d)
 		if err != nil {
 			return err
 		}
@@ -816,8 +860,10 @@ func (wb *writeBatch) stageOne() error {
 		return err
 	}
 	s.t = t
+	s.scratch = &wb.buf
 	pw, err := e.prepare(wb.r, s)
-	wb.pw = pw // a failed condition's too: its capacity is charged
+	s.scratch = nil // wb goes back to its pool; s may not
+	wb.pw = pw      // a failed condition's too: its capacity is charged
 	if err != nil {
 		return err
 	}

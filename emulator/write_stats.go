@@ -138,7 +138,8 @@ func (e *Engine) mergeStats(rd kv.Reader, b kv.Batch, t *tableMeta, r statsRecor
 // time), and d, merged into it, is what the record holds once the batch
 // commits; the caller keeps it (statsMemo.recs) only then. d becomes the
 // record: the merge reuses its map.
-func (e *Engine) mergeStatsMem(rd kv.Reader, b kv.Batch, t *tableMeta, r statsRecord, d statsCounts) (*memStats, error) {
+func (e *Engine) mergeStatsMem(wb *writeBatch, t *tableMeta, r statsRecord, d statsCounts) (*memStats, error) {
+	rd := wb.r
 	m := &e.items.stats
 	m.recMu.RLock()
 	var ms *memStats
@@ -183,10 +184,10 @@ func (e *Engine) mergeStatsMem(rd kv.Reader, b kv.Batch, t *tableMeta, r statsRe
 			delete(d, id)
 		}
 	}
-	// One allocation for key and value: the batch may keep both.
-	kb := r.appendKey(make([]byte, 0, statsKeyLen+8+12*len(d)))
-	v := appendStats(kb[len(kb):], d)
-	if err := b.Set(kb, v); err != nil {
+	// Key and value in the write's buffer, which the batch copies.
+	wb.buf = appendStats(r.appendKey(wb.buf[:0]), d)
+	kb := wb.buf[:statsKeyLen:statsKeyLen]
+	if err := wb.b.Set(kb, wb.buf[statsKeyLen:]); err != nil {
 		return nil, internalError(err)
 	}
 	return ms, nil

@@ -457,6 +457,26 @@ func TestGetItemAllocations(t *testing.T) {
 	}
 }
 
+// TestPutItemAllocations pins what a PutItem of a table without indexes
+// allocates, engine only: the write spec, its closure and the output; the
+// pending write, the item key, Pebble's batch and the partition key
+// string. The old item is read (only its size is needed) and the item's
+// encoded value and the stats record are written through the pooled
+// batch's buffer (the store's batch copies what it is given).
+func TestPutItemAllocations(t *testing.T) {
+	e := plainEngine(t)
+	name := "plain"
+	item := av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}
+	n := testing.AllocsPerRun(200, func() {
+		if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 7 {
+		t.Fatalf("PutItem allocates %v times, want at most 7", n)
+	}
+}
+
 // BenchmarkEngineGetItemPlain reads a 1 KB item of a table without
 // indexes through GetItemStored (the wire's path), engine only.
 func BenchmarkEngineGetItemPlain(b *testing.B) {

@@ -23,6 +23,15 @@ type Reader interface {
 	NewIter(lower, upper []byte) (Iterator, error)
 }
 
+// ValueAppender is implemented by a reader that can append a value to a
+// caller's buffer instead of allocating a copy: a caller that reads one
+// value per request and keeps nothing of it reuses one buffer.
+type ValueAppender interface {
+	// AppendValue appends the value stored under key to dst and returns
+	// the extended buffer, or dst and ErrNotFound.
+	AppendValue(dst, key []byte) ([]byte, error)
+}
+
 // Iterator walks keys in byte order. It is not safe for concurrent use.
 // Positioning methods report whether the iterator is on a key.
 type Iterator interface {

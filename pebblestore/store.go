@@ -307,6 +307,16 @@ func (s *Store) Get(key []byte) ([]byte, error) {
 	return get(s.db, key)
 }
 
+// AppendValue implements kv.ValueAppender.
+func (s *Store) AppendValue(dst, key []byte) ([]byte, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return dst, kv.ErrClosed
+	}
+	return appendValue(s.db, dst, key)
+}
+
 // NewIter implements kv.Reader.
 func (s *Store) NewIter(lower, upper []byte) (kv.Iterator, error) {
 	s.mu.RLock()
@@ -344,6 +354,7 @@ type txn struct {
 }
 
 func (t *txn) Get(key []byte) ([]byte, error)                   { return t.s.Get(key) }
+func (t *txn) AppendValue(dst, key []byte) ([]byte, error)      { return t.s.AppendValue(dst, key) }
 func (t *txn) NewIter(lower, upper []byte) (kv.Iterator, error) { return t.s.NewIter(lower, upper) }
 func (t *txn) Batch() kv.Batch                                  { return t.b }
 
@@ -457,6 +468,19 @@ func get(r reader, key []byte) ([]byte, error) {
 	return out, closer.Close()
 }
 
+// appendValue is get appending to dst instead of allocating.
+func appendValue(r reader, dst, key []byte) ([]byte, error) {
+	v, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return dst, kv.ErrNotFound
+	}
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, v...)
+	return dst, closer.Close()
+}
+
 func newIter(st *Store, r reader, lower, upper []byte) (kv.Iterator, error) {
 	if lower != nil && upper != nil && bytes.Compare(lower, upper) > 0 {
 		return nil, fmt.Errorf("%w: iterator bounds [%q, %q)", ErrInvalidRange, lower, upper)
@@ -483,6 +507,16 @@ func (s *snapshot) Get(key []byte) ([]byte, error) {
 		return nil, kv.ErrClosed
 	}
 	return get(s.s, key)
+}
+
+// AppendValue implements kv.ValueAppender.
+func (s *snapshot) AppendValue(dst, key []byte) ([]byte, error) {
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	if s.closed || s.st.closed {
+		return dst, kv.ErrClosed
+	}
+	return appendValue(s.s, dst, key)
 }
 
 func (s *snapshot) NewIter(lower, upper []byte) (kv.Iterator, error) {

@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -187,7 +188,43 @@ func BenchmarkServePutItem(b *testing.B) {
 	benchServe(b, "PutItem", `{"TableName":"Orders","Item":`+typicalItemJSON()+`}`)
 }
 
+// BenchmarkServeQuery and BenchmarkServeBatchGet are loadgen's query (one
+// partition of 10 items of 1 KB) and batchget (100 keys over ten
+// partitions) through the whole handler.
+func BenchmarkServeQuery(b *testing.B) {
+	benchServeRead(b, "Query", `{"TableName":"loadgen","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"p0000003"}}}`)
+}
+
+func BenchmarkServeBatchGet(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"RequestItems":{"loadgen":{"Keys":[`)
+	for i := range 100 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"pk":{"S":"p%07d"},"sk":{"N":"%d"}}`, i/10, i%10)
+	}
+	sb.WriteString(`]}}}`)
+	benchServeRead(b, "BatchGetItem", sb.String())
+}
+
+func benchServeRead(b *testing.B, op, body string) {
+	benchServeSetup(b, op, body, func(call func(op, body string) *httptest.ResponseRecorder) {
+		call("CreateTable", `{"TableName":"loadgen","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}`)
+		for i := range 100 {
+			call("PutItem", fmt.Sprintf(`{"TableName":"loadgen","Item":{"pk":{"S":"p%07d"},"sk":{"N":"%d"},"data":{"S":"%s"}}}`, i/10, i%10, strings.Repeat("x", 1004)))
+		}
+	})
+}
+
 func benchServe(b *testing.B, op, body string) {
+	benchServeSetup(b, op, body, func(call func(op, body string) *httptest.ResponseRecorder) {
+		call("CreateTable", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
+		call("PutItem", `{"TableName":"Orders","Item":`+typicalItemJSON()+`}`)
+	})
+}
+
+func benchServeSetup(b *testing.B, op, body string, setup func(call func(op, body string) *httptest.ResponseRecorder)) {
 	h := newTestHandlerEngine(b, Options{}, emulator.Options{Throttle: emulator.ThrottleOptions{Off: true}})
 	srv := h.routes()
 	call := func(op, body string) *httptest.ResponseRecorder {
@@ -202,8 +239,7 @@ func benchServe(b *testing.B, op, body string) {
 		}
 		return w
 	}
-	call("CreateTable", `{"TableName":"Orders","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]}`)
-	call("PutItem", `{"TableName":"Orders","Item":`+typicalItemJSON()+`}`)
+	setup(call)
 	b.ReportAllocs()
 	for b.Loop() {
 		call(op, body)

@@ -165,12 +165,51 @@ func appendItems(b []byte, items []av.Item) []byte {
 	return append(b, ']')
 }
 
+// storedSizeHint guesses the JSON size of items in their stored form:
+// JSON spells out types and quotes, about twice the stored size.
+func storedSizeHint(items [][]byte) int {
+	hint := 0
+	for _, b := range items {
+		hint += 2 * len(b)
+	}
+	return hint
+}
+
+// appendStoredItems writes a JSON array of items from their stored form.
+func appendStoredItems(b []byte, items [][]byte) ([]byte, error) {
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = av.AppendStoredItemJSON(b, it); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
 func encodeReadMany(dst []byte, out *emulator.ReadManyOutput) ([]byte, error) {
+	if stored := out.StoredItems(); stored != nil {
+		o := newObject(dst, storedSizeHint(stored))
+		o.key("Items")
+		var err error
+		if o.b, err = appendStoredItems(o.b, stored); err != nil {
+			return nil, err
+		}
+		return readManyRest(o, out)
+	}
 	o := newObject(dst, itemsSizeHint(out.Items))
 	if out.Items != nil { // omitzero: an empty page is "Items": []
 		o.key("Items")
 		o.b = appendItems(o.b, out.Items)
 	}
+	return readManyRest(o, out)
+}
+
+// readManyRest writes the members after Items.
+func readManyRest(o *object, out *emulator.ReadManyOutput) ([]byte, error) {
 	o.int("Count", out.Count)
 	o.int("ScannedCount", out.ScannedCount)
 	o.item("LastEvaluatedKey", out.LastEvaluatedKey)
@@ -181,12 +220,20 @@ func encodeReadMany(dst []byte, out *emulator.ReadManyOutput) ([]byte, error) {
 // encodeBatchGet writes BatchGetItem's up to 16 MB of items directly; the
 // rest (usually empty) goes through encoding/json. Tables come in sorted
 // order, as encoding/json writes a map.
+// A table's items are either decoded (Responses) or in their stored form
+// (StoredResponses, from BatchGetItemStored); the two sets of tables are
+// disjoint and are written as one map.
 func encodeBatchGet(dst []byte, out *emulator.BatchGetItemOutput) ([]byte, error) {
-	tables := make([]string, 0, len(out.Responses))
+	stored := out.StoredResponses()
+	tables := make([]string, 0, len(out.Responses)+len(stored))
 	hint := 0
 	for name, items := range out.Responses {
 		tables = append(tables, name)
 		hint += len(name) + itemsSizeHint(items)
+	}
+	for name, items := range stored {
+		tables = append(tables, name)
+		hint += len(name) + storedSizeHint(items)
 	}
 	slices.Sort(tables)
 	o := newObject(dst, hint)
@@ -201,6 +248,13 @@ func encodeBatchGet(dst []byte, out *emulator.BatchGetItemOutput) ([]byte, error
 			}
 			o.b = av.AppendJSONString(o.b, name)
 			o.b = append(o.b, ':')
+			if items, ok := stored[name]; ok {
+				var err error
+				if o.b, err = appendStoredItems(o.b, items); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			o.b = appendItems(o.b, out.Responses[name])
 		}
 		o.b = append(o.b, '}')

@@ -87,8 +87,8 @@ func TestEncodeFastPathKnowsEveryField(t *testing.T) {
 	}{
 		{emulator.GetItemOutput{}, []string{"Item", "ConsumedCapacity", "stored"}},
 		{emulator.WriteItemOutput{}, []string{"Attributes", "ConsumedCapacity", "ItemCollectionMetrics"}},
-		{emulator.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}},
-		{emulator.BatchGetItemOutput{}, []string{"Responses", "UnprocessedKeys", "ConsumedCapacity"}},
+		{emulator.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity", "stored"}},
+		{emulator.BatchGetItemOutput{}, []string{"Responses", "UnprocessedKeys", "ConsumedCapacity", "stored"}},
 	} {
 		var got []string
 		for f := range reflect.TypeOf(tc.v).Fields() {

@@ -240,7 +240,7 @@ func TestDispatchDecodesAndPassesNamespace(t *testing.T) {
 // signature has exactly one entry in the dispatch tables (DynamoDB or
 // Streams), and the tables have nothing else.
 func TestDispatchCoversEngine(t *testing.T) {
-	servedAs := map[string]string{"GetItemStored": "GetItem"}
+	servedAs := map[string]string{"GetItemStored": "GetItem", "QueryStored": "Query", "ScanStored": "Scan", "BatchGetItemStored": "BatchGetItem"}
 	table := dynamoDBOperations()
 	for name, fn := range streamsOperations() {
 		if table[name] != nil {

@@ -104,6 +104,38 @@ func DecodeKey(b []byte, t Type) (Value, []byte, error) {
 	return Value{}, nil, ErrMalformedKey
 }
 
+// SkipKey returns what follows the key element of type t at the start of
+// b: DecodeKey's rest and error, without building the value (a partition
+// bucket only needs to know where the partition key ends).
+func SkipKey(b []byte, t Type) ([]byte, error) {
+	switch t {
+	case TypeS, TypeB:
+		return skipEscaped(b)
+	case TypeN:
+		_, rest, err := decodeNumberKey(b)
+		return rest, err
+	}
+	return nil, ErrMalformedKey
+}
+
+// skipEscaped is decodeEscaped's rest and error.
+func skipEscaped(b []byte) ([]byte, error) {
+	for {
+		i := bytes.IndexByte(b, 0)
+		if i < 0 || i+1 >= len(b) {
+			return nil, ErrMalformedKey
+		}
+		switch b[i+1] {
+		case 0x01:
+			return b[i+2:], nil
+		case 0xFF:
+			b = b[i+2:]
+		default:
+			return nil, ErrMalformedKey
+		}
+	}
+}
+
 func decodeEscaped(b []byte) (string, []byte, error) {
 	i := bytes.IndexByte(b, 0)
 	if i < 0 || i+1 >= len(b) {

@@ -90,6 +90,33 @@ func TestDecodeKeyMalformed(t *testing.T) {
 		if _, _, err := DecodeKey(tt.b, tt.t); !errors.Is(err, ErrMalformedKey) {
 			t.Errorf("DecodeKey(%x, %v) err = %v", tt.b, tt.t, err)
 		}
+		checkSkipKey(t, tt.b, tt.t)
+	}
+	for _, tt := range []struct {
+		b []byte
+		t Type
+	}{
+		{[]byte("a\x00\x01rest"), TypeS}, {[]byte("a\x00\xffb\x00\xff\x00\x01\x02"), TypeB}, {[]byte("\x00\x01"), TypeS},
+		{AppendKey(nil, Value{Type: TypeN, S: "-12.5"}), TypeN}, {append(AppendKey(nil, Value{Type: TypeN, S: "7"}), 'x'), TypeN},
+	} {
+		checkSkipKey(t, tt.b, tt.t)
+	}
+}
+
+// checkSkipKey fails unless SkipKey finds DecodeKey's rest and error.
+func checkSkipKey(t *testing.T, b []byte, ty Type) {
+	t.Helper()
+	_, want, werr := DecodeKey(b, ty)
+	got, err := SkipKey(b, ty)
+	if (err == nil) != (werr == nil) || !bytes.Equal(got, want) || (err == nil && len(got) != len(want)) {
+		t.Fatalf("SkipKey(%x, %v) = %x, %v; DecodeKey's rest %x, %v", b, ty, got, err, want, werr)
+	}
+}
+
+func TestSkipKeyAllocations(t *testing.T) {
+	b := []byte("partition\x00key\x00\x01sort")
+	if n := testing.AllocsPerRun(100, func() { _, _ = SkipKey(b, TypeS) }); n != 0 {
+		t.Errorf("%v allocations, want 0", n)
 	}
 }
 
@@ -154,6 +181,7 @@ func FuzzDecodeKey(f *testing.F) {
 	f.Add([]byte{numPos, 130, 11, 0}, uint8(TypeN))
 	f.Add([]byte("a\x00\x01"), uint8(TypeS))
 	f.Fuzz(func(t *testing.T, b []byte, ty uint8) {
+		checkSkipKey(t, b, Type(ty))
 		v, rest, err := DecodeKey(b, Type(ty))
 		if err != nil {
 			return

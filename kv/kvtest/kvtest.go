@@ -30,6 +30,7 @@ func RunConformance(t *testing.T, open Opener) {
 		{"SetGetOverwrite", testSetGetOverwrite},
 		{"EmptyValue", testEmptyValue},
 		{"GetReturnsCopy", testGetReturnsCopy},
+		{"AppendValue", testAppendValue},
 		{"BatchCopiesArguments", testBatchCopiesArguments},
 		{"BatchInvisibleUntilCommit", testBatchInvisibleUntilCommit},
 		{"BatchEmpty", testBatchEmpty},
@@ -232,6 +233,47 @@ func testGetReturnsCopy(t *testing.T, s kv.Store) {
 	put(t, s, "k", "other")
 	if string(got) != "value" {
 		t.Fatalf("earlier Get result changed to %q after a write", got)
+	}
+}
+
+// testAppendValue checks kv.ValueAppender, where the store (and its
+// snapshots and transactions) implements it: the value appended to the
+// caller's buffer, ErrNotFound with the buffer unchanged, and nothing of
+// the store's shown through the buffer after a later write.
+func testAppendValue(t *testing.T, s kv.Store) {
+	put(t, s, "k", "value", "e", "")
+	check := func(what string, r kv.Reader) {
+		t.Helper()
+		a, ok := r.(kv.ValueAppender)
+		if !ok {
+			return
+		}
+		buf, err := a.AppendValue([]byte("pre:"), []byte("k"))
+		if err != nil || string(buf) != "pre:value" {
+			t.Fatalf("%s: AppendValue = %q, %v; want \"pre:value\"", what, buf, err)
+		}
+		if buf, err = a.AppendValue(buf[:0], []byte("e")); err != nil || len(buf) != 0 {
+			t.Fatalf("%s: AppendValue of an empty value = %q, %v", what, buf, err)
+		}
+		if buf, err = a.AppendValue([]byte("x"), []byte("missing")); !errors.Is(err, kv.ErrNotFound) || string(buf) != "x" {
+			t.Fatalf("%s: AppendValue of a missing key = %q, %v; want \"x\", ErrNotFound", what, buf, err)
+		}
+	}
+	check("store", s)
+	snap := s.NewSnapshot()
+	defer snap.Close()
+	check("snapshot", snap)
+	must(t, s.Update(false, func(tx kv.Txn) error {
+		check("transaction", tx)
+		return nil
+	}))
+	if _, ok := kv.Store(s).(kv.ValueAppender); ok {
+		buf, err := s.(kv.ValueAppender).AppendValue(nil, []byte("k"))
+		must(t, err)
+		put(t, s, "k", "other")
+		if string(buf) != "value" {
+			t.Fatalf("an earlier AppendValue result changed to %q after a write", buf)
+		}
 	}
 }
 
