@@ -292,16 +292,12 @@ func (b *body) Close() error {
 			// answer instead.
 			b.earlyClose = true
 		} else {
-			_, err = io.Copy(io.Discard, readerFunc(b.read))
+			err = discardBody(b)
 		}
 	}
 	b.closed = true
 	return err
 }
-
-type readerFunc func([]byte) (int, error)
-
-func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // Date values as net/http writes them, made once a second.
 var dateCache atomic.Pointer[dateVal]

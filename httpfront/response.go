@@ -25,6 +25,7 @@ type response struct {
 	out           []byte // interim (1xx) responses, then the whole answer
 	buf           []byte // the body
 	closeWrite    bool   // close the write side and linger before closing
+	ab            appendBuf
 }
 
 func (w *response) reset(r *http.Request) {
@@ -63,7 +64,7 @@ func (w *response) WriteHeader(code int) {
 	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		w.out = appendStatusLine(w.out, code)
-		w.out = appendHeader(w.out, w.header, excludedNoBody)
+		w.out = w.appendHeader(w.out, w.header, excludedNoBody)
 		w.out = append(w.out, "\r\n"...)
 		return
 	}
@@ -183,14 +184,11 @@ func (w *response) finish() bool {
 			discard = true
 		}
 		if discard {
-			n, err := copyDiscard(b, maxPostHandlerReadBytes+1)
-			switch {
-			case err == nil && n == maxPostHandlerReadBytes+1:
-				tooBig = true
-			case err == nil:
-				_ = b.Close()
-			default:
+			// Less than maxPostHandlerReadBytes is left (checked above).
+			if err := discardBody(b); err != nil {
 				closeAfter = true
+			} else {
+				b.closed = true
 			}
 		}
 		if tooBig {
@@ -242,7 +240,7 @@ func (w *response) finish() bool {
 	}
 
 	out := appendStatusLine(w.out, code)
-	out = appendHeader(out, header, exclude)
+	out = w.appendHeader(out, header, exclude)
 	if !haveDate {
 		out = append(out, "Date: "...)
 		out = appendDate(out)
@@ -296,22 +294,22 @@ func (w *response) finish() bool {
 	return true
 }
 
-// copyDiscard reads and drops up to n bytes of b.
-func copyDiscard(b *body, n int64) (int64, error) {
-	var scratch [512]byte
-	var total int64
-	for total < n {
-		p := scratch[:min(int64(len(scratch)), n-total)]
-		m, err := b.read(p)
-		total += int64(m)
-		if err != nil {
-			if err == io.EOF {
-				return total, nil
-			}
-			return total, err
-		}
+// discardBody reads and drops what is left of b (bufio's Discard, no
+// scratch buffer): nil at its end, io.ErrUnexpectedEOF if the client
+// stopped short, or the read's error.
+func discardBody(b *body) error {
+	if b.sawEOF {
+		return nil
 	}
-	return total, nil
+	n, err := b.br.Discard(int(b.remaining))
+	b.remaining -= int64(n)
+	if err == io.EOF && b.remaining > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	if err == nil || err == io.ErrUnexpectedEOF {
+		b.sawEOF = true
+	}
+	return err
 }
 
 func has(h http.Header, k string) bool {
@@ -332,10 +330,11 @@ func appendStatusLine(b []byte, code int) []byte {
 
 // appendHeader appends h as http.Header.WriteSubset writes it (sorted,
 // invalid names dropped, newlines in values made spaces).
-func appendHeader(b []byte, h http.Header, exclude map[string]bool) []byte {
-	ab := appendBuf{b: b}
-	_ = h.WriteSubset(&ab, exclude)
-	return ab.b
+func (w *response) appendHeader(b []byte, h http.Header, exclude map[string]bool) []byte {
+	w.ab.b = b
+	_ = h.WriteSubset(&w.ab, exclude)
+	b, w.ab.b = w.ab.b, nil
+	return b
 }
 
 type appendBuf struct{ b []byte }
