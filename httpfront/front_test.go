@@ -63,7 +63,9 @@ func echo(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "text/plain")
 	}
 	h.Set("X-Amzn-Requestid", "R1")
-	h["x-lower"] = []string{"a\nb"}
+	h["x-lower"] = []string{"a\nb", " \r\n\tc\rd \t"}
+	h["Bad Key"] = []string{"dropped"}
+	h["X-Empty"] = []string{""}
 	if v := r.Header.Get("X-Set-CL"); v != "" {
 		h.Set("Content-Length", v)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,10 +23,10 @@ type response struct {
 	status        int
 	contentLength int64 // declared by the handler, or -1
 	written       int64
-	out           []byte // interim (1xx) responses, then the whole answer
-	buf           []byte // the body
-	closeWrite    bool   // close the write side and linger before closing
-	ab            appendBuf
+	out           []byte   // interim (1xx) responses, then the whole answer
+	buf           []byte   // the body
+	closeWrite    bool     // close the write side and linger before closing
+	keys          []string // appendHeader's scratch
 }
 
 func (w *response) reset(r *http.Request) {
@@ -328,25 +329,52 @@ func appendStatusLine(b []byte, code int) []byte {
 	return fmt.Appendf(b, "%03d status code %d\r\n", code, code)
 }
 
-// appendHeader appends h as http.Header.WriteSubset writes it (sorted,
-// invalid names dropped, newlines in values made spaces).
+// appendHeader appends h as http.Header.WriteSubset writes it: keys
+// sorted, invalid names dropped, values trimmed and their CR and LF made
+// spaces (WriteSubset's own sort, through an interface, was 3% of a
+// GetItem's CPU).
 func (w *response) appendHeader(b []byte, h http.Header, exclude map[string]bool) []byte {
-	w.ab.b = b
-	_ = h.WriteSubset(&w.ab, exclude)
-	b, w.ab.b = w.ab.b, nil
+	keys := w.keys[:0]
+	for k := range h {
+		if !exclude[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !validName(k) {
+			continue
+		}
+		for _, v := range h[k] {
+			b = append(b, k...)
+			b = append(b, ": "...)
+			v = strings.Trim(v, " \t\r\n")
+			for i := 0; i < len(v); i++ {
+				if c := v[i]; c == '\r' || c == '\n' {
+					b = append(b, ' ')
+				} else {
+					b = append(b, c)
+				}
+			}
+			b = append(b, "\r\n"...)
+		}
+	}
+	clear(keys)
+	w.keys = keys[:0]
 	return b
 }
 
-type appendBuf struct{ b []byte }
-
-func (a *appendBuf) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
-}
-
-func (a *appendBuf) WriteString(s string) (int, error) {
-	a.b = append(a.b, s...)
-	return len(s), nil
+// validName is httpguts.ValidHeaderFieldName: a non-empty token.
+func validName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if !isTokenByte(k[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func bodyAllowedForStatus(status int) bool {
