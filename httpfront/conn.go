@@ -117,8 +117,6 @@ func (c *conn) serve() {
 				return
 			}
 		}
-		c.setState(stateActive)
-		first = false
 		t0 := time.Now()
 		var hdrDeadline, wholeDeadline time.Time
 		if d := s.readHeaderTimeout(); d > 0 {
@@ -128,6 +126,15 @@ func (c *conn) serve() {
 			wholeDeadline = t0.Add(d)
 		}
 		_ = c.rwc.SetReadDeadline(hdrDeadline)
+		if first {
+			// A connection is new until its first byte, as in net/http:
+			// Shutdown closes one silent for 5 s rather than wait for it.
+			if _, err := c.br.Peek(1); err != nil {
+				return
+			}
+			first = false
+		}
+		c.setState(stateActive)
 		fast, closeNow := c.readHead()
 		if closeNow {
 			return

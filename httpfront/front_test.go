@@ -471,3 +471,33 @@ func TestWholeBodyGetsContentLength(t *testing.T) {
 		t.Errorf("front answered:\n%.300s", got)
 	}
 }
+
+// TestShutdownClosesSilentConnection: a connection that never sent a byte
+// counts as idle after 5 s, as in net/http, so Shutdown does not wait on
+// it for its whole timeout.
+func TestShutdownClosesSilentConnection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 5 s")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Handler: http.HandlerFunc(echo)}
+	go func() { _ = s.Serve(ln) }()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	time.Sleep(50 * time.Millisecond) // accepted
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown: %v after %v", err, time.Since(start))
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("Shutdown took %v", d)
+	}
+}

@@ -29,7 +29,6 @@ type Server struct {
 	conns      map[*conn]struct{}
 	std        *http.Server // the fallback, made by the first Serve
 	handed     *chanListener
-	stdDone    chan struct{}
 }
 
 // Serve accepts connections on ln and serves them until Shutdown or Close,
@@ -110,12 +109,8 @@ func (s *Server) startStd(ln net.Listener) {
 		s.std.BaseContext = func(net.Listener) context.Context { return s.BaseContext(ln) }
 	}
 	s.handed = newChanListener(ln.Addr())
-	s.stdDone = make(chan struct{})
-	std, handed, done := s.std, s.handed, s.stdDone
-	go func() {
-		defer close(done)
-		_ = std.Serve(handed)
-	}()
+	std, handed := s.std, s.handed
+	go func() { _ = std.Serve(handed) }()
 }
 
 // handOver gives c's connection, with the bytes already buffered in front,
