@@ -70,7 +70,8 @@ func (s *Server) Serve(ln net.Listener) error {
 				return http.ErrServerClosed
 			}
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Temporary() { //nolint:staticcheck // as net/http does
+			//lint:ignore SA1019 net/http's accept loop retries exactly these
+			if errors.As(err, &ne) && ne.Temporary() {
 				if delay == 0 {
 					delay = 5 * time.Millisecond
 				} else if delay *= 2; delay > time.Second {
