@@ -15,8 +15,9 @@ import (
 )
 
 // readBufSize is the read buffer of a connection; a request head must fit
-// in it to take the fast path (SDK heads are under 2 KB).
-const readBufSize = 4 << 10
+// in it to take the fast path (SDK heads are under 2 KB; a session token
+// adds about 1 KB).
+const readBufSize = 8 << 10
 
 // keepBufSize is the largest response buffer a connection keeps between
 // requests.

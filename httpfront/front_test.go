@@ -198,7 +198,7 @@ func diffCases() []struct {
 		{"other path", 0, []string{"POST /x?y=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n"}},
 		{"upgrade", 0, []string{sdk(get, "Upgrade: websocket\r\n")}},
 		{"pragma", 0, []string{sdk(get, "Pragma: no-cache\r\n")}},
-		{"header over the buffer", 0, []string{sdk(get, "X-Long: "+strings.Repeat("v", 6000)+"\r\n")}},
+		{"header over the buffer", 0, []string{sdk(get, "X-Long: "+strings.Repeat("v", 10000)+"\r\n")}},
 		{"header over net/http's limit", 0, []string{sdk(get, "X-Long: "+strings.Repeat("v", 1<<20+8192)+"\r\n")}},
 		{"bad request line", 0, []string{"FOO\r\n\r\n"}},
 		{"bad request line 2", 0, []string{"POST / HTTP/1.1 x\r\nHost: h\r\n\r\n"}},
