@@ -126,8 +126,12 @@ func (c *conn) serve() {
 		if d := s.ReadTimeout; d > 0 {
 			wholeDeadline = t0.Add(d)
 		}
-		_ = c.rwc.SetReadDeadline(hdrDeadline)
+		// Deadlines are set only before reads that need them: a request
+		// already whole in the buffer (the usual case) reads nothing more,
+		// and each SetReadDeadline resets a runtime timer.
+		deadlineSet := first
 		if first {
+			_ = c.rwc.SetReadDeadline(hdrDeadline)
 			// A connection is new until its first byte, as in net/http:
 			// Shutdown closes one silent for 5 s rather than wait for it.
 			if _, err := c.br.Peek(1); err != nil {
@@ -136,7 +140,7 @@ func (c *conn) serve() {
 			first = false
 		}
 		c.setState(stateActive)
-		fast, closeNow := c.readHead()
+		fast, closeNow := c.readHead(hdrDeadline, deadlineSet)
 		if closeNow {
 			return
 		}
@@ -145,7 +149,7 @@ func (c *conn) serve() {
 			s.handOver(c, &bufConn{Conn: c.rwc, br: c.br})
 			return
 		}
-		if !hdrDeadline.Equal(wholeDeadline) {
+		if int64(c.br.Buffered()) < c.h.contentLength {
 			_ = c.rwc.SetReadDeadline(wholeDeadline)
 		}
 		if !c.serveOne() {
@@ -165,7 +169,7 @@ func (c *conn) serve() {
 // readHead buffers a whole request head and parses it. fast says the
 // request is for the fast path; closeNow that the connection ended (or
 // timed out) before a request began, which net/http closes silently.
-func (c *conn) readHead() (fast, closeNow bool) {
+func (c *conn) readHead(deadline time.Time, deadlineSet bool) (fast, closeNow bool) {
 	searched := 0
 	for {
 		b, _ := c.br.Peek(c.br.Buffered())
@@ -184,6 +188,10 @@ func (c *conn) readHead() (fast, closeNow bool) {
 		searched = len(b)
 		if len(b) == readBufSize {
 			return false, false // a head this large is net/http's
+		}
+		if !deadlineSet {
+			_ = c.rwc.SetReadDeadline(deadline)
+			deadlineSet = true
 		}
 		if _, err := c.br.Peek(len(b) + 1); err != nil {
 			if c.br.Buffered() == 0 {

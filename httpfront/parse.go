@@ -201,10 +201,17 @@ func validHost(v []byte) bool {
 
 // isTokenByte reports whether c may appear in a header name (RFC 7230
 // token).
-func isTokenByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
+func isTokenByte(c byte) bool { return tokenTable[c] }
+
+var tokenTable = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
 	}
-	return bytes.IndexByte([]byte("!#$%&'*+-.^_`|~"), c) >= 0
-}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range []byte("!#$%&'*+-.^_`|~") {
+		t[c] = true
+	}
+	return t
+}()
