@@ -244,7 +244,11 @@ func (c *conn) serveOne() bool {
 	w := &c.w
 	w.reset(r)
 	c.srv.handlerOrDefault().ServeHTTP(w, r)
-	return w.finish()
+	keep := w.finish()
+	if r.MultipartForm != nil {
+		_ = r.MultipartForm.RemoveAll() // its temporary files, as net/http
+	}
+	return keep
 }
 
 func (s *Server) handlerOrDefault() http.Handler {
