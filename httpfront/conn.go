@@ -110,7 +110,9 @@ func (c *conn) serve() {
 			} else {
 				_ = c.rwc.SetReadDeadline(time.Time{})
 			}
-			if _, err := c.br.Peek(1); err != nil {
+			// Four bytes, as net/http waits for: fewer then EOF closes
+			// without an answer.
+			if _, err := c.br.Peek(4); err != nil {
 				return
 			}
 			if !s.doKeepAlives() {

@@ -501,3 +501,28 @@ func TestShutdownClosesSilentConnection(t *testing.T) {
 		t.Errorf("Shutdown took %v", d)
 	}
 }
+
+// FuzzFrontMatchesNetHTTP: any byte stream a client sends (then
+// half-closes) gets the same bytes back from the front as from net/http,
+// Date aside.
+func FuzzFrontMatchesNetHTTP(f *testing.F) {
+	for _, tc := range diffCases() {
+		if s := strings.Join(tc.chunks, ""); len(s) < 8<<10 {
+			f.Add([]byte(s))
+		}
+	}
+	p := startPair(f, http.HandlerFunc(echo), 5*time.Second, 5*time.Second, 5*time.Second)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		t0 := time.Now()
+		got := normalize(exchange(t, p.front, 0, string(b)))
+		t1 := time.Now()
+		want := normalize(exchange(t, p.std, 0, string(b)))
+		if got != want {
+			t.Errorf("%q\nfront:\n%s\nnet/http:\n%s", b, got, want)
+		}
+		// Nor does the front keep the client waiting longer.
+		if df, ds := t1.Sub(t0), time.Since(t1); df > ds+time.Second {
+			t.Errorf("%q: front took %v, net/http %v", b, df, ds)
+		}
+	})
+}
