@@ -112,9 +112,18 @@ func (c *conn) serve() {
 			}
 			// Four bytes, as net/http waits for: fewer then EOF closes
 			// without an answer.
-			if _, err := c.br.Peek(4); err != nil {
+			peek, err := c.br.Peek(4)
+			if err != nil {
 				return
 			}
+			// After a POST net/http drops up to four CR or LF bytes a
+			// buggy client may send after the body (RFC 7230 section 3);
+			// every request here is a POST.
+			n := 0
+			for n < len(peek) && (peek[n] == '\r' || peek[n] == '\n') {
+				n++
+			}
+			_, _ = c.br.Discard(n)
 			if !s.doKeepAlives() {
 				// Shutdown began while idle; net/http would close here too.
 				return
