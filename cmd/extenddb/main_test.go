@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/httpfront"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -109,6 +110,17 @@ func TestParseServe(t *testing.T) {
 		{name: "pprof on loopback", getenv: home, args: []string{"--pprof", "[::1]:6060"}, check: func(t *testing.T, c serveConfig) {
 			if c.pprof != "[::1]:6060" {
 				t.Errorf("pprof = %q", c.pprof)
+			}
+		}},
+		{name: "bad http front", getenv: home, args: []string{"--http-front", "h2"}, wantErr: "--http-front \"h2\": must be fast or net/http"},
+		{name: "http front default", getenv: home, check: func(t *testing.T, c serveConfig) {
+			if c.httpFront != "fast" {
+				t.Errorf("httpFront = %q", c.httpFront)
+			}
+		}},
+		{name: "http front from env", getenv: env("EXTENDDB_HTTP_FRONT", "net/http"), check: func(t *testing.T, c serveConfig) {
+			if c.httpFront != "net/http" {
+				t.Errorf("httpFront = %q", c.httpFront)
 			}
 		}},
 		{name: "bad format", getenv: home, args: []string{"--log-format", "xml"}, wantErr: "--log-format"},
@@ -604,9 +616,16 @@ func TestServeCORS(t *testing.T) {
 }
 
 // TestShutdownDrainsInFlightRequests: a request whose body is still arriving
-// when SIGTERM comes is answered before the process exits.
+// when SIGTERM comes is answered before the process exits, on either
+// --http-front.
 func TestShutdownDrainsInFlightRequests(t *testing.T) {
-	addr, logs, stop, done := startServe(t, "--in-memory")
+	for _, front := range []string{"fast", "net/http"} {
+		t.Run(front, func(t *testing.T) { testShutdownDrains(t, front) })
+	}
+}
+
+func testShutdownDrains(t *testing.T, front string) {
+	addr, logs, stop, done := startServe(t, "--in-memory", "--http-front", front)
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -641,5 +660,15 @@ func TestShutdownDrainsInFlightRequests(t *testing.T) {
 	}
 	if code := <-done; code != 0 {
 		t.Fatalf("exit %d\n%s", code, logs.String())
+	}
+}
+
+// TestNewHTTPServerByFront: --http-front picks the server serve runs.
+func TestNewHTTPServerByFront(t *testing.T) {
+	if _, ok := newHTTPServer("fast", http.NotFoundHandler(), nil, context.Background()).(*httpfront.Server); !ok {
+		t.Error("fast: not httpfront.Server")
+	}
+	if _, ok := newHTTPServer("net/http", http.NotFoundHandler(), nil, context.Background()).(*http.Server); !ok {
+		t.Error("net/http: not http.Server")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	stdlog "log"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/httpfront"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -59,6 +61,7 @@ type serveConfig struct {
 	credentials       string
 	cors              string
 	pprof             string
+	httpFront         string
 	kinesisEndpoint   string
 	s3Dir             string
 	s3Endpoint        string
@@ -76,6 +79,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		logLevel:          "info",
 		logFormat:         "console",
 		auth:              "off",
+		httpFront:         "fast",
 		shutdownTimeout:   10 * time.Second,
 		cacheSize:         pebblestore.DefaultCacheSize,
 		memTableSize:      pebblestore.DefaultMemTableSize,
@@ -134,6 +138,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.s3Dir, "s3-dir", c.s3Dir, "`DIR` standing in for S3 for exports and imports: bucket B is the folder DIR/B (default: DATA-DIR/s3, or a temporary folder with --in-memory)")
 	fs.StringVar(&c.s3Endpoint, "s3-endpoint", c.s3Endpoint, "`URL` of an S3-compatible server (MinIO, LocalStack, …) for exports and imports, path-style; replaces --s3-dir")
 	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
+	fs.StringVar(&c.httpFront, "http-front", c.httpFront, "`FRONT` serving HTTP: fast (the API's plain POSTs on a lean HTTP/1.1 path of its own, everything else by net/http) or net/http (all of it by net/http)")
 	fs.StringVar(&c.kinesisEndpoint, "kinesis-endpoint", c.kinesisEndpoint, "Kinesis Data Streams `URL` (e.g. http://127.0.0.1:4567) that receives the item changes of tables with a Kinesis streaming destination; empty: destinations are bookkeeping only")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
@@ -260,6 +265,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
+	}
+	if c.httpFront != "fast" && c.httpFront != "net/http" {
+		return fmt.Errorf("--http-front %q: must be fast or net/http", c.httpFront)
 	}
 	if c.cacheSize < 1<<20 {
 		return fmt.Errorf("--cache-size %s: must be at least 1MiB", c.cacheSize)
@@ -534,16 +542,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 30 * time.Second,
-		// A slow or stalled client may hold a connection at most this long
-		// per request (headers and body; bodies are at most 16 MB).
-		ReadTimeout: 60 * time.Second,
-		IdleTimeout: serveIdleTimeout,
-		ErrorLog:    newStdLogger(log),
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	srv := newHTTPServer(cfg.httpFront, handler, newStdLogger(log), context.WithoutCancel(ctx))
 	ev := log.Info().Str("addr", ln.Addr().String())
 	switch {
 	case cfg.store != "":
@@ -579,6 +578,44 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	<-served
 	log.Info().Msg("stopped")
 	return nil
+}
+
+// httpServer is what serve needs of http.Server, which httpfront.Server
+// provides too.
+type httpServer interface {
+	Serve(net.Listener) error
+	Shutdown(context.Context) error
+	Close() error
+}
+
+// newHTTPServer is the HTTP server of --http-front: both kinds with the
+// same timeouts, log and base context.
+func newHTTPServer(front string, h http.Handler, errLog *stdlog.Logger, base context.Context) httpServer {
+	const (
+		readHeaderTimeout = 30 * time.Second
+		// A slow or stalled client may hold a connection at most this long
+		// per request (headers and body; bodies are at most 16 MB).
+		readTimeout = 60 * time.Second
+	)
+	baseCtx := func(net.Listener) context.Context { return base }
+	if front == "net/http" {
+		return &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: readHeaderTimeout,
+			ReadTimeout:       readTimeout,
+			IdleTimeout:       serveIdleTimeout,
+			ErrorLog:          errLog,
+			BaseContext:       baseCtx,
+		}
+	}
+	return &httpfront.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       serveIdleTimeout,
+		ErrorLog:          errLog,
+		BaseContext:       baseCtx,
+	}
 }
 
 // serveIdleTimeout is how long an idle keep-alive connection stays open.

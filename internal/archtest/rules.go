@@ -39,6 +39,7 @@ func Rules() []Rule {
 		{From: "", Deny: []string{"cmd"}, Why: "nothing imports a command"},
 		{From: "", Deny: []string{"internal/testserver"}, TestsExcepted: true, Why: "testserver is for tests only"},
 		{From: "", Deny: []string{"internal/pgtest"}, TestsExcepted: true, Why: "pgtest makes throwaway databases for tests only"},
+		{From: "httpfront", Allow: []string{}, Why: "the HTTP front is a leaf: it serves any http.Handler with the standard library only"},
 		{From: "internal/sdkhttp", Allow: []string{}, TestsExcepted: true, Why: "the SDK clients' HTTP client is a leaf: net/http only"},
 		{From: "internal/pgtest", Allow: []string{}, Why: "pgtest is a leaf: it talks to PostgreSQL with pgx and knows nothing of ours"},
 	}

@@ -1,0 +1,431 @@
+package httpfront
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"path"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// response is the http.ResponseWriter of the fast path. The body is
+// buffered whole; finish writes the status line, headers and body in one
+// write, by net/http's rules (chunkWriter.writeHeader) for what to add.
+type response struct {
+	c             *conn
+	req           *http.Request
+	header        http.Header // the handler's, reused
+	snap          http.Header // header as of WriteHeader, if changed after
+	wroteHeader   bool
+	status        int
+	contentLength int64 // declared by the handler, or -1
+	written       int64
+	out           []byte   // interim (1xx) responses, then the whole answer
+	buf           []byte   // the body
+	closeWrite    bool     // close the write side and linger before closing
+	keys          []string // appendHeader's scratch
+}
+
+func (w *response) reset(r *http.Request) {
+	w.req = r
+	if w.header == nil {
+		w.header = make(http.Header, 8)
+	} else {
+		clear(w.header)
+	}
+	w.snap = nil
+	w.wroteHeader = false
+	w.status = 0
+	w.contentLength = -1
+	w.written = 0
+	w.out = w.out[:0]
+	w.buf = w.buf[:0]
+	w.closeWrite = false
+}
+
+func (w *response) Header() http.Header {
+	if w.wroteHeader && w.snap == nil {
+		// net/http sends the header as it was at WriteHeader.
+		w.snap = w.header.Clone()
+	}
+	return w.header
+}
+
+func (w *response) WriteHeader(code int) {
+	if code < 100 || code > 999 {
+		panic(fmt.Sprintf("invalid WriteHeader code %v", code))
+	}
+	if w.wroteHeader {
+		caller := relevantCaller()
+		w.c.srv.logf("http: superfluous response.WriteHeader call from %s (%s:%d)", caller.Function, path.Base(caller.File), caller.Line)
+		return
+	}
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		w.out = appendStatusLine(w.out, code)
+		w.out = w.appendHeader(w.out, w.header, excludedNoBody)
+		w.out = append(w.out, "\r\n"...)
+		return
+	}
+	w.wroteHeader = true
+	w.status = code
+	if cl := w.header.Get("Content-Length"); cl != "" {
+		v, err := strconv.ParseInt(cl, 10, 64)
+		if err == nil && v >= 0 {
+			w.contentLength = v
+		} else {
+			// net/http drops it from the handler's map but still sends
+			// what it cloned at WriteHeader: the answer is then chunked
+			// with no Content-Length, which finish reproduces by leaving
+			// it in place.
+			w.c.srv.logf("http: invalid Content-Length of %q", cl)
+		}
+	}
+}
+
+func (w *response) Write(p []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if !bodyAllowedForStatus(w.status) {
+		return 0, http.ErrBodyNotAllowed
+	}
+	w.written += int64(len(p))
+	if w.contentLength != -1 && w.written > w.contentLength {
+		return 0, http.ErrContentLength
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+func (w *response) WriteString(s string) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if len(s) == 0 {
+		return 0, nil
+	}
+	if !bodyAllowedForStatus(w.status) {
+		return 0, http.ErrBodyNotAllowed
+	}
+	w.written += int64(len(s))
+	if w.contentLength != -1 && w.written > w.contentLength {
+		return 0, http.ErrContentLength
+	}
+	w.buf = append(w.buf, s...)
+	return len(s), nil
+}
+
+var (
+	excludedNoBody = map[string]bool{"Content-Length": true, "Transfer-Encoding": true}
+)
+
+// finish writes the answer after the handler returned and reports whether
+// the connection stays open.
+func (w *response) finish() bool {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	c := w.c
+	keepAlives := c.srv.doKeepAlives()
+	header := w.header
+	if w.snap != nil {
+		header = w.snap
+	}
+	var exclude map[string]bool
+	del := func(k string) {
+		if _, ok := header[k]; !ok {
+			return
+		}
+		if exclude == nil {
+			exclude = make(map[string]bool)
+		}
+		exclude[k] = true
+	}
+	for k := range header {
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			del(k)
+		}
+	}
+	var ex struct {
+		contentType, connection, transferEncoding string
+		contentLength                             int64
+	}
+	ex.contentLength = -1
+	te := header.Get("Transfer-Encoding")
+	hasTE := te != ""
+	code := w.status
+	if !hasTE && bodyAllowedForStatus(code) && !has(header, "Content-Length") {
+		// The whole body is here, so its length is known (net/http knows
+		// it only for a body under 2 KB, and chunks a longer one).
+		w.contentLength = int64(len(w.buf))
+		ex.contentLength = w.contentLength
+	}
+	hasCL := w.contentLength != -1
+	closeAfter := w.req.Close
+	if header.Get("Connection") == "close" || !keepAlives {
+		closeAfter = true
+	}
+	if w.req.ContentLength != 0 && !closeAfter {
+		b := &c.body
+		discard, tooBig := false, false
+		switch {
+		case b.closed:
+			if !b.sawEOF {
+				closeAfter = true
+			}
+		case b.remaining >= maxPostHandlerReadBytes:
+			tooBig = true
+		default:
+			discard = true
+		}
+		if discard {
+			// Less than maxPostHandlerReadBytes is left (checked above).
+			if err := discardBody(b); err != nil {
+				closeAfter = true
+			} else {
+				b.closed = true
+			}
+		}
+		if tooBig {
+			closeAfter = true
+			w.closeWrite = true
+			del("Connection")
+			ex.connection = "close"
+		}
+	}
+	if bodyAllowedForStatus(code) {
+		_, haveType := header["Content-Type"]
+		if header.Get("Content-Encoding") == "" && !haveType && !hasTE && len(w.buf) > 0 {
+			ex.contentType = http.DetectContentType(w.buf)
+		}
+	} else {
+		for _, k := range suppressedHeaders(code) {
+			del(k)
+		}
+	}
+	_, haveDate := header["Date"]
+	if hasCL && hasTE && te != "identity" {
+		c.srv.logf("http: WriteHeader called with both Transfer-Encoding of %q and a Content-Length of %d", te, w.contentLength)
+		del("Content-Length")
+		hasCL = false
+	}
+	chunking := false
+	switch {
+	case !bodyAllowedForStatus(code) || code == http.StatusNoContent:
+		del("Transfer-Encoding")
+	case hasCL:
+		del("Transfer-Encoding")
+	case hasTE && te == "identity":
+		closeAfter = true
+		del("Transfer-Encoding")
+	default:
+		chunking = true
+		ex.transferEncoding = "chunked"
+		if te == "chunked" {
+			del("Transfer-Encoding")
+		}
+	}
+	if chunking {
+		del("Content-Length")
+	}
+	if closeAfter && (!keepAlives || !hasToken(header.Get("Connection"), "close")) &&
+		!(code == http.StatusSwitchingProtocols && header.Get("Upgrade") != "") {
+		del("Connection")
+		ex.connection = "close"
+	}
+
+	out := appendStatusLine(w.out, code)
+	out = w.appendHeader(out, header, exclude)
+	if !haveDate {
+		out = append(out, "Date: "...)
+		out = appendDate(out)
+		out = append(out, "\r\n"...)
+	}
+	if ex.contentLength >= 0 {
+		out = append(out, "Content-Length: "...)
+		out = strconv.AppendInt(out, ex.contentLength, 10)
+		out = append(out, "\r\n"...)
+	}
+	for i, v := range [3]string{ex.contentType, ex.connection, ex.transferEncoding} {
+		if v != "" {
+			out = append(out, [3]string{"Content-Type", "Connection", "Transfer-Encoding"}[i]...)
+			out = append(out, ": "...)
+			out = append(out, v...)
+			out = append(out, "\r\n"...)
+		}
+	}
+	out = append(out, "\r\n"...)
+	if bodyAllowedForStatus(code) {
+		if chunking && len(w.buf) > 0 {
+			out = strconv.AppendInt(out, int64(len(w.buf)), 16)
+			out = append(out, "\r\n"...)
+		}
+		out = append(out, w.buf...)
+		if chunking {
+			if len(w.buf) > 0 {
+				out = append(out, "\r\n"...)
+			}
+			out = append(out, "0\r\n\r\n"...)
+		}
+	}
+	_, werr := c.rwc.Write(out)
+	if cap(out) <= keepBufSize {
+		w.out = out[:0]
+	} else {
+		w.out = nil
+	}
+	if cap(w.buf) > keepBufSize {
+		w.buf = nil
+	}
+	if werr != nil || closeAfter || c.body.earlyClose {
+		if c.body.earlyClose {
+			w.closeWrite = true
+		}
+		return false
+	}
+	if w.contentLength != -1 && bodyAllowedForStatus(code) && w.contentLength != w.written {
+		return false // the handler wrote less than it declared
+	}
+	return true
+}
+
+// discardBody reads and drops what is left of b (bufio's Discard, no
+// scratch buffer): nil at its end, io.ErrUnexpectedEOF if the client
+// stopped short, or the read's error.
+func discardBody(b *body) error {
+	if b.sawEOF {
+		return nil
+	}
+	n, err := b.br.Discard(int(b.remaining))
+	b.remaining -= int64(n)
+	if err == io.EOF && b.remaining > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	if err == nil || err == io.ErrUnexpectedEOF {
+		b.sawEOF = true
+	}
+	return err
+}
+
+func has(h http.Header, k string) bool {
+	_, ok := h[k]
+	return ok
+}
+
+func appendStatusLine(b []byte, code int) []byte {
+	b = append(b, "HTTP/1.1 "...)
+	if text := http.StatusText(code); text != "" {
+		b = strconv.AppendInt(b, int64(code), 10)
+		b = append(b, ' ')
+		b = append(b, text...)
+		return append(b, "\r\n"...)
+	}
+	return fmt.Appendf(b, "%03d status code %d\r\n", code, code)
+}
+
+// appendHeader appends h as http.Header.WriteSubset writes it: keys
+// sorted, invalid names dropped, values trimmed and their CR and LF made
+// spaces (WriteSubset's own sort, through an interface, was 3% of a
+// GetItem's CPU).
+func (w *response) appendHeader(b []byte, h http.Header, exclude map[string]bool) []byte {
+	keys := w.keys[:0]
+	for k := range h {
+		if !exclude[k] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !validName(k) {
+			continue
+		}
+		for _, v := range h[k] {
+			b = append(b, k...)
+			b = append(b, ": "...)
+			v = strings.Trim(v, " \t\r\n")
+			for i := 0; i < len(v); i++ {
+				if c := v[i]; c == '\r' || c == '\n' {
+					b = append(b, ' ')
+				} else {
+					b = append(b, c)
+				}
+			}
+			b = append(b, "\r\n"...)
+		}
+	}
+	clear(keys)
+	w.keys = keys[:0]
+	return b
+}
+
+// validName is httpguts.ValidHeaderFieldName: a non-empty token.
+func validName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if !isTokenByte(k[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func bodyAllowedForStatus(status int) bool {
+	switch {
+	case status >= 100 && status <= 199:
+		return false
+	case status == 204:
+		return false
+	case status == 304:
+		return false
+	}
+	return true
+}
+
+func suppressedHeaders(status int) []string {
+	switch {
+	case status == 304:
+		return []string{"Content-Type", "Content-Length", "Transfer-Encoding"}
+	case !bodyAllowedForStatus(status):
+		return []string{"Content-Length", "Transfer-Encoding"}
+	}
+	return nil
+}
+
+// hasToken reports whether v holds token (case-insensitively) as one of
+// its comma-separated elements.
+func hasToken(v, token string) bool {
+	for f := range strings.SplitSeq(v, ",") {
+		if strings.EqualFold(strings.Trim(f, " \t"), token) {
+			return true
+		}
+	}
+	return false
+}
+
+// relevantCaller is the first caller outside net/http and this package,
+// for the superfluous-WriteHeader log line, as net/http finds it.
+func relevantCaller() runtime.Frame {
+	pc := make([]uintptr, 16)
+	n := runtime.Callers(1, pc)
+	frames := runtime.CallersFrames(pc[:n])
+	var frame runtime.Frame
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "net/http.") && !strings.Contains(f.Function, "/httpfront.") {
+			return f
+		}
+		frame = f
+		if !more {
+			break
+		}
+	}
+	return frame
+}
