@@ -86,39 +86,38 @@ func (w *response) WriteHeader(code int) {
 }
 
 func (w *response) Write(p []byte) (int, error) {
-	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
-	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if !bodyAllowedForStatus(w.status) {
-		return 0, http.ErrBodyNotAllowed
-	}
-	w.written += int64(len(p))
-	if w.contentLength != -1 && w.written > w.contentLength {
-		return 0, http.ErrContentLength
+	if err := w.accept(len(p)); err != nil || len(p) == 0 {
+		return 0, err
 	}
 	w.buf = append(w.buf, p...)
 	return len(p), nil
 }
 
 func (w *response) WriteString(s string) (int, error) {
-	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
-	}
-	if len(s) == 0 {
-		return 0, nil
-	}
-	if !bodyAllowedForStatus(w.status) {
-		return 0, http.ErrBodyNotAllowed
-	}
-	w.written += int64(len(s))
-	if w.contentLength != -1 && w.written > w.contentLength {
-		return 0, http.ErrContentLength
+	if err := w.accept(len(s)); err != nil || len(s) == 0 {
+		return 0, err
 	}
 	w.buf = append(w.buf, s...)
 	return len(s), nil
+}
+
+// accept writes the header if it is not yet written and checks that n
+// more body bytes may follow, as net/http does before it buffers them.
+func (w *response) accept(n int) error {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if n == 0 {
+		return nil
+	}
+	if !bodyAllowedForStatus(w.status) {
+		return http.ErrBodyNotAllowed
+	}
+	w.written += int64(n)
+	if w.contentLength != -1 && w.written > w.contentLength {
+		return http.ErrContentLength
+	}
+	return nil
 }
 
 var (
