@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/extenddb/extenddb/kv"
 )
@@ -157,6 +158,12 @@ func Open(opts Options) (*Store, error) {
 	defer cache.Unref()
 	sp := newSpace(opts.DiskFullRetry, opts.Logger)
 	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize}
+	// Every PutItem, UpdateItem and DeleteItem reads the item it replaces,
+	// and GetItem reads one key: Bloom filters let such a read skip the
+	// files that do not hold the key instead of searching each.
+	for i := range po.Levels {
+		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+	}
 	db, err := pebble.Open(dir, po)
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)

@@ -316,3 +316,35 @@ func TestCloseWaitsForOpenReaders(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 }
+
+// TestPointReadsUseBloomFilters: a Get of a key a table does not hold is
+// answered by the table's Bloom filter, without reading its data blocks
+// (the old item's read on every write, GetItem).
+func TestPointReadsUseBloomFilters(t *testing.T) {
+	s, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := s.NewBatch()
+	for i := 0; i < 2000; i += 2 {
+		if err := b.Set(fmt.Appendf(nil, "k%06d", i), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(false); err != nil {
+		t.Fatal(err)
+	}
+	_ = b.Close()
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 2000; i += 2 {
+		if _, err := s.Get(fmt.Appendf(nil, "k%06d", i)); !errors.Is(err, kv.ErrNotFound) {
+			t.Fatalf("Get of an absent key: %v", err)
+		}
+	}
+	if f := s.Metrics().Filter; f.Hits < 900 {
+		t.Errorf("filter hits %d, misses %d for 1,000 absent keys; want nearly every one a hit", f.Hits, f.Misses)
+	}
+}
