@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # memory.sh measures extenddb's resident memory (RSS): idle, while and after
 # loading ITEMS items of about 1 KB through BatchWriteItem, and while and
-# after a full Scan of them (scripts/memprobe). It builds the binary, starts
+# after a full Scan of them (scripts/memprobe); then it restarts the server
+# on the loaded store and times the start-up (exec to the first answered
+# health check) and what it read (/proc/PID/io). It builds the binary, starts
 # `extenddb serve --throttle=off` on a fresh on-disk data directory and a
 # free loopback port, and deletes the directory at the end.
 #
@@ -43,3 +45,27 @@ wait_port "$port" "$server" "$work/server.log"
 echo "extenddb serve $SERVE_FLAGS (CGO_ENABLED=$(go env CGO_ENABLED)), $ITEMS items of about $ITEM_SIZE bytes"
 "$work/memprobe" -endpoint "http://$addr" -pid "$server" -items "$ITEMS" -item-size "$ITEM_SIZE"
 echo "data directory: $(du -sh "$work/data" | cut -f1)"
+
+# Start-up on the loaded store must not read the items: it opens Pebble and
+# reads the table metadata. rchar counts every byte read(2) returned, from
+# the page cache or the disk. The first restart also replays the write-ahead
+# log of the memtables the load left unflushed, and Pebble's compactions
+# start reading at once; the second has neither.
+for restart in first second; do
+	kill -INT "$server"
+	wait "$server" || true
+	start=$(date +%s%N)
+	# shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
+	"$work/extenddb" serve --addr "$addr" --data-dir "$work/data" --throttle=off \
+		--log-format json $SERVE_FLAGS 2>"$work/server.log" &
+	server=$!
+	until curl -sf -o /dev/null "http://$addr/"; do
+		kill -0 "$server" 2>/dev/null || { echo "the server exited:" >&2; cat "$work/server.log" >&2; exit 1; }
+		sleep 0.002
+	done
+	ms=$((($(date +%s%N) - start) / 1000000))
+	read_kb=$(($(awk '/^rchar/ {print $2}' "/proc/$server/io") / 1024))
+	rss_mb=$(($(awk '/^VmRSS/ {print $2}' "/proc/$server/status") / 1024))
+	echo "$restart restart on the loaded store: first health check answered after $ms ms; $read_kb KB read by then; RSS $rss_mb MB"
+	sleep 2
+done
