@@ -23,6 +23,18 @@ func benchStore(b *testing.B, inMemory bool) *pebblestore.Store {
 
 func key(i int) []byte { return binary.BigEndian.AppendUint64([]byte("item/"), uint64(i)) }
 
+// commitOne commits a batch of one Set, the shape of a PutItem.
+func commitOne(b *testing.B, s *pebblestore.Store, k, val []byte, sync bool) {
+	bt := s.NewBatch()
+	if err := bt.Set(k, val); err != nil {
+		b.Fatal(err)
+	}
+	if err := bt.Commit(sync); err != nil {
+		b.Fatal(err)
+	}
+	bt.Close()
+}
+
 // BenchmarkCommit measures one-item batches, the shape of a PutItem: the
 // cost of --sync is the gap between the disk/nosync and disk/sync rows.
 func BenchmarkCommit(b *testing.B) {
@@ -37,14 +49,7 @@ func BenchmarkCommit(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				bt := s.NewBatch()
-				if err := bt.Set(key(i), val); err != nil {
-					b.Fatal(err)
-				}
-				if err := bt.Commit(c.sync); err != nil {
-					b.Fatal(err)
-				}
-				bt.Close()
+				commitOne(b, s, key(i), val, c.sync)
 				i++
 			}
 		})
@@ -127,16 +132,6 @@ func BenchmarkOverwrite(b *testing.B) {
 				rng = rng*6364136223846793005 + 1442695040888963407
 				return int(rng>>33) % n
 			}
-			put := func(k []byte) {
-				bt := s.NewBatch()
-				if err := bt.Set(k, val); err != nil {
-					b.Fatal(err)
-				}
-				if err := bt.Commit(false); err != nil {
-					b.Fatal(err)
-				}
-				bt.Close()
-			}
 			for i := 0; i < n; i += 1000 {
 				bt := s.NewBatch()
 				for j := i; j < i+1000; j++ {
@@ -150,7 +145,7 @@ func BenchmarkOverwrite(b *testing.B) {
 				bt.Close()
 			}
 			for range 40_000 {
-				put(key(next()))
+				commitOne(b, s, key(next()), val, false)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -159,7 +154,7 @@ func BenchmarkOverwrite(b *testing.B) {
 					b.Fatal(err)
 				}
 				if c.write {
-					put(k)
+					commitOne(b, s, k, val, false)
 				}
 			}
 		})
