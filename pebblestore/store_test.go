@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -346,5 +347,45 @@ func TestPointReadsUseBloomFilters(t *testing.T) {
 	}
 	if f := s.Metrics().Filter; f.Hits < 900 {
 		t.Errorf("filter hits %d, misses %d for 1,000 absent keys; want nearly every one a hit", f.Hits, f.Misses)
+	}
+}
+
+// TestWritesReuseWriters: on disk each write runs on a writer goroutine
+// (so a stalled disk cannot hold the caller past WriteTimeout), and a
+// writer that finished one takes the next instead of a new goroutine
+// being started per write, whose stack Pebble's deep commit path grew
+// every time. Close ends the writers.
+func TestWritesReuseWriters(t *testing.T) {
+	before := runtime.NumGoroutine()
+	s, err := pebblestore.Open(pebblestore.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := make([]byte, 1024)
+	commit := func() {
+		b := s.NewBatch()
+		if err := b.Set([]byte("k"), val); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Commit(false); err != nil {
+			t.Fatal(err)
+		}
+		_ = b.Close()
+	}
+	commit()
+	// A new goroutine per write costs an allocation (its arguments) on
+	// top of the batch's one.
+	if n := testing.AllocsPerRun(200, commit); n > 1 {
+		t.Errorf("a commit allocates %v times, want at most 1 (a goroutine started per write?)", n)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second) // under writerIdle
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Close, %d before Open: writers left running", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
