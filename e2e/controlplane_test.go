@@ -155,6 +155,13 @@ func TestControlPlaneLifecycle(t *testing.T) {
 		if _, err := c.UpdateTable(ctx, &steps[i]); err != nil {
 			t.Fatalf("UpdateTable step %d: %v", i, err)
 		}
+		// As DynamoDB, a table takes one index creation or deletion at a
+		// time: the next step waits for the backfill.
+		for _, u := range steps[i].GlobalSecondaryIndexUpdates {
+			if u.Create != nil {
+				waitIndexActive(t, c, "Orders", aws.ToString(u.Create.IndexName), 30*time.Second)
+			}
+		}
 	}
 	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Orders")})
 	if err != nil {
