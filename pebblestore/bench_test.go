@@ -24,7 +24,7 @@ func benchStore(b *testing.B, inMemory bool) *pebblestore.Store {
 func key(i int) []byte { return binary.BigEndian.AppendUint64([]byte("item/"), uint64(i)) }
 
 // commitOne commits a batch of one Set, the shape of a PutItem.
-func commitOne(b *testing.B, s *pebblestore.Store, k, val []byte, sync bool) {
+func commitOne(b testing.TB, s *pebblestore.Store, k, val []byte, sync bool) {
 	bt := s.NewBatch()
 	if err := bt.Set(k, val); err != nil {
 		b.Fatal(err)

@@ -361,17 +361,8 @@ func TestWritesReuseWriters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	val := make([]byte, 1024)
-	commit := func() {
-		b := s.NewBatch()
-		if err := b.Set([]byte("k"), val); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Commit(false); err != nil {
-			t.Fatal(err)
-		}
-		_ = b.Close()
-	}
+	k, val := []byte("k"), make([]byte, 1024)
+	commit := func() { commitOne(t, s, k, val, false) }
 	commit()
 	// A new goroutine per write costs an allocation (its arguments) on
 	// top of the batch's one.

@@ -28,12 +28,7 @@ work=$(mktemp -d)
 server=
 canned=
 cleanup() {
-	for pid in $server $canned; do
-		if kill -0 "$pid" 2>/dev/null; then
-			kill -INT "$pid"
-			wait "$pid" || true
-		fi
-	done
+	stop $server $canned
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -57,8 +52,6 @@ wait_port "$port" "$server" "$work/server.log"
 canned=$!
 caddr=$(canned_addr "$work/canned.log")
 
-field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
-
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
 printf '%d connections, %s per op, server %s\n\n' "$CONNS" "$DURATION" "$addr"
 # The ceiling is measured again right before each operation: the neighbours'
@@ -75,7 +68,7 @@ for op in $OPS; do
 		echo "$op failed:" >&2; cat "$work/loadgen.log" >&2; exit 1
 	}
 	ops=$(field "$line" ops_per_sec)
-	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+	share=$(share "$ops" "$base")
 	printf '%-9s %10s %9s %9s %12s %6s%% %7s %7s\n' "$op" "$ops" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$base" "$share" \
 		"$(field "$line" server_cpu_us)" "$(field "$ceiling" server_cpu_us)"
 done

@@ -38,12 +38,7 @@ work=$(mktemp -d)
 servers=()
 canned=
 cleanup() {
-	for pid in "${servers[@]}" $canned; do
-		if kill -0 "$pid" 2>/dev/null; then
-			kill -INT "$pid"
-			wait "$pid" || true
-		fi
-	done
+	stop "${servers[@]}" $canned
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -69,8 +64,6 @@ done
 "$work/loadgen" -serve-canned 127.0.0.1:0 2>"$work/canned.log" &
 canned=$!
 caddr=$(canned_addr "$work/canned.log")
-
-field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 per=$((CONNS / PROCS))
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
@@ -99,7 +92,7 @@ for op in $OPS; do
 		p50=$(awk -v a="$p50" -v b="$(field "$line" p50_ms)" 'BEGIN { print (b > a ? b : a) }')
 		p99=$(awk -v a="$p99" -v b="$(field "$line" p99_ms)" 'BEGIN { print (b > a ? b : a) }')
 	done
-	share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+	share=$(share "$ops" "$base")
 	printf '%-6s %10s %9s %9s %12s %6s%%\n' "$op" "$ops" "$p50" "$p99" "$base" "$share"
 done
 printf '\nload average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"

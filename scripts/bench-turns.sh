@@ -33,12 +33,7 @@ source scripts/lib.sh
 work=$(mktemp -d)
 pids=()
 cleanup() {
-	for pid in "${pids[@]}"; do
-		if kill -0 "$pid" 2>/dev/null; then
-			kill -INT "$pid"
-			wait "$pid" || true
-		fi
-	done
+	stop "${pids[@]}"
 	git worktree prune 2>/dev/null || true
 	rm -rf "$work"
 }
@@ -80,8 +75,6 @@ pids+=($!)
 canned=$!
 caddr=$(canned_addr "$work/canned.log")
 
-field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
-
 printf 'A: %s %s\nB: %s %s\n' "${REV_A}" "$A_FLAGS" "${REV_B:-the working tree}" "$B_FLAGS"
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
 printf '%d connections, %s per op\n\n' "$CONNS" "$DURATION"
@@ -99,7 +92,7 @@ for round in $(seq "$ROUNDS"); do
 				echo "$op failed on ${side^^}:" >&2; cat "$work/loadgen.log" >&2; exit 1
 			}
 			ops=$(field "$line" ops_per_sec)
-			share=$(awk -v a="$ops" -v b="$base" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }')
+			share=$(share "$ops" "$base")
 			printf '%-5s %-9s %-4s %10s %6s%% %9s %9s %7s %7s\n' "$round" "$op" "${side^^}" "$ops" "$share" \
 				"$(field "$line" p50_ms)" "$(field "$line" p99_ms)" "$(field "$line" server_cpu_us)" "$(field "$ceiling" server_cpu_us)"
 		done

@@ -34,3 +34,21 @@ canned_addr() {
 	cat "$1" >&2
 	exit 1
 }
+
+# stop PID... interrupts each server still running and waits for it to exit
+# (they are this shell's children).
+stop() {
+	local pid
+	for pid in "$@"; do
+		if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+			kill -INT "$pid"
+			wait "$pid" || true
+		fi
+	done
+}
+
+# field LINE KEY prints KEY's value from loadgen's key=value summary LINE.
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+# share OPS CEILING prints OPS as a whole percentage of CEILING.
+share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b > 0 ? 100 * a / b : 0) }'; }

@@ -23,10 +23,7 @@ source scripts/lib.sh
 work=$(mktemp -d)
 server=
 cleanup() {
-	if [[ -n $server ]] && kill -0 "$server" 2>/dev/null; then
-		kill -INT "$server"
-		wait "$server" || true
-	fi
+	stop "$server"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -52,8 +49,7 @@ echo "data directory: $(du -sh "$work/data" | cut -f1)"
 # log of the memtables the load left unflushed, and Pebble's compactions
 # start reading at once; the second has neither.
 for restart in first second; do
-	kill -INT "$server"
-	wait "$server" || true
+	stop "$server"
 	start=$(date +%s%N)
 	# shellcheck disable=SC2086 # SERVE_FLAGS is a list of flags
 	"$work/extenddb" serve --addr "$addr" --data-dir "$work/data" --throttle=off \
