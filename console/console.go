@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 //go:embed templates/*.html
@@ -26,7 +27,7 @@ type Options struct {
 	Recorder *Recorder
 	// DefaultNamespace is shown when no namespace holds a table yet or none
 	// is chosen; its zero value means 000000000000/us-east-1.
-	DefaultNamespace emulator.Namespace
+	DefaultNamespace api.Namespace
 	// Provisioned lists what --load provisioned, for the IaC page.
 	Provisioned []Provisioned
 	// PageSize is the number of items per Scan or Query page; default 25.
@@ -35,7 +36,7 @@ type Options struct {
 
 // Provisioned is one table an IaC file provisioned.
 type Provisioned struct {
-	Namespace emulator.Namespace
+	Namespace api.Namespace
 	Table     string
 	// Position is where the resource is declared (file:line:col).
 	Position string
@@ -107,8 +108,8 @@ func New(opts Options) (http.Handler, error) {
 // page is what every template gets.
 type page struct {
 	Title      string
-	NS         emulator.Namespace
-	Namespaces []emulator.Namespace
+	NS         api.Namespace
+	Namespaces []api.Namespace
 	Table      string
 	// Error is shown at the top of the page.
 	Error string
@@ -117,7 +118,7 @@ type page struct {
 
 func (p page) NSParam() string { return nsParam(p.NS) }
 
-func nsParam(ns emulator.Namespace) string { return ns.Account + "/" + ns.Region }
+func nsParam(ns api.Namespace) string { return ns.Account + "/" + ns.Region }
 
 var funcs = template.FuncMap{
 	"nsParam": nsParam,
@@ -132,14 +133,14 @@ var funcs = template.FuncMap{
 
 // namespace reads the ns parameter (ACCOUNT/REGION), defaulting to the
 // first namespace holding tables, else DefaultNamespace.
-func (c *console) namespace(r *http.Request) (emulator.Namespace, []emulator.Namespace, error) {
+func (c *console) namespace(r *http.Request) (api.Namespace, []api.Namespace, error) {
 	all := c.opts.Engine.Namespaces()
 	if v := r.URL.Query().Get("ns"); v != "" {
 		acct, region, ok := strings.Cut(v, "/")
 		if !ok || acct == "" || region == "" {
 			return c.opts.DefaultNamespace, all, errors.New("namespace " + v + ": want ACCOUNT/REGION")
 		}
-		return emulator.Namespace{Account: acct, Region: region}, all, nil
+		return api.Namespace{Account: acct, Region: region}, all, nil
 	}
 	if len(all) > 0 {
 		return all[0], all, nil
@@ -164,7 +165,7 @@ func (c *console) render(w http.ResponseWriter, status int, name string, p page)
 // errorText is the message a page shows for err: DynamoDB's error type and
 // message, as a client would see them.
 func errorText(err error) string {
-	var ee *emulator.Error
+	var ee *api.Error
 	if errors.As(err, &ee) {
 		if ee.Message == "" {
 			return ee.Code
@@ -176,12 +177,12 @@ func errorText(err error) string {
 
 // statusOf is the HTTP status of a page that failed with err.
 func statusOf(err error) int {
-	var ee *emulator.Error
+	var ee *api.Error
 	if errors.As(err, &ee) {
 		switch ee.Code {
-		case emulator.CodeResourceNotFound:
+		case api.CodeResourceNotFound:
 			return http.StatusNotFound
-		case emulator.CodeConditionalCheckFailed:
+		case api.CodeConditionalCheckFailed:
 			return http.StatusConflict
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/console"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
@@ -35,7 +36,7 @@ func newEnv(t *testing.T, opts ...testserver.Option) *env {
 		testserver.WithEngineOptions(func(o *emulator.Options) { o.Observer = rec }),
 		testserver.WithWiring(func(eng *emulator.Engine, _ *pebblestore.Store, o *wire.Options) {
 			h, err := console.New(console.Options{Engine: eng, Recorder: rec, PageSize: 10,
-				Provisioned: []console.Provisioned{{Namespace: emulator.Namespace{Account: "000000000000", Region: "us-east-1"},
+				Provisioned: []console.Provisioned{{Namespace: api.Namespace{Account: "000000000000", Region: "us-east-1"},
 					Table: "Orders", Position: "main.tf:3:1", Resource: "aws_dynamodb_table.orders"}}})
 			if err != nil {
 				t.Fatal(err)
@@ -395,7 +396,7 @@ func TestTimeline(t *testing.T) {
 	e.createTiny()
 	e.overrunTiny(0)
 	ns := strings.SplitN(e.ns, "/", 2)
-	tl := e.rec.Timeline(emulator.Namespace{Account: ns[0], Region: ns[1]}, "Tiny", 5)
+	tl := e.rec.Timeline(api.Namespace{Account: ns[0], Region: ns[1]}, "Tiny", 5)
 	var write float64
 	var reasons []string
 	var capSeen bool
@@ -431,7 +432,7 @@ func TestTimeline(t *testing.T) {
 // allocates nothing (the console is on by default).
 func TestRecorderNoAllocation(t *testing.T) {
 	rec := console.NewRecorder(console.RecorderOptions{Now: func() time.Time { return time.Unix(1000, 0) }})
-	c := emulator.Consumption{Namespace: emulator.Namespace{Account: "1", Region: "r"}, Table: "t", Units: 1}
+	c := emulator.Consumption{Namespace: api.Namespace{Account: "1", Region: "r"}, Table: "t", Units: 1}
 	rec.Consumed(c)
 	if n := testing.AllocsPerRun(1000, func() { rec.Consumed(c) }); n != 0 {
 		t.Errorf("Consumed allocates %v times per call", n)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -43,7 +44,7 @@ func (c *console) home(w http.ResponseWriter, r *http.Request) {
 	var rows []tableRow
 	names, _ := c.opts.Engine.TableNames(ctx, ns) // a failed page shows the tables listed before it
 	for _, name := range names {
-		d, err := c.opts.Engine.DescribeTable(ctx, ns, &emulator.DescribeTableInput{TableName: &name})
+		d, err := c.opts.Engine.DescribeTable(ctx, ns, &api.DescribeTableInput{TableName: &name})
 		if err != nil || d.Table == nil {
 			continue // deleted since the listing
 		}
@@ -54,7 +55,7 @@ func (c *console) home(w http.ResponseWriter, r *http.Request) {
 	c.render(w, http.StatusOK, "home", p)
 }
 
-func billingMode(t *emulator.TableDescription) string {
+func billingMode(t *api.TableDescription) string {
 	if t.BillingModeSummary != nil && t.BillingModeSummary.BillingMode != "" {
 		return t.BillingModeSummary.BillingMode
 	}
@@ -64,7 +65,7 @@ func billingMode(t *emulator.TableDescription) string {
 // tableCtx is a table page's common part: the namespace and description.
 type tableCtx struct {
 	page
-	desc *emulator.TableDescription
+	desc *api.TableDescription
 }
 
 // openTable resolves the ns and t parameters; on failure it has rendered
@@ -73,8 +74,8 @@ func (c *console) openTable(w http.ResponseWriter, r *http.Request, tmpl, title 
 	ns, all, err := c.namespace(r)
 	tc := tableCtx{page: page{Title: title, NS: ns, Namespaces: all, Table: r.URL.Query().Get("t")}}
 	if err == nil {
-		var d *emulator.DescribeTableOutput
-		d, err = c.opts.Engine.DescribeTable(r.Context(), ns, &emulator.DescribeTableInput{TableName: &tc.Table})
+		var d *api.DescribeTableOutput
+		d, err = c.opts.Engine.DescribeTable(r.Context(), ns, &api.DescribeTableInput{TableName: &tc.Table})
 		if err == nil {
 			tc.desc = d.Table
 			return tc, true
@@ -87,11 +88,11 @@ func (c *console) openTable(w http.ResponseWriter, r *http.Request, tmpl, title 
 
 // tableView is the description page's data.
 type tableView struct {
-	D     *emulator.TableDescription
+	D     *api.TableDescription
 	Attrs map[string]string
-	TTL   *emulator.TimeToLiveDescription
+	TTL   *api.TimeToLiveDescription
 	PITR  string
-	Tags  []emulator.DescribedTag
+	Tags  []api.DescribedTag
 	// Capacity and Balance of the throttle buckets now.
 	Throttle emulator.ThrottleStatus
 }
@@ -106,16 +107,16 @@ func (c *console) table(w http.ResponseWriter, r *http.Request) {
 	for _, a := range tc.desc.AttributeDefinitions {
 		v.Attrs[a.AttributeName] = a.AttributeType
 	}
-	if ttl, err := eng.DescribeTimeToLive(ctx, ns, &emulator.DescribeTimeToLiveInput{TableName: &tc.Table}); err == nil {
+	if ttl, err := eng.DescribeTimeToLive(ctx, ns, &api.DescribeTimeToLiveInput{TableName: &tc.Table}); err == nil {
 		v.TTL = ttl.TimeToLiveDescription
 	}
-	if cb, err := eng.DescribeContinuousBackups(ctx, ns, &emulator.DescribeContinuousBackupsInput{TableName: &tc.Table}); err == nil &&
+	if cb, err := eng.DescribeContinuousBackups(ctx, ns, &api.DescribeContinuousBackupsInput{TableName: &tc.Table}); err == nil &&
 		cb.ContinuousBackupsDescription != nil && cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription != nil {
 		v.PITR = cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus
 	}
 	var next *string
 	for {
-		tags, err := eng.ListTagsOfResource(ctx, ns, &emulator.ListTagsOfResourceInput{ResourceArn: &tc.desc.TableArn, NextToken: next})
+		tags, err := eng.ListTagsOfResource(ctx, ns, &api.ListTagsOfResourceInput{ResourceArn: &tc.desc.TableArn, NextToken: next})
 		if err != nil {
 			break
 		}
@@ -131,7 +132,7 @@ func (c *console) table(w http.ResponseWriter, r *http.Request) {
 }
 
 // keyNames returns the partition and sort key of the table or of index.
-func keyNames(d *emulator.TableDescription, index string) (pk, sk string, ok bool) {
+func keyNames(d *api.TableDescription, index string) (pk, sk string, ok bool) {
 	ks := d.KeySchema
 	if index != "" {
 		ks = nil
@@ -159,7 +160,7 @@ func keyNames(d *emulator.TableDescription, index string) (pk, sk string, ok boo
 	return pk, sk, true
 }
 
-func indexNames(d *emulator.TableDescription) []string {
+func indexNames(d *api.TableDescription) []string {
 	var out []string
 	for _, g := range d.GlobalSecondaryIndexes {
 		out = append(out, g.IndexName)
@@ -193,7 +194,7 @@ type itemsView struct {
 
 // rows turns items into rows: the table's and index's key attributes as
 // columns, the rest as one line of plain JSON.
-func rows(d *emulator.TableDescription, index string, items []av.Item) ([]string, []itemRow) {
+func rows(d *api.TableDescription, index string, items []av.Item) ([]string, []itemRow) {
 	tpk, tsk, _ := keyNames(d, "")
 	cols := []string{tpk}
 	if tsk != "" {
@@ -245,13 +246,13 @@ func (c *console) items(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v := itemsView{Index: q.Get("index"), Indexes: indexNames(tc.desc)}
 	tc.Data = &v
-	in := &emulator.ScanInput{TableName: &tc.Table, Limit: ptr(int64(c.opts.PageSize))}
+	in := &api.ScanInput{TableName: &tc.Table, Limit: ptr(int64(c.opts.PageSize))}
 	if v.Index != "" {
 		in.IndexName = ptr(v.Index)
 	}
 	var err error
 	if in.ExclusiveStartKey, err = start(r); err == nil {
-		var out *emulator.ReadManyOutput
+		var out *api.ReadManyOutput
 		if out, err = c.opts.Engine.Scan(r.Context(), tc.NS, in); err == nil {
 			c.fillItems(&v, "/items", tc.desc, out, q)
 			c.render(w, http.StatusOK, "items", tc.page)
@@ -262,7 +263,7 @@ func (c *console) items(w http.ResponseWriter, r *http.Request) {
 	c.render(w, statusOf(err), "items", tc.page)
 }
 
-func (c *console) fillItems(v *itemsView, path string, d *emulator.TableDescription, out *emulator.ReadManyOutput, q url.Values) {
+func (c *console) fillItems(v *itemsView, path string, d *api.TableDescription, out *api.ReadManyOutput, q url.Values) {
 	v.Columns, v.Rows = rows(d, v.Index, out.Items)
 	v.Count, v.ScannedCount, v.Ran = out.Count, out.ScannedCount, true
 	if out.LastEvaluatedKey != nil {
@@ -280,7 +281,7 @@ func (c *console) fillItems(v *itemsView, path string, d *emulator.TableDescript
 var sortOps = map[string]string{"=": "=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "begins_with": "", "between": ""}
 
 // attrValue types s as the key attribute name's definition says.
-func attrValue(d *emulator.TableDescription, name, s string) av.Value {
+func attrValue(d *api.TableDescription, name, s string) av.Value {
 	for _, a := range d.AttributeDefinitions {
 		if a.AttributeName == name {
 			t := av.TypeByName(a.AttributeType)
@@ -311,7 +312,7 @@ func (c *console) query(w http.ResponseWriter, r *http.Request) {
 		if !found {
 			return errors.New("no index " + v.Index + " on table " + tc.Table)
 		}
-		in := &emulator.QueryInput{TableName: &tc.Table, Limit: ptr(int64(c.opts.PageSize)),
+		in := &api.QueryInput{TableName: &tc.Table, Limit: ptr(int64(c.opts.PageSize)),
 			ExpressionAttributeNames:  map[string]string{"#pk": pk},
 			ExpressionAttributeValues: map[string]av.Value{":pk": attrValue(tc.desc, pk, q.Get("pk"))}}
 		if v.Index != "" {
@@ -388,8 +389,8 @@ func (c *console) item(w http.ResponseWriter, r *http.Request) {
 	}
 	key, err := parseItem(r.URL.Query().Get("key"))
 	if err == nil {
-		var out *emulator.GetItemOutput
-		out, err = c.opts.Engine.GetItem(r.Context(), tc.NS, &emulator.GetItemInput{TableName: &tc.Table, Key: key, ConsistentRead: ptr(true)})
+		var out *api.GetItemOutput
+		out, err = c.opts.Engine.GetItem(r.Context(), tc.NS, &api.GetItemInput{TableName: &tc.Table, Key: key, ConsistentRead: ptr(true)})
 		if err == nil {
 			v := &itemView{Key: compactJSON(key)}
 			if out.Item != nil {
@@ -484,7 +485,7 @@ func (c *console) doWrite(ctx context.Context, tc tableCtx, action, itemJSON, se
 		if err != nil {
 			return "", err
 		}
-		_, err = eng.PutItem(ctx, ns, &emulator.PutItemInput{TableName: &table, Item: it,
+		_, err = eng.PutItem(ctx, ns, &api.PutItemInput{TableName: &table, Item: it,
 			ConditionExpression:      ptr("attribute_not_exists(#pk)"),
 			ExpressionAttributeNames: map[string]string{"#pk": pk}})
 		if isConditionFailed(err) {
@@ -507,7 +508,7 @@ func (c *console) doWrite(ctx context.Context, tc tableCtx, action, itemJSON, se
 		}
 		// Read and compare first: it catches attributes added since, which
 		// the condition (on the attributes seen) cannot name.
-		cur, err := eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: &table, Key: keyOf(seen), ConsistentRead: ptr(true)})
+		cur, err := eng.GetItem(ctx, ns, &api.GetItemInput{TableName: &table, Key: keyOf(seen), ConsistentRead: ptr(true)})
 		if err != nil {
 			return "", err
 		}
@@ -516,13 +517,13 @@ func (c *console) doWrite(ctx context.Context, tc tableCtx, action, itemJSON, se
 		}
 		cond, names, values, ok := versionCondition(seen)
 		if action == "save" {
-			in := &emulator.PutItemInput{TableName: &table, Item: it}
+			in := &api.PutItemInput{TableName: &table, Item: it}
 			if ok {
 				in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = &cond, names, values
 			}
 			_, err = eng.PutItem(ctx, ns, in)
 		} else {
-			in := &emulator.DeleteItemInput{TableName: &table, Key: keyOf(seen)}
+			in := &api.DeleteItemInput{TableName: &table, Key: keyOf(seen)}
 			if ok {
 				in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = &cond, names, values
 			}
@@ -540,8 +541,8 @@ func (c *console) doWrite(ctx context.Context, tc tableCtx, action, itemJSON, se
 }
 
 func isConditionFailed(err error) bool {
-	var ee *emulator.Error
-	return errors.As(err, &ee) && ee.Code == emulator.CodeConditionalCheckFailed
+	var ee *api.Error
+	return errors.As(err, &ee) && ee.Code == api.CodeConditionalCheckFailed
 }
 
 func (c *console) iac(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Recorder keeps the recent activity of every table and index for the
@@ -37,7 +38,7 @@ func NewRecorder(opts RecorderOptions) *Recorder {
 }
 
 type seriesKey struct {
-	ns    emulator.Namespace
+	ns    api.Namespace
 	table string
 	index string
 }
@@ -230,7 +231,7 @@ type Timeline struct {
 
 // Timeline returns the last seconds (at most 300) of table in ns and of
 // each of its indexes.
-func (r *Recorder) Timeline(ns emulator.Namespace, table string, seconds int) Timeline {
+func (r *Recorder) Timeline(ns api.Namespace, table string, seconds int) Timeline {
 	seconds = min(max(seconds, 1), window)
 	now := r.now().Unix()
 	tl := Timeline{Now: now, Points: []Point{}, Events: []ThrottleMark{}, Hot: []HotKey{}}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -77,12 +78,12 @@ func (c *console) stream(w http.ResponseWriter, r *http.Request) {
 
 // latestRecords reads the newest shards' records, keeping the last
 // maxStreamRows (newest first). It reads at most the two newest shards.
-func (c *console) latestRecords(r *http.Request, ns emulator.Namespace, v *streamView) error {
+func (c *console) latestRecords(r *http.Request, ns api.Namespace, v *streamView) error {
 	ctx, eng := r.Context(), c.opts.Engine
-	var shards []emulator.StreamShard
+	var shards []api.StreamShard
 	var from *string
 	for {
-		d, err := eng.DescribeStream(ctx, ns, &emulator.DescribeStreamInput{StreamArn: &v.Arn, ExclusiveStartShardId: from})
+		d, err := eng.DescribeStream(ctx, ns, &api.DescribeStreamInput{StreamArn: &v.Arn, ExclusiveStartShardId: from})
 		if err != nil {
 			return err
 		}
@@ -93,15 +94,15 @@ func (c *console) latestRecords(r *http.Request, ns emulator.Namespace, v *strea
 		}
 		from = ptr(d.StreamDescription.LastEvaluatedShardId)
 	}
-	var recs []emulator.StreamRecord
+	var recs []api.StreamRecord
 	for _, sh := range shards[max(0, len(shards)-2):] {
-		it, err := eng.GetShardIterator(ctx, ns, &emulator.GetShardIteratorInput{StreamArn: &v.Arn, ShardId: ptr(sh.ShardId), ShardIteratorType: ptr("TRIM_HORIZON")})
+		it, err := eng.GetShardIterator(ctx, ns, &api.GetShardIteratorInput{StreamArn: &v.Arn, ShardId: ptr(sh.ShardId), ShardIteratorType: ptr("TRIM_HORIZON")})
 		if err != nil {
 			return err
 		}
 		iter := it.ShardIterator
 		for iter != "" {
-			out, err := eng.GetRecords(ctx, ns, &emulator.GetRecordsInput{ShardIterator: &iter, Limit: ptr(int64(1000))})
+			out, err := eng.GetRecords(ctx, ns, &api.GetRecordsInput{ShardIterator: &iter, Limit: ptr(int64(1000))})
 			if err != nil {
 				return err
 			}

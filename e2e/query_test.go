@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/wire"
@@ -988,14 +989,14 @@ func TestQueryGSIBackfill(t *testing.T) {
 func qLoad(b *testing.B, s *testserver.Server, table string, n, perPartition int) {
 	b.Helper()
 	ctx := context.Background()
-	ns := emulator.Namespace{Account: wire.DefaultAccount, Region: testserver.DefaultRegion}
+	ns := api.Namespace{Account: wire.DefaultAccount, Region: testserver.DefaultRegion}
 	pad := av.Value{Type: av.TypeS, S: strings.Repeat("p", 64)}
-	reqs := make([]emulator.WriteRequest, 0, 25)
+	reqs := make([]api.WriteRequest, 0, 25)
 	flush := func() {
 		if len(reqs) == 0 {
 			return
 		}
-		if _, err := s.Engine().BatchWriteItem(ctx, ns, &emulator.BatchWriteItemInput{RequestItems: map[string][]emulator.WriteRequest{table: reqs}}); err != nil {
+		if _, err := s.Engine().BatchWriteItem(ctx, ns, &api.BatchWriteItemInput{RequestItems: map[string][]api.WriteRequest{table: reqs}}); err != nil {
 			b.Fatal(err)
 		}
 		reqs = reqs[:0]
@@ -1006,7 +1007,7 @@ func qLoad(b *testing.B, s *testserver.Server, table string, n, perPartition int
 			"sk":  {Type: av.TypeN, S: strconv.Itoa(i % perPartition)},
 			"pad": pad,
 		}
-		reqs = append(reqs, emulator.WriteRequest{PutRequest: &emulator.PutRequest{Item: it}})
+		reqs = append(reqs, api.WriteRequest{PutRequest: &api.PutRequest{Item: it}})
 		if len(reqs) == 25 {
 			flush()
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -568,11 +569,11 @@ func TestThrottleUpdateTableAndRestart(t *testing.T) {
 // TestThrottleDescribeLimits: DescribeLimits reports the configured account
 // and table figures, the ones the buckets use.
 func TestThrottleDescribeLimits(t *testing.T) {
-	want := emulator.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 1000, AccountMaxWriteCapacityUnits: 900, TableMaxReadCapacityUnits: 800, TableMaxWriteCapacityUnits: 700}
+	want := api.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 1000, AccountMaxWriteCapacityUnits: 900, TableMaxReadCapacityUnits: 800, TableMaxWriteCapacityUnits: 700}
 	e := newThrEnv(t, func(o *emulator.Options) { o.Limits = want })
 	out, err := e.c.DescribeLimits(e.ctx, &dynamodb.DescribeLimitsInput{})
 	e.mustServe("DescribeLimits", err)
-	got := emulator.DescribeLimitsOutput{
+	got := api.DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits: aws.ToInt64(out.AccountMaxReadCapacityUnits), AccountMaxWriteCapacityUnits: aws.ToInt64(out.AccountMaxWriteCapacityUnits),
 		TableMaxReadCapacityUnits: aws.ToInt64(out.TableMaxReadCapacityUnits), TableMaxWriteCapacityUnits: aws.ToInt64(out.TableMaxWriteCapacityUnits),
 	}

@@ -13,13 +13,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
 	"github.com/extenddb/extenddb/policy"
 )
 
 // CodeAccessDenied is IAM's refusal.
-const CodeAccessDenied = "AccessDeniedException"
+const CodeAccessDenied = api.CodeAccessDenied
 
 // Caller is an authenticated principal.
 type Caller struct {
@@ -160,7 +161,7 @@ func (c *Caller) decide(action, resource string, rp *policy.Document, owner stri
 	} else {
 		msg += " because no " + res.Kind.String() + " policy allows the " + action + " action"
 	}
-	return &Error{Code: CodeAccessDenied, Message: msg}
+	return &api.Error{Code: CodeAccessDenied, Message: msg}
 }
 
 // Authorize checks action for the caller in ctx on the resource a request
@@ -170,7 +171,7 @@ func (c *Caller) decide(action, resource string, rp *policy.Document, owner stri
 // not authorize itself (the item operations). A table that does not exist
 // is checked against the identity policies alone, so the operation then
 // fails as it would have (ResourceNotFoundException) or is refused.
-func (e *Engine) Authorize(ctx context.Context, ns Namespace, action, target, index string) error {
+func (e *Engine) Authorize(ctx context.Context, ns api.Namespace, action, target, index string) error {
 	c := callerFrom(ctx)
 	if c == nil {
 		return nil
@@ -184,7 +185,7 @@ func (e *Engine) Authorize(ctx context.Context, ns Namespace, action, target, in
 		if err != nil {
 			return nil // the operation reports the malformed ARN itself
 		}
-		tns, name, label = Namespace{Account: a.account, Region: a.region}, a.table, a.stream
+		tns, name, label = api.Namespace{Account: a.account, Region: a.region}, a.table, a.stream
 		if a.index != "" {
 			index = a.index
 		}
@@ -271,12 +272,12 @@ func deref(s *string) string {
 // found: a caller who may not act on that table's ARN is refused
 // (AccessDeniedException) rather than told whether it exists, as IAM
 // decides before the table is looked up.
-func (e *Engine) missingTable(ctx context.Context, ns Namespace, action, nameOrARN string, err error) error {
+func (e *Engine) missingTable(ctx context.Context, ns api.Namespace, action, nameOrARN string, err error) error {
 	if callerFrom(ctx) == nil {
 		return err
 	}
-	var de *Error
-	if !errors.As(err, &de) || de.Code != CodeResourceNotFound {
+	var de *api.Error
+	if !errors.As(err, &de) || de.Code != api.CodeResourceNotFound {
 		return err
 	}
 	if aerr := e.Authorize(ctx, ns, action, nameOrARN, ""); aerr != nil {

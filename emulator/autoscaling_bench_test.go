@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // BenchmarkAutoScalePass: one pass of the auto scaling worker over 200
@@ -14,16 +16,16 @@ import (
 func BenchmarkAutoScalePass(b *testing.B) {
 	te := newTestEngine(b, func(o *Options) { o.AutoScaleInterval = -1; o.TTLInterval = -1 })
 	ctx := context.Background()
-	set := &AutoScalingSettingsUpdate{MinimumUnits: i64(5), MaximumUnits: i64(50),
-		ScalingPolicyUpdate: &AutoScalingPolicyUpdate{TargetTrackingScalingPolicyConfiguration: &AutoScalingTargetTrackingScalingPolicyConfiguration{TargetValue: refOf(70.0)}}}
+	set := &api.AutoScalingSettingsUpdate{MinimumUnits: i64(5), MaximumUnits: i64(50),
+		ScalingPolicyUpdate: &api.AutoScalingPolicyUpdate{TargetTrackingScalingPolicyConfiguration: &api.AutoScalingTargetTrackingScalingPolicyConfiguration{TargetValue: refOf(70.0)}}}
 	for i := range 200 {
 		in := simpleTable(fmt.Sprintf("t%03d", i))
 		in.BillingMode = sp("PROVISIONED")
-		in.ProvisionedThroughput = &ProvisionedThroughput{ReadCapacityUnits: i64(5), WriteCapacityUnits: i64(5)}
+		in.ProvisionedThroughput = &api.ProvisionedThroughput{ReadCapacityUnits: i64(5), WriteCapacityUnits: i64(5)}
 		te.mustCreate(nsA, in)
-		if _, err := te.UpdateTableReplicaAutoScaling(ctx, nsA, &UpdateTableReplicaAutoScalingInput{TableName: in.TableName,
+		if _, err := te.UpdateTableReplicaAutoScaling(ctx, nsA, &api.UpdateTableReplicaAutoScalingInput{TableName: in.TableName,
 			ProvisionedWriteCapacityAutoScalingUpdate: set,
-			ReplicaUpdates: []ReplicaAutoScalingUpdate{{RegionName: sp(nsA.Region), ReplicaProvisionedReadCapacityAutoScalingUpdate: set}}}); err != nil {
+			ReplicaUpdates: []api.ReplicaAutoScalingUpdate{{RegionName: sp(nsA.Region), ReplicaProvisionedReadCapacityAutoScalingUpdate: set}}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
@@ -89,7 +90,7 @@ func TestAutoScalingScalesOutAndIn(t *testing.T) {
 		TableName: aws.String("scaled"), ProvisionedWriteCapacityAutoScalingUpdate: settingsUpdate(5, 15, 70)}); err != nil {
 		t.Fatal(err)
 	}
-	ns := emulator.Namespace{Account: asAccount, Region: testserver.DefaultRegion}
+	ns := api.Namespace{Account: asAccount, Region: testserver.DefaultRegion}
 	pass(t, s)
 	seq := 0
 	var history []int64

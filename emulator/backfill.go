@@ -26,10 +26,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/jobs"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/progress"
 )
@@ -43,25 +43,15 @@ const backfillCursorID = 0xFFFFFFFE
 
 // backfillState is the engine's backfill jobs. New initialises it.
 type backfillState struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// tasks runs the jobs; stopWorkers stops it (Close, or leadership
+	// lost) and an unfinished job resumes at the next start.
+	tasks jobs.Group
 	// afterChunk, if set (tests), runs after each saved chunk with the
 	// number of items the job has visited.
 	afterChunk func(visited int)
 	// progressEvery, if set (tests), replaces progress.DefaultEvery as the
 	// least time between two "in progress" log lines.
 	progressEvery time.Duration
-}
-
-func (s *backfillState) init() {
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-}
-
-// stop cancels the jobs and waits for them.
-func (s *backfillState) stop() {
-	s.cancel()
-	s.wg.Wait()
 }
 
 func backfillCursorKey(t tableID, ix uint32) []byte {
@@ -76,18 +66,16 @@ func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
 	if !e.claimJob(job) {
 		return
 	}
-	e.bf.wg.Add(1)
-	go func() {
-		defer e.bf.wg.Done()
+	e.bf.tasks.Go(func(ctx context.Context) {
 		defer e.releaseJob(job)
-		err := e.backfill(e.bf.ctx, t, ix)
+		err := e.backfill(ctx, t, ix)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
 		default:
 			// The flag stays set: the next start resumes the job.
 			e.log.Error().Err(err).Str("table", t.Name).Str("index", ix.Name).Msg("index backfill failed; it resumes at the next start")
 		}
-	}()
+	})
 }
 
 // resumeBackfills starts the job of every index left Backfilling.
@@ -141,7 +129,7 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		keys, err := nextKeys(e.opts.Store, lower, prefixEnd(p), backfillChunk)
+		keys, err := nextKeys(e.opts.Store, lower, kv.PrefixEnd(p), backfillChunk)
 		if err != nil {
 			return err
 		}

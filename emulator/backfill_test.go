@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/rs/zerolog"
 )
@@ -22,7 +23,7 @@ func backfillTable(t *testing.T, n int, delay time.Duration) *testEngine {
 	te.mustCreate(nsA, simpleTable("bft"))
 	te.clock.Add(delay)
 	for i := range n {
-		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bft"),
+		if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("bft"),
 			Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
 			t.Fatal(err)
 		}
@@ -48,10 +49,10 @@ func pauseAfterFirstChunk(t *testing.T, te *testEngine) (reached chan struct{}, 
 	return reached, free
 }
 
-func addGSI(t *testing.T, te *testEngine) *TableDescription {
+func addGSI(t *testing.T, te *testEngine) *api.TableDescription {
 	t.Helper()
-	out, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("bft"), AttributeDefinitions: attrs("g", "S"),
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("gix", keys("g", "HASH"), nil)}})
+	out, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("bft"), AttributeDefinitions: attrs("g", "S"),
+		GlobalSecondaryIndexUpdates: []api.GlobalSecondaryIndexUpdate{gsiCreate("gix", keys("g", "HASH"), nil)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func gixState(t *testing.T, te *testEngine) (status string, backfilling bool, co
 }
 
 func queryGix(te *testEngine) (int, error) {
-	out, err := te.Query(context.Background(), nsA, &QueryInput{TableName: sp("bft"), IndexName: sp("gix"),
+	out, err := te.Query(context.Background(), nsA, &api.QueryInput{TableName: sp("bft"), IndexName: sp("gix"),
 		KeyConditionExpression: sp("g = :g"), ExpressionAttributeValues: map[string]av.Value{":g": avS("x")}, Select: sp("COUNT")})
 	if err != nil {
 		return 0, err
@@ -92,7 +93,7 @@ func TestBackfillStatusFollowsWork(t *testing.T) {
 		t.Fatalf("mid-backfill: %s backfilling=%v", st, bf)
 	}
 	_, err := queryGix(te)
-	wantErr(t, err, CodeValidation, "Cannot read from backfilling global secondary index: gix")
+	wantErr(t, err, api.CodeValidation, "Cannot read from backfilling global secondary index: gix")
 	free()
 	WaitBackfills(te.Engine)
 	st, bf, count := gixState(t, te)
@@ -113,7 +114,7 @@ func TestBackfillResumesAfterRestart(t *testing.T) {
 	reached, free := pauseAfterFirstChunk(t, te)
 	addGSI(t, te)
 	<-reached
-	te.bf.cancel() // what Close does; the job stops after this chunk
+	te.bf.tasks.Cancel() // what Close does; the job stops after this chunk
 	free()
 	WaitBackfills(te.Engine)
 	tm, _ := te.table(nsA, "bft")
@@ -168,7 +169,7 @@ func TestBackfillLogsProgress(t *testing.T) {
 	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true; o.Logger = &log })
 	te.mustCreate(nsA, simpleTable("bft"))
 	for i := range n {
-		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bft"),
+		if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("bft"),
 			Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -65,25 +66,25 @@ func BenchmarkBackup(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			if arn != "" {
 				// Keep one backup at a time (a DeleteRange: cheap).
-				if _, err := te.DeleteBackup(ctx, nsA, &BackupArnInput{BackupArn: &arn}); err != nil {
+				if _, err := te.DeleteBackup(ctx, nsA, &api.BackupArnInput{BackupArn: &arn}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			out, err := te.CreateBackup(ctx, nsA, &CreateBackupInput{TableName: sp("bench"), BackupName: sp("bench-" + strconv.Itoa(i))})
+			out, err := te.CreateBackup(ctx, nsA, &api.CreateBackupInput{TableName: sp("bench"), BackupName: sp("bench-" + strconv.Itoa(i))})
 			if err != nil {
 				b.Fatal(err)
 			}
-			te.bk.wg.Wait()
+			te.bk.Tasks.Wait()
 			arn = out.BackupDetails.BackupArn
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "items/s")
 	})
 	b.Run("restore", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
-			if _, err := te.RestoreTableFromBackup(ctx, nsA, &RestoreTableFromBackupInput{TargetTableName: sp("restored-" + strconv.Itoa(i)), BackupArn: &arn}); err != nil {
+			if _, err := te.RestoreTableFromBackup(ctx, nsA, &api.RestoreTableFromBackupInput{TargetTableName: sp("restored-" + strconv.Itoa(i)), BackupArn: &arn}); err != nil {
 				b.Fatal(err)
 			}
-			te.bk.wg.Wait()
+			te.bk.Tasks.Wait()
 		}
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "items/s")
 	})
@@ -108,13 +109,13 @@ func BenchmarkPutItemDuringBackup(b *testing.B) {
 				go func() {
 					backups := 0
 					for !stop.Load() {
-						out, err := te.CreateBackup(ctx, nsA, &CreateBackupInput{TableName: sp("bench"), BackupName: sp("bg-" + strconv.Itoa(backups))})
+						out, err := te.CreateBackup(ctx, nsA, &api.CreateBackupInput{TableName: sp("bench"), BackupName: sp("bg-" + strconv.Itoa(backups))})
 						if err != nil {
 							b.Error(err)
 							break
 						}
-						te.bk.wg.Wait()
-						if _, err := te.DeleteBackup(ctx, nsA, &BackupArnInput{BackupArn: &out.BackupDetails.BackupArn}); err != nil {
+						te.bk.Tasks.Wait()
+						if _, err := te.DeleteBackup(ctx, nsA, &api.BackupArnInput{BackupArn: &out.BackupDetails.BackupArn}); err != nil {
 							b.Error(err)
 							break
 						}
@@ -123,7 +124,7 @@ func BenchmarkPutItemDuringBackup(b *testing.B) {
 					done <- backups
 				}()
 			}
-			in := &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": avS("w"), "v": avS("x")}}
+			in := &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": avS("w"), "v": avS("x")}}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				in.Item["pk"] = avS("w" + strconv.Itoa(i%1000))

@@ -10,7 +10,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/kv"
 	"github.com/rs/zerolog"
 )
 
@@ -19,11 +22,11 @@ func backupTable(t *testing.T, n int) *testEngine {
 	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true })
 	in := simpleTable("bkt")
 	in.AttributeDefinitions = attrs("pk", "S", "g", "S")
-	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
-		Projection: &Projection{ProjectionType: sp("ALL")}}}
+	in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
+		Projection: &api.Projection{ProjectionType: sp("ALL")}}}
 	te.mustCreate(nsA, in)
 	for i := range n {
-		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bkt"),
+		if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("bkt"),
 			Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
 			t.Fatal(err)
 		}
@@ -32,14 +35,14 @@ func backupTable(t *testing.T, n int) *testEngine {
 }
 
 // pauseJob makes te's job of kind (backup or restore) wait once it has done
-// at rows (0: before a backup copies anything; backupChunk: after the first
+// at rows (0: before a backup copies anything; backups.Chunk: after the first
 // chunk): reached is closed when it gets there, free lets it go on.
 func pauseJob(t *testing.T, te *testEngine, kind string, at int) (reached chan struct{}, free func()) {
 	reached, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	free = func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free)
-	te.bk.afterChunk = func(job string, rows int) {
+	te.bk.AfterChunk = func(job string, rows int) {
 		if job == kind && rows == at {
 			close(reached)
 			<-release
@@ -49,7 +52,7 @@ func pauseJob(t *testing.T, te *testEngine, kind string, at int) (reached chan s
 }
 
 func (te *testEngine) backupStatus(arn string) (string, error) {
-	out, err := te.DescribeBackup(context.Background(), nsA, &BackupArnInput{BackupArn: &arn})
+	out, err := te.DescribeBackup(context.Background(), nsA, &api.BackupArnInput{BackupArn: &arn})
 	if err != nil {
 		return "", err
 	}
@@ -60,58 +63,58 @@ func (te *testEngine) backupStatus(arn string) (string, error) {
 // leaves no half-made backup: the next start marks it DELETED, drops its
 // rows, and ListBackups does not show it.
 func TestBackupInterruptedByRestartFails(t *testing.T) {
-	te := backupTable(t, 3*backupChunk)
-	reached, free := pauseJob(t, te, "backup", backupChunk)
-	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
+	te := backupTable(t, 3*backups.Chunk)
+	reached, free := pauseJob(t, te, "backup", backups.Chunk)
+	out, err := te.CreateBackup(context.Background(), nsA, &api.CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	arn := out.BackupDetails.BackupArn
 	<-reached
-	if s, _ := te.backupStatus(arn); s != backupCreating {
+	if s, _ := te.backupStatus(arn); s != "CREATING" {
 		t.Fatalf("status mid-copy = %q, want CREATING", s)
 	}
 	// The process stops: the job is cancelled part-way.
-	te.bk.cancel()
+	te.bk.Tasks.Cancel()
 	free()
 	te.restart()
-	if s, err := te.backupStatus(arn); err != nil || s != backupDeleted {
+	if s, err := te.backupStatus(arn); err != nil || s != "DELETED" {
 		t.Fatalf("status after restart = %q, %v; want DELETED", s, err)
 	}
-	l, err := te.ListBackups(context.Background(), nsA, &ListBackupsInput{BackupType: sp("ALL")})
+	l, err := te.ListBackups(context.Background(), nsA, &api.ListBackupsInput{BackupType: sp("ALL")})
 	if err != nil || len(l.BackupSummaries) != 0 {
 		t.Fatalf("ListBackups after restart = %+v, %v; want none", l, err)
 	}
-	bns, _, id, _ := parseBackupARN(arn)
-	m, _ := getBackup(te.store, bns, id)
-	keys, _, err := nextEntries(te.store, backupDataPrefix(m.DataID), prefixEnd(backupDataPrefix(m.DataID)), 1)
+	bns, _, id, _ := backups.ParseARN(arn)
+	m, _ := backups.Get(te.store, bns, id)
+	keys, _, err := nextEntries(te.store, backups.DataPrefix(m.DataID), kv.PrefixEnd(backups.DataPrefix(m.DataID)), 1)
 	if err != nil || len(keys) != 0 {
 		t.Fatalf("rows left of a failed backup: %d, %v", len(keys), err)
 	}
-	if _, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rrr"), BackupArn: &arn}); !errors.Is(err, &Error{Code: CodeBackupNotFound}) {
+	if _, err := te.RestoreTableFromBackup(context.Background(), nsA, &api.RestoreTableFromBackupInput{TargetTableName: sp("rrr"), BackupArn: &arn}); !errors.Is(err, &api.Error{Code: api.CodeBackupNotFound}) {
 		t.Fatalf("restore of a failed backup: %v", err)
 	}
 	// A new backup of the table works after the restart.
-	if _, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak2")}); err != nil {
+	if _, err := te.CreateBackup(context.Background(), nsA, &api.CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak2")}); err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 }
 
 // TestRestoreResumesAfterRestart: a restart in the middle of a restore
 // resumes it from its cursor; the table stays CREATING until every item is
 // in, and the counts are exact (no row counted twice).
 func TestRestoreResumesAfterRestart(t *testing.T) {
-	n := 3*backupChunk + 10
+	n := 3*backups.Chunk + 10
 	te := backupTable(t, n)
-	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
+	out, err := te.CreateBackup(context.Background(), nsA, &api.CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	arn := out.BackupDetails.BackupArn
-	reached, free := pauseJob(t, te, "restore", backupChunk)
-	r, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn})
+	reached, free := pauseJob(t, te, "restore", backups.Chunk)
+	r, err := te.RestoreTableFromBackup(context.Background(), nsA, &api.RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +122,13 @@ func TestRestoreResumesAfterRestart(t *testing.T) {
 		t.Fatalf("restore answer: %+v", r.TableDescription)
 	}
 	<-reached
-	if _, err := te.DeleteBackup(context.Background(), nsA, &BackupArnInput{BackupArn: &arn}); !errors.Is(err, &Error{Code: CodeBackupInUse}) {
+	if _, err := te.DeleteBackup(context.Background(), nsA, &api.BackupArnInput{BackupArn: &arn}); !errors.Is(err, &api.Error{Code: api.CodeBackupInUse}) {
 		t.Fatalf("DeleteBackup during a restore: %v, want BackupInUseException", err)
 	}
-	te.bk.cancel()
+	te.bk.Tasks.Cancel()
 	free()
 	te.restart()
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	d := te.describeT(nsA, "rtb")
 	if d.TableStatus != statusActive || d.RestoreSummary.RestoreInProgress || d.ItemCount != int64(n) {
 		t.Fatalf("restored table: %s, in progress %v, %d items; want ACTIVE, false, %d", d.TableStatus, d.RestoreSummary.RestoreInProgress, d.ItemCount, n)
@@ -133,7 +136,7 @@ func TestRestoreResumesAfterRestart(t *testing.T) {
 	if g := d.GlobalSecondaryIndexes[0]; g.ItemCount != int64(n) || g.IndexStatus != statusActive {
 		t.Fatalf("restored GSI: %s with %d entries", g.IndexStatus, g.ItemCount)
 	}
-	q, err := te.Query(context.Background(), nsA, &QueryInput{TableName: sp("rtb"), IndexName: sp("gix"),
+	q, err := te.Query(context.Background(), nsA, &api.QueryInput{TableName: sp("rtb"), IndexName: sp("gix"),
 		KeyConditionExpression: sp("g = :g"), ExpressionAttributeValues: map[string]av.Value{":g": avS("x")}, Select: sp("COUNT")})
 	if err != nil || q.Count != int64(n) {
 		t.Fatalf("Query on the restored GSI: %v, %v", q, err)
@@ -147,11 +150,11 @@ func TestRestoreResumesAfterRestart(t *testing.T) {
 // table of the same name that all land while the copy is half done do not
 // reach the backup: it restores exactly the items of the request time.
 func TestBackupReadsItsSnapshot(t *testing.T) {
-	n := 2*backupChunk + 5
+	n := 2*backups.Chunk + 5
 	te := backupTable(t, n)
 	ctx := context.Background()
 	reached, free := pauseJob(t, te, "backup", 0)
-	out, err := te.CreateBackup(ctx, nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("snap")})
+	out, err := te.CreateBackup(ctx, nsA, &api.CreateBackupInput{TableName: sp("bkt"), BackupName: sp("snap")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,29 +162,29 @@ func TestBackupReadsItsSnapshot(t *testing.T) {
 	for i := range n {
 		k := strconv.Itoa(i)
 		if i%2 == 0 {
-			_, err = te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": avS(k), "g": avS("changed")}})
+			_, err = te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": avS(k), "g": avS("changed")}})
 		} else {
-			_, err = te.DeleteItem(ctx, nsA, &DeleteItemInput{TableName: sp("bkt"), Key: av.Item{"pk": avS(k)}})
+			_, err = te.DeleteItem(ctx, nsA, &api.DeleteItemInput{TableName: sp("bkt"), Key: av.Item{"pk": avS(k)}})
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("bkt")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("bkt")}); err != nil {
 		t.Fatal(err)
 	}
 	te.mustCreate(nsA, simpleTable("bkt"))
 	free()
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	arn := out.BackupDetails.BackupArn
-	if _, err := te.RestoreTableFromBackup(ctx, nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
+	if _, err := te.RestoreTableFromBackup(ctx, nsA, &api.RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	got := 0
 	var start av.Item
 	for {
-		s, err := te.Scan(ctx, nsA, &ScanInput{TableName: sp("rtb"), ExclusiveStartKey: start})
+		s, err := te.Scan(ctx, nsA, &api.ScanInput{TableName: sp("rtb"), ExclusiveStartKey: start})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,26 +207,26 @@ func TestBackupReadsItsSnapshot(t *testing.T) {
 // they started (with the item count as total), finished, and how many items
 // they copied.
 func TestBackupAndRestoreLogProgress(t *testing.T) {
-	n := 2*backupChunk + 3
+	n := 2*backups.Chunk + 3
 	var logs syncBuffer
 	log := zerolog.New(&logs).Level(zerolog.InfoLevel)
 	te := newTestEngine(t, func(o *Options) { o.Throttle.Off = true; o.Logger = &log })
 	te.mustCreate(nsA, simpleTable("bkt"))
 	for i := range n {
-		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": avS(strconv.Itoa(i))}}); err != nil {
+		if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": avS(strconv.Itoa(i))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out, err := te.CreateBackup(context.Background(), nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("logged")})
+	out, err := te.CreateBackup(context.Background(), nsA, &api.CreateBackupInput{TableName: sp("bkt"), BackupName: sp("logged")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	arn := out.BackupDetails.BackupArn
-	if _, err := te.RestoreTableFromBackup(context.Background(), nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
+	if _, err := te.RestoreTableFromBackup(context.Background(), nsA, &api.RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	type line struct {
 		Message, Table, Backup, Restore string
 		Items, Total                    int64
@@ -249,83 +252,41 @@ func TestBackupAndRestoreLogProgress(t *testing.T) {
 	}
 }
 
-func TestParseBackupARN(t *testing.T) {
-	for _, tc := range []struct {
-		arn, account, region, table, id string
-		ok                              bool
-	}{
-		{"arn:aws:dynamodb:us-east-1:123456789012:table/Music/backup/01489173575360-b308cd7d", "123456789012", "us-east-1", "Music", "01489173575360-b308cd7d", true},
-		{"arn:aws-cn:dynamodb:cn-north-1:123456789012:table/a.b-c/backup/x", "123456789012", "cn-north-1", "a.b-c", "x", true},
-		{"arn:aws:dynamodb:us-east-1:123456789012:table/Music", "", "", "", "", false},
-		{"arn:aws:dynamodb:us-east-1:123456789012:table/Music/stream/2024", "", "", "", "", false},
-		{"arn:aws:dynamodb:us-east-1:123456789012:table/Music/backup/", "", "", "", "", false},
-		{"arn:aws:dynamodb:us-east-1:123456789012:table/Music/backup/a/b", "", "", "", "", false},
-		{"arn:aws:s3:us-east-1:123456789012:table/Music/backup/x", "", "", "", "", false},
-		{"arn:aws:dynamodb::123456789012:table/Music/backup/x", "", "", "", "", false},
-		{"arn:aws:dynamodb:cn-north-1:123456789012:table/a/backup/x", "", "", "", "", false},
-		{"arn:aws:dynamodb:us-east-1:1\x00:table/a/backup/x", "", "", "", "", false},
-		{"not an arn", "", "", "", "", false},
-	} {
-		ns, table, id, ok := parseBackupARN(tc.arn)
-		if ok != tc.ok || ok && (ns.Account != tc.account || ns.Region != tc.region || table != tc.table || id != tc.id) {
-			t.Errorf("parseBackupARN(%q) = %v %q %q %v", tc.arn, ns, table, id, ok)
-		}
-	}
-}
-
-// FuzzParseBackupARN: the parser never panics, and what it accepts is
-// exactly the ARN a backup of that table and id would have.
-func FuzzParseBackupARN(f *testing.F) {
-	f.Add("arn:aws:dynamodb:us-east-1:123456789012:table/Music/backup/01489173575360-b308cd7d")
-	f.Add("arn:aws:dynamodb:us-east-1:1:table//backup/x")
-	f.Add("arn:::::table/a/backup/b")
-	f.Fuzz(func(t *testing.T, s string) {
-		ns, table, id, ok := parseBackupARN(s)
-		if !ok {
-			return
-		}
-		m := &backupMeta{Account: ns.Account, Region: ns.Region, ID: id, Table: &tableMeta{Name: table}}
-		if m.ARN() != s {
-			t.Fatalf("%q parses to %v %q %q, whose ARN is %q", s, ns, table, id, m.ARN())
-		}
-	})
-}
-
 // TestRestoreFailsWithoutItsBackup: a restore resumed after a restart whose
 // backup is gone (a damaged store) fails cleanly: the half-made table is
 // dropped, never left CREATING or made ACTIVE.
 func TestRestoreFailsWithoutItsBackup(t *testing.T) {
-	te := backupTable(t, 2*backupChunk+1)
+	te := backupTable(t, 2*backups.Chunk+1)
 	ctx := context.Background()
-	out, err := te.CreateBackup(ctx, nsA, &CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
+	out, err := te.CreateBackup(ctx, nsA, &api.CreateBackupInput{TableName: sp("bkt"), BackupName: sp("bak1")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	arn := out.BackupDetails.BackupArn
-	reached, free := pauseJob(t, te, "restore", backupChunk)
-	if _, err := te.RestoreTableFromBackup(ctx, nsA, &RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
+	reached, free := pauseJob(t, te, "restore", backups.Chunk)
+	if _, err := te.RestoreTableFromBackup(ctx, nsA, &api.RestoreTableFromBackupInput{TargetTableName: sp("rtb"), BackupArn: &arn}); err != nil {
 		t.Fatal(err)
 	}
 	<-reached
-	te.bk.cancel()
+	te.bk.Tasks.Cancel()
 	free()
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	rid := te.tables[nsA]["rtb"].ID
-	bns, _, id, _ := parseBackupARN(arn)
+	bns, _, id, _ := backups.ParseARN(arn)
 	b := te.store.NewBatch()
-	if err := b.Delete(backupKey(bns, id)); err != nil {
+	if err := b.Delete(backups.Key(bns, id)); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Commit(true); err != nil {
 		t.Fatal(err)
 	}
 	te.restart()
-	te.bk.wg.Wait()
-	if _, err := te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &Error{Code: CodeResourceNotFound}) {
+	te.bk.Tasks.Wait()
+	if _, err := te.DescribeTable(ctx, nsA, &api.DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &api.Error{Code: api.CodeResourceNotFound}) {
 		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
 	}
-	if rows, _, err := nextEntries(te.store, itemPrefix(rid), prefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+	if rows, _, err := nextEntries(te.store, itemPrefix(rid), kv.PrefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
 		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
 	}
 	keys, _, err := nextEntries(te.store, itemPrefix(te.tables[nsA]["bkt"].ID), nil, 1)

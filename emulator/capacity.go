@@ -1,68 +1,107 @@
 package emulator
 
 import (
-	"bytes"
-	"sort"
-
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/capacity"
+	"github.com/extenddb/extenddb/throttle"
 )
 
-// Capacity accounting by DynamoDB's rules (throttling-facts.md §4). One
-// number per request feeds both ReturnConsumedCapacity and the throttle
-// manager (through chargeThroughput, in throttle_engine.go), so the two can never disagree.
+// Capacity accounting and throttling live in emulator/internal/capacity;
+// these are the names the engine re-exports (wire, console, metrics and
+// cmd use them) and the per-request record the engine keeps of what a
+// request consumed, which holds its index metadata.
 
+type (
+	// ThrottleOptions configures the throttle manager (capacity.Options).
+	ThrottleOptions = capacity.Options
+	// ThrottleAction is what ThrottleControl does to a table's or GSI's
+	// buckets (capacity.Action).
+	ThrottleAction = capacity.Action
+	// ThrottleStatus is a table's throttle buckets at one moment
+	// (capacity.Status).
+	ThrottleStatus = capacity.Status
+	// Observer is told of consumed capacity and throttle refusals
+	// (capacity.Observer).
+	Observer = capacity.Observer
+	// Consumption is capacity one request consumed on one table or index.
+	Consumption = capacity.Consumption
+	// ThrottleEvent is one refusal by the throttle manager.
+	ThrottleEvent = capacity.ThrottleEvent
+)
+
+// Messages of the three throttle errors (see package capacity).
 const (
-	readUnitBytes  = 4 * 1024
-	writeUnitBytes = 1024
+	MsgProvisionedThroughputExceeded      = capacity.MsgProvisionedThroughputExceeded
+	MsgOnDemandThroughputExceeded         = capacity.MsgOnDemandThroughputExceeded
+	MsgMaxOnDemandThroughputExceeded      = capacity.MsgMaxOnDemandThroughputExceeded
+	MsgAccountThroughputExceeded          = capacity.MsgAccountThroughputExceeded
+	MsgIndexProvisionedThroughputExceeded = capacity.MsgIndexProvisionedThroughputExceeded
+	MsgIndexOnDemandThroughputExceeded    = capacity.MsgIndexOnDemandThroughputExceeded
 )
 
-// ReadUnits is the RCUs of reading one item of itemBytes (GetItem,
-// BatchGetItem per item, TransactGetItems before doubling): 4 KB units
-// rounded up, at least one, halved for an eventually consistent read. A
-// missing item costs the minimum.
+// Throttling reasons (ResourceType + OperationType + LimitType).
+const (
+	ReasonTableReadProvisionedThroughputExceeded  = capacity.ReasonTableReadProvisionedThroughputExceeded
+	ReasonTableWriteProvisionedThroughputExceeded = capacity.ReasonTableWriteProvisionedThroughputExceeded
+	ReasonTableReadKeyRangeThroughputExceeded     = capacity.ReasonTableReadKeyRangeThroughputExceeded
+	ReasonTableWriteKeyRangeThroughputExceeded    = capacity.ReasonTableWriteKeyRangeThroughputExceeded
+	ReasonTableReadMaxOnDemandThroughputExceeded  = capacity.ReasonTableReadMaxOnDemandThroughputExceeded
+	ReasonTableWriteMaxOnDemandThroughputExceeded = capacity.ReasonTableWriteMaxOnDemandThroughputExceeded
+	ReasonTableReadAccountLimitExceeded           = capacity.ReasonTableReadAccountLimitExceeded
+	ReasonTableWriteAccountLimitExceeded          = capacity.ReasonTableWriteAccountLimitExceeded
+	ReasonIndexReadProvisionedThroughputExceeded  = capacity.ReasonIndexReadProvisionedThroughputExceeded
+	ReasonIndexWriteProvisionedThroughputExceeded = capacity.ReasonIndexWriteProvisionedThroughputExceeded
+	ReasonIndexReadKeyRangeThroughputExceeded     = capacity.ReasonIndexReadKeyRangeThroughputExceeded
+	ReasonIndexWriteKeyRangeThroughputExceeded    = capacity.ReasonIndexWriteKeyRangeThroughputExceeded
+	ReasonIndexReadMaxOnDemandThroughputExceeded  = capacity.ReasonIndexReadMaxOnDemandThroughputExceeded
+	ReasonIndexWriteMaxOnDemandThroughputExceeded = capacity.ReasonIndexWriteMaxOnDemandThroughputExceeded
+	ReasonIndexReadAccountLimitExceeded           = capacity.ReasonIndexReadAccountLimitExceeded
+	ReasonIndexWriteAccountLimitExceeded          = capacity.ReasonIndexWriteAccountLimitExceeded
+)
+
+// Cancellation reason codes of a throttled transaction action.
+const (
+	CancelProvisionedThroughputExceeded = capacity.CancelProvisionedThroughputExceeded
+	CancelThrottlingError               = capacity.CancelThrottlingError
+)
+
+// ReadUnits is the RCUs of reading one item of itemBytes (capacity.ReadUnits).
 func ReadUnits(itemBytes int, consistent bool) float64 {
-	u := float64(max(1, (itemBytes+readUnitBytes-1)/readUnitBytes))
-	if !consistent {
-		u /= 2
-	}
-	return u
+	return capacity.ReadUnits(itemBytes, consistent)
 }
 
-// WriteUnits is the WCUs of writing one item whose larger version (old or
-// new) is itemBytes: 1 KB units rounded up, at least one. Deleting a missing
-// item and a failed condition still cost this.
-func WriteUnits(itemBytes int) float64 {
-	return float64(max(1, (itemBytes+writeUnitBytes-1)/writeUnitBytes))
+// WriteUnits is the WCUs of writing one item of itemBytes
+// (capacity.WriteUnits).
+func WriteUnits(itemBytes int) float64 { return capacity.WriteUnits(itemBytes) }
+
+// ThrottleError returns the error the service sends when the throttle
+// manager refuses a request for cause c (capacity.ThrottleError).
+func ThrottleError(c throttle.Cause, resource string) *api.Error {
+	return capacity.ThrottleError(c, resource)
 }
 
-// indexWriteUnits is the WCUs one write costs a secondary index, given the
-// item's entry in it before and after (nil when the item is not in the
-// index) and the entries' index keys: a new entry or a removed one is one
-// write of its size, a key change is a delete plus a put, a changed
-// projection is one write, and no visible change costs nothing.
-func indexWriteUnits(oldEntry, newEntry av.Item, oldKey, newKey []byte) float64 {
-	del, put := indexWrites(oldEntry, newEntry, oldKey, newKey)
-	return del + put
+// ThrottleCancellationReason returns the cancellation reason of a
+// transaction action refused for cause c (capacity.ThrottleCancellationReason).
+func ThrottleCancellationReason(c throttle.Cause) api.CancellationReason {
+	return capacity.ThrottleCancellationReason(c)
 }
 
-// indexWrites is indexWriteUnits split by where the writes land: del on
-// the old entry's key (a removal, or the delete half of a key change), put
-// on the new entry's key.
-func indexWrites(oldEntry, newEntry av.Item, oldKey, newKey []byte) (del, put float64) {
-	switch {
-	case oldEntry == nil && newEntry == nil:
-		return 0, 0
-	case oldEntry == nil:
-		return 0, WriteUnits(av.ItemSize(newEntry))
-	case newEntry == nil:
-		return WriteUnits(av.ItemSize(oldEntry)), 0
-	case !bytes.Equal(oldKey, newKey):
-		return WriteUnits(av.ItemSize(oldEntry)), WriteUnits(av.ItemSize(newEntry))
-	case av.EqualItems(oldEntry, newEntry):
-		return 0, 0
-	}
-	return 0, WriteUnits(av.ItemSize(newEntry))
+// ThrottleResource returns the resource the account bucket's refusal names
+// for a request's TableName member (capacity.ThrottleResource).
+func ThrottleResource(ns api.Namespace, tableName string) string {
+	return capacity.ThrottleResource(ns, tableName)
 }
+
+// ThrottleThroughput returns what a table described by d is registered
+// with in the throttle manager (capacity.ThrottleThroughput).
+func ThrottleThroughput(d *api.TableDescription) throttle.Throughput {
+	return capacity.ThrottleThroughput(d)
+}
+
+// Observers returns one Observer telling each non-nil one of obs, or nil
+// when there is none (capacity.Observers).
+func Observers(obs ...Observer) Observer { return capacity.Observers(obs...) }
 
 // capacityUse is what one request consumed on one table and its indexes.
 type capacityUse struct {
@@ -114,50 +153,17 @@ func (c *capacityUse) addIndex(ix *indexMeta, units float64) {
 }
 
 // total is the request's CapacityUnits: the table plus every index.
-func (c *capacityUse) total() float64 {
-	t := c.table
-	for _, u := range c.gsi {
-		t += u
-	}
-	for _, u := range c.lsi {
-		t += u
-	}
-	return t
+func (c *capacityUse) total() float64 { return capacity.Sum(c.table, c.gsi, c.lsi) }
+
+// consumed renders c for ReturnConsumedCapacity mode (capacity.Consumed).
+func (c *capacityUse) consumed(tableName string, mode *string) *api.ConsumedCapacity {
+	return capacity.Consumed(tableName, mode, c.table, c.gsi, c.lsi)
 }
 
-// consumed renders c for ReturnConsumedCapacity mode (TOTAL, INDEXES or
-// NONE/absent → nil). TableName echoes the request's TableName, an ARN if
-// one was sent, as DynamoDB does. The shapes follow the live responses
-// dynalite recorded: TOTAL carries only CapacityUnits; INDEXES adds Table
-// and one map entry per index the request touched.
-func (c *capacityUse) consumed(tableName string, mode *string) *ConsumedCapacity {
-	if mode == nil || (*mode != "TOTAL" && *mode != "INDEXES") {
-		return nil
-	}
-	out := &ConsumedCapacity{TableName: tableName, CapacityUnits: f64(c.total())}
-	if *mode == "INDEXES" {
-		out.Table = &Capacity{CapacityUnits: f64(c.table)}
-		if len(c.gsi) > 0 {
-			out.GlobalSecondaryIndexes = capacityMap(c.gsi)
-		}
-		if len(c.lsi) > 0 {
-			out.LocalSecondaryIndexes = capacityMap(c.lsi)
-		}
-	}
-	return out
-}
+func f64(v float64) *float64 { return capacity.F64(v) }
 
-func capacityMap(m map[string]float64) map[string]Capacity {
-	out := make(map[string]Capacity, len(m))
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		out[n] = Capacity{CapacityUnits: f64(m[n])}
-	}
-	return out
+// indexWrites is the WCUs one write costs a secondary index, split by where
+// they land (capacity.IndexWrites).
+func indexWrites(oldEntry, newEntry av.Item, oldKey, newKey []byte) (del, put float64) {
+	return capacity.IndexWrites(oldEntry, newEntry, oldKey, newKey)
 }
-
-func f64(v float64) *float64 { return &v }

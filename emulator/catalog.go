@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -81,7 +82,7 @@ func readGen(r kv.Reader) (uint64, error) {
 }
 
 // deleteTableMeta deletes table name's metadata in b.
-func deleteTableMeta(b kv.Batch, ns Namespace, name string) error {
+func deleteTableMeta(b kv.Batch, ns api.Namespace, name string) error {
 	if err := b.Delete(metaKey(ns, name)); err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func (e *Engine) reloadCatalog() error {
 	if err != nil {
 		return err
 	}
-	seen := map[Namespace]map[string]bool{}
+	seen := map[api.Namespace]map[string]bool{}
 	for _, t := range fresh {
 		ns := t.ns()
 		if seen[ns] == nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/pgtest"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -30,7 +31,7 @@ func TestCatalogGenerationMovesWithMetadata(t *testing.T) {
 	if g1 == g0 {
 		t.Fatal("CreateTable left the generation")
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gen"), DeletionProtectionEnabled: bl(true)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gen"), DeletionProtectionEnabled: bl(true)}); err != nil {
 		t.Fatal(err)
 	}
 	g2 := gen()
@@ -39,7 +40,7 @@ func TestCatalogGenerationMovesWithMetadata(t *testing.T) {
 	}
 	te.mustCreate(nsA, simpleTable("gen2"))
 	g2 = gen()
-	if _, err := te.DeleteTable(context.Background(), nsA, &DeleteTableInput{TableName: sp("gen2")}); err != nil {
+	if _, err := te.DeleteTable(context.Background(), nsA, &api.DeleteTableInput{TableName: sp("gen2")}); err != nil {
 		t.Fatal(err)
 	}
 	if gen() == g2 {
@@ -93,8 +94,8 @@ func TestCurrentInConflictsWithSchemaChange(t *testing.T) {
 		}
 		seen = append(seen, len(m.GSIs))
 		if len(seen) == 1 {
-			if _, err := a.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("cur"), AttributeDefinitions: attrs("g", "S"),
-				GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("gix", keys("g", "HASH"), nil)}}); err != nil {
+			if _, err := a.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("cur"), AttributeDefinitions: attrs("g", "S"),
+				GlobalSecondaryIndexUpdates: []api.GlobalSecondaryIndexUpdate{gsiCreate("gix", keys("g", "HASH"), nil)}}); err != nil {
 				return err
 			}
 		}

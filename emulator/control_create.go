@@ -2,10 +2,12 @@ package emulator
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 )
 
 // maxCapacityUnits is the largest ProvisionedThroughput value the service
@@ -21,11 +23,11 @@ const (
 )
 
 // CreateTable creates a table in ns.
-func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableInput) (*CreateTableOutput, error) {
+func (e *Engine) CreateTable(ctx context.Context, ns api.Namespace, in *api.CreateTableInput) (*api.CreateTableOutput, error) {
 	if in == nil {
-		in = &CreateTableInput{}
+		in = &api.CreateTableInput{}
 	}
-	if err := requiredTableName(in.TableName); err != nil {
+	if err := shape.RequiredTableName(in.TableName); err != nil {
 		return nil, err
 	}
 	if err := validateCreateShape(in); err != nil {
@@ -53,7 +55,7 @@ func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableI
 	defer e.unlockCatalog()
 	if old := e.tables[ns][t.Name]; old != nil {
 		if !old.gone(now) {
-			return nil, NewError(CodeResourceInUse, "Table already exists: %s", t.Name)
+			return nil, api.NewError(api.CodeResourceInUse, "Table already exists: %s", t.Name)
 		}
 		e.uncacheTable(ns, t.Name)
 	}
@@ -73,294 +75,124 @@ func (e *Engine) CreateTable(ctx context.Context, ns Namespace, in *CreateTableI
 	for i := range d.GlobalSecondaryIndexes {
 		d.GlobalSecondaryIndexes[i].WarmThroughput = nil
 	}
-	return &CreateTableOutput{TableDescription: d}, nil
+	return &api.CreateTableOutput{TableDescription: d}, nil
 }
 
 // validateCreateShape runs the model's member constraints, collected in the
 // service's order.
-func validateCreateShape(in *CreateTableInput) error {
-	var v violations
+func validateCreateShape(in *api.CreateTableInput) error {
+	var v shape.Violations
 	if in.AttributeDefinitions == nil {
-		v.null("attributeDefinitions")
+		v.Null("attributeDefinitions")
 	}
 	for i, a := range in.AttributeDefinitions {
 		p := fmt.Sprintf("attributeDefinitions.%d.member", i+1)
 		if a.AttributeName == nil {
-			v.null(p + ".attributeName")
+			v.Null(p + ".attributeName")
 		} else {
-			v.length(p+".attributeName", *a.AttributeName, 1, 255)
+			v.Length(p+".attributeName", *a.AttributeName, 1, 255)
 		}
 		if a.AttributeType == nil {
-			v.null(p + ".attributeType")
+			v.Null(p + ".attributeType")
 		}
-		v.enum(p+".attributeType", a.AttributeType, "B", "N", "S")
+		v.Enum(p+".attributeType", a.AttributeType, "B", "N", "S")
 	}
-	v.name("tableName", in.TableName, true)
-	v.throughput("provisionedThroughput", in.ProvisionedThroughput)
-	v.keySchema("keySchema", in.KeySchema, in.KeySchema != nil, 2)
+	v.Name("tableName", in.TableName, true)
+	v.Throughput("provisionedThroughput", in.ProvisionedThroughput)
+	v.KeySchema("keySchema", in.KeySchema, in.KeySchema != nil, 2)
 	for i, l := range in.LocalSecondaryIndexes {
 		p := fmt.Sprintf("localSecondaryIndexes.%d.member", i+1)
-		v.name(p+".indexName", l.IndexName, true)
-		v.keySchema(p+".keySchema", l.KeySchema, l.KeySchema != nil, 2)
-		v.projection(p+".projection", l.Projection)
+		v.Name(p+".indexName", l.IndexName, true)
+		v.KeySchema(p+".keySchema", l.KeySchema, l.KeySchema != nil, 2)
+		v.Projection(p+".projection", l.Projection)
 	}
 	for i, g := range in.GlobalSecondaryIndexes {
 		p := fmt.Sprintf("globalSecondaryIndexes.%d.member", i+1)
-		v.name(p+".indexName", g.IndexName, true)
-		v.keySchema(p+".keySchema", g.KeySchema, g.KeySchema != nil, 2*maxGSIHashOrRangeKs)
-		v.projection(p+".projection", g.Projection)
-		v.throughput(p+".provisionedThroughput", g.ProvisionedThroughput)
+		v.Name(p+".indexName", g.IndexName, true)
+		v.KeySchema(p+".keySchema", g.KeySchema, g.KeySchema != nil, 2*maxGSIHashOrRangeKs)
+		v.Projection(p+".projection", g.Projection)
+		v.Throughput(p+".provisionedThroughput", g.ProvisionedThroughput)
 	}
-	v.enum("billingMode", in.BillingMode, billingProvisioned, billingPayPerRequest)
+	v.Enum("billingMode", in.BillingMode, billingProvisioned, billingPayPerRequest)
 	if s := in.StreamSpecification; s != nil {
 		if s.StreamEnabled == nil {
-			v.null("streamSpecification.streamEnabled")
+			v.Null("streamSpecification.streamEnabled")
 		}
-		v.enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+		v.Enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
 	}
 	if s := in.SSESpecification; s != nil {
-		v.enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
+		v.Enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
 	}
 	tagShape(&v, "tags", in.Tags)
 	if in.ResourcePolicy != nil {
-		v.length("resourcePolicy", *in.ResourcePolicy, 1, maxPolicyBytes)
+		v.Length("resourcePolicy", *in.ResourcePolicy, 1, maxPolicyBytes)
 	}
-	return v.err()
+	return v.Err()
 }
 
 // tagShape checks the members of a Tags list.
-func tagShape(v *violations, path string, tags []Tag) {
+func tagShape(v *shape.Violations, path string, tags []api.Tag) {
 	for i, tg := range tags {
 		p := fmt.Sprintf("%s.%d.member", path, i+1)
 		if tg.Key == nil {
-			v.null(p + ".key")
+			v.Null(p + ".key")
 		} else {
-			v.length(p+".key", *tg.Key, 1, 128)
+			v.Length(p+".key", *tg.Key, 1, 128)
 		}
 		if tg.Value == nil {
-			v.null(p + ".value")
+			v.Null(p + ".value")
 		} else {
-			v.length(p+".value", *tg.Value, 0, 256)
+			v.Length(p+".value", *tg.Value, 0, 256)
 		}
 	}
 }
 
-func keyNames(ks []KeySchemaElement) []string {
+func keyNames(ks []api.KeySchemaElement) []string {
 	out := make([]string, len(ks))
 	for i, k := range ks {
-		out[i] = strOrDefault(k.AttributeName, "")
+		out[i] = shape.StrOrDefault(k.AttributeName, "")
 	}
 	return out
 }
 
 // validateCreateSemantics applies the rules DynamoDB checks after the shape,
 // in its order.
-func validateCreateSemantics(in *CreateTableInput, billing string) error {
-	if billing == billingPayPerRequest && in.ProvisionedThroughput != nil {
-		return invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+func validateCreateSemantics(in *api.CreateTableInput, billing string) error {
+	if err := checkCreateCapacity(in, billing); err != nil {
+		return err
 	}
-	if billing == billingProvisioned && in.ProvisionedThroughput == nil {
-		return invalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
-	}
-	if pt := in.ProvisionedThroughput; pt != nil {
-		if *pt.ReadCapacityUnits > maxCapacityUnits {
-			return Validation("Given value %d for ReadCapacityUnits is out of bounds", *pt.ReadCapacityUnits)
-		}
-		if *pt.WriteCapacityUnits > maxCapacityUnits {
-			return Validation("Given value %d for WriteCapacityUnits is out of bounds", *pt.WriteCapacityUnits)
-		}
-	}
-
-	defs := make([]string, 0, len(in.AttributeDefinitions))
-	defined := map[string]bool{}
+	c := createCheck{in: in, defs: make([]string, 0, len(in.AttributeDefinitions)), defined: map[string]bool{}, indexNames: map[string]bool{}}
 	for _, a := range in.AttributeDefinitions {
-		if defined[*a.AttributeName] {
-			return Validation("Attribute Name is duplicated: %s", *a.AttributeName)
+		if c.defined[*a.AttributeName] {
+			return api.Validation("Attribute Name is duplicated: %s", *a.AttributeName)
 		}
-		defined[*a.AttributeName] = true
-		defs = append(defs, *a.AttributeName)
+		c.defined[*a.AttributeName] = true
+		c.defs = append(c.defs, *a.AttributeName)
 	}
-	undefined := func(keys []string) bool {
-		for _, k := range keys {
-			if !defined[k] {
-				return true
-			}
-		}
-		return false
-	}
-	notDefined := func(keys []string) error {
-		return invalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
-			strings.Join(keys, ", "), strings.Join(defs, ", "))
-	}
-
-	keys := keyNames(in.KeySchema)
-	if len(keys) == 2 && (undefined(keys) || (keys[0] == keys[1] && len(defs) == 1)) {
-		return Validation("Invalid KeySchema: Some index key attribute have no definition")
-	}
-	if len(keys) == 1 && undefined(keys) {
-		return notDefined(keys)
-	}
-	if len(keys) == 2 && keys[0] == keys[1] {
-		return Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
-	}
-	if *in.KeySchema[0].KeyType != keyHash {
-		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
-	}
-	if len(keys) == 2 && *in.KeySchema[1].KeyType != keyRange {
-		return Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
-	}
-
-	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil {
-		if len(keys) != len(defs) {
-			return invalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
-		}
-	} else {
-		var used []string
-		seen := map[string]bool{}
-		note := func(ks []KeySchemaElement) {
-			for _, k := range ks {
-				if n := strOrDefault(k.AttributeName, ""); !seen[n] {
-					seen[n] = true
-					used = append(used, n)
-				}
-			}
-		}
-		note(in.KeySchema)
-		for _, l := range in.LocalSecondaryIndexes {
-			note(l.KeySchema)
-		}
-		for _, g := range in.GlobalSecondaryIndexes {
-			note(g.KeySchema)
-		}
-		for _, d := range defs {
-			if !seen[d] {
-				return invalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]",
-					strings.Join(defs, ", "), strings.Join(used, ", "))
-			}
-		}
-	}
-
-	indexNames := map[string]bool{}
-	projected := 0
-	checkProjection := func(p *Projection) error {
-		if p.ProjectionType == nil {
-			return invalidParam("Unknown ProjectionType: null")
-		}
-		pt := *p.ProjectionType
-		if pt == "INCLUDE" && p.NonKeyAttributes == nil {
-			return invalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
-		}
-		if pt != "INCLUDE" && p.NonKeyAttributes != nil {
-			return invalidParam("ProjectionType is %s, but NonKeyAttributes is specified", pt)
-		}
-		seen := map[string]bool{}
-		for _, a := range p.NonKeyAttributes {
-			if seen[a] {
-				return invalidParam("Duplicate element in NonKeyAttributes: %s", a)
-			}
-			seen[a] = true
-		}
-		projected += len(p.NonKeyAttributes)
-		return nil
-	}
-
-	if in.LocalSecondaryIndexes != nil {
-		if len(in.LocalSecondaryIndexes) == 0 {
-			return invalidParam("List of LocalSecondaryIndexes is empty")
-		}
-		if len(keys) != 2 {
-			return invalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
-		}
-		for _, l := range in.LocalSecondaryIndexes {
-			ik := keyNames(l.KeySchema)
-			if undefined(ik) {
-				return notDefined(ik)
-			}
-			if len(ik) == 2 && ik[0] == ik[1] {
-				return Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
-			}
-			if *l.KeySchema[0].KeyType != keyHash {
-				return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
-			}
-			if len(ik) == 2 && *l.KeySchema[1].KeyType != keyRange {
-				return Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
-			}
-			if len(ik) != 2 {
-				return invalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
-			}
-			if ik[0] != keys[0] {
-				return invalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s",
-					*l.IndexName, ik[0], keys[0])
-			}
-			if err := checkProjection(l.Projection); err != nil {
-				return err
-			}
-			if indexNames[*l.IndexName] {
-				return invalidParam("Duplicate index name: %s", *l.IndexName)
-			}
-			indexNames[*l.IndexName] = true
-		}
-		if len(in.LocalSecondaryIndexes) > maxLSIs {
-			return invalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
-		}
-	}
-
-	if in.GlobalSecondaryIndexes != nil {
-		if len(in.GlobalSecondaryIndexes) == 0 {
-			return invalidParam("List of GlobalSecondaryIndexes is empty")
-		}
-		for _, g := range in.GlobalSecondaryIndexes {
-			ik := keyNames(g.KeySchema)
-			if undefined(ik) {
-				return notDefined(ik)
-			}
-			if err := checkGSIKeySchema(g.KeySchema); err != nil {
-				return err
-			}
-			if err := checkProjection(g.Projection); err != nil {
-				return err
-			}
-			if indexNames[*g.IndexName] {
-				return invalidParam("Duplicate index name: %s", *g.IndexName)
-			}
-			indexNames[*g.IndexName] = true
-		}
-		if len(in.GlobalSecondaryIndexes) > maxGSIs {
-			return invalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
-		}
-	}
-	if projected > maxProjectedAttrs {
-		return invalidParam("Number of projected attributes in all indexes exceeds limit of %d", maxProjectedAttrs)
-	}
-
-	for _, g := range in.GlobalSecondaryIndexes {
-		name := *g.IndexName
-		switch {
-		case billing == billingPayPerRequest && g.ProvisionedThroughput != nil:
-			return invalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", name)
-		case billing == billingProvisioned && g.ProvisionedThroughput == nil:
-			return invalidParam("ProvisionedThroughput is not specified for index: %s", name)
-		}
-		if err := checkCreateODT(g.OnDemandThroughput, billing, "index : "+name); err != nil {
-			return err
-		}
-		if err := checkCreateWarm(g.WarmThroughput, billing, g.ProvisionedThroughput, "index "+name); err != nil {
-			return err
-		}
-	}
-	if err := checkCreateODT(in.OnDemandThroughput, billing, "table"); err != nil {
+	if err := c.keySchema(); err != nil {
 		return err
 	}
-	if err := checkCreateWarm(in.WarmThroughput, billing, in.ProvisionedThroughput, "table"); err != nil {
+	if err := c.definitionsUsed(); err != nil {
 		return err
 	}
-
+	if err := c.localIndexes(); err != nil {
+		return err
+	}
+	if err := c.globalIndexes(); err != nil {
+		return err
+	}
+	if c.projected > maxProjectedAttrs {
+		return shape.InvalidParam("Number of projected attributes in all indexes exceeds limit of %d", maxProjectedAttrs)
+	}
+	if err := checkCreateThroughputs(in, billing); err != nil {
+		return err
+	}
 	if s := in.StreamSpecification; s != nil {
 		if *s.StreamEnabled && s.StreamViewType == nil {
-			return invalidParam("Table is being created with a stream enabled, UpdateViewType is required")
+			return shape.InvalidParam("Table is being created with a stream enabled, UpdateViewType is required")
 		}
 		if !*s.StreamEnabled && s.StreamViewType != nil {
-			return invalidParam("Table is being created with a stream disabled, UpdateViewType should not be specified")
+			return shape.InvalidParam("Table is being created with a stream disabled, UpdateViewType should not be specified")
 		}
 	}
 	if err := checkSSESpec(in.SSESpecification); err != nil {
@@ -372,25 +204,263 @@ func validateCreateSemantics(in *CreateTableInput, billing string) error {
 	return checkTags(in.Tags, 0)
 }
 
+// checkCreateCapacity checks ProvisionedThroughput against the billing
+// mode and its bounds.
+func checkCreateCapacity(in *api.CreateTableInput, billing string) error {
+	if billing == billingPayPerRequest && in.ProvisionedThroughput != nil {
+		return shape.InvalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+	}
+	if billing == billingProvisioned && in.ProvisionedThroughput == nil {
+		return shape.InvalidParam("ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED")
+	}
+	if pt := in.ProvisionedThroughput; pt != nil {
+		if *pt.ReadCapacityUnits > maxCapacityUnits {
+			return api.Validation("Given value %d for ReadCapacityUnits is out of bounds", *pt.ReadCapacityUnits)
+		}
+		if *pt.WriteCapacityUnits > maxCapacityUnits {
+			return api.Validation("Given value %d for WriteCapacityUnits is out of bounds", *pt.WriteCapacityUnits)
+		}
+	}
+	return nil
+}
+
+// createCheck is what validateCreateSemantics learns as it goes: the
+// attributes defined, the table's key, the index names and projected
+// attributes so far.
+type createCheck struct {
+	in         *api.CreateTableInput
+	defs       []string // AttributeDefinitions' names, in request order
+	defined    map[string]bool
+	keys       []string // the table's key attributes
+	indexNames map[string]bool
+	projected  int // NonKeyAttributes across the indexes
+}
+
+// undefined reports whether one of keys has no attribute definition.
+func (c *createCheck) undefined(keys []string) bool {
+	for _, k := range keys {
+		if !c.defined[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// notDefined is the error for keys with no attribute definition.
+func (c *createCheck) notDefined(keys []string) error {
+	return shape.InvalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+		strings.Join(keys, ", "), strings.Join(c.defs, ", "))
+}
+
+// keySchema checks the table's KeySchema against the definitions.
+func (c *createCheck) keySchema() error {
+	in := c.in
+	keys := keyNames(in.KeySchema)
+	c.keys = keys
+	if len(keys) == 2 && (c.undefined(keys) || (keys[0] == keys[1] && len(c.defs) == 1)) {
+		return api.Validation("Invalid KeySchema: Some index key attribute have no definition")
+	}
+	if len(keys) == 1 && c.undefined(keys) {
+		return c.notDefined(keys)
+	}
+	if len(keys) == 2 && keys[0] == keys[1] {
+		return api.Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+	}
+	if *in.KeySchema[0].KeyType != keyHash {
+		return api.Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+	}
+	if len(keys) == 2 && *in.KeySchema[1].KeyType != keyRange {
+		return api.Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+	}
+	return nil
+}
+
+// definitionsUsed refuses an attribute definition no key schema uses.
+func (c *createCheck) definitionsUsed() error {
+	in := c.in
+	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil {
+		if len(c.keys) != len(c.defs) {
+			return shape.InvalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
+		}
+		return nil
+	}
+	var used []string
+	seen := map[string]bool{}
+	note := func(ks []api.KeySchemaElement) {
+		for _, k := range ks {
+			if n := shape.StrOrDefault(k.AttributeName, ""); !seen[n] {
+				seen[n] = true
+				used = append(used, n)
+			}
+		}
+	}
+	note(in.KeySchema)
+	for _, l := range in.LocalSecondaryIndexes {
+		note(l.KeySchema)
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		note(g.KeySchema)
+	}
+	for _, d := range c.defs {
+		if !seen[d] {
+			return shape.InvalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]",
+				strings.Join(c.defs, ", "), strings.Join(used, ", "))
+		}
+	}
+	return nil
+}
+
+// projection checks an index's Projection and counts its attributes.
+func (c *createCheck) projection(p *api.Projection) error {
+	if p.ProjectionType == nil {
+		return shape.InvalidParam("Unknown ProjectionType: null")
+	}
+	pt := *p.ProjectionType
+	if pt == "INCLUDE" && p.NonKeyAttributes == nil {
+		return shape.InvalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+	}
+	if pt != "INCLUDE" && p.NonKeyAttributes != nil {
+		return shape.InvalidParam("ProjectionType is %s, but NonKeyAttributes is specified", pt)
+	}
+	seen := map[string]bool{}
+	for _, a := range p.NonKeyAttributes {
+		if seen[a] {
+			return shape.InvalidParam("Duplicate element in NonKeyAttributes: %s", a)
+		}
+		seen[a] = true
+	}
+	c.projected += len(p.NonKeyAttributes)
+	return nil
+}
+
+// indexName refuses a second index of the same name.
+func (c *createCheck) indexName(name string) error {
+	if c.indexNames[name] {
+		return shape.InvalidParam("Duplicate index name: %s", name)
+	}
+	c.indexNames[name] = true
+	return nil
+}
+
+// localIndexes checks the LocalSecondaryIndexes.
+func (c *createCheck) localIndexes() error {
+	lsis, keys := c.in.LocalSecondaryIndexes, c.keys
+	if lsis == nil {
+		return nil
+	}
+	if len(lsis) == 0 {
+		return shape.InvalidParam("List of LocalSecondaryIndexes is empty")
+	}
+	if len(keys) != 2 {
+		return shape.InvalidParam("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")
+	}
+	for _, l := range lsis {
+		ik := keyNames(l.KeySchema)
+		if c.undefined(ik) {
+			return c.notDefined(ik)
+		}
+		if len(ik) == 2 && ik[0] == ik[1] {
+			return api.Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		}
+		if *l.KeySchema[0].KeyType != keyHash {
+			return api.Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		}
+		if len(ik) == 2 && *l.KeySchema[1].KeyType != keyRange {
+			return api.Validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
+		}
+		if len(ik) != 2 {
+			return shape.InvalidParam("Index KeySchema does not have a range key for index: %s", *l.IndexName)
+		}
+		if ik[0] != keys[0] {
+			return shape.InvalidParam("Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s",
+				*l.IndexName, ik[0], keys[0])
+		}
+		if err := c.projection(l.Projection); err != nil {
+			return err
+		}
+		if err := c.indexName(*l.IndexName); err != nil {
+			return err
+		}
+	}
+	if len(lsis) > maxLSIs {
+		return shape.InvalidParam("Number of LocalSecondaryIndexes exceeds per-table limit of %d", maxLSIs)
+	}
+	return nil
+}
+
+// globalIndexes checks the GlobalSecondaryIndexes' keys and projections.
+func (c *createCheck) globalIndexes() error {
+	gsis := c.in.GlobalSecondaryIndexes
+	if gsis == nil {
+		return nil
+	}
+	if len(gsis) == 0 {
+		return shape.InvalidParam("List of GlobalSecondaryIndexes is empty")
+	}
+	for _, g := range gsis {
+		ik := keyNames(g.KeySchema)
+		if c.undefined(ik) {
+			return c.notDefined(ik)
+		}
+		if err := checkGSIKeySchema(g.KeySchema); err != nil {
+			return err
+		}
+		if err := c.projection(g.Projection); err != nil {
+			return err
+		}
+		if err := c.indexName(*g.IndexName); err != nil {
+			return err
+		}
+	}
+	if len(gsis) > maxGSIs {
+		return shape.InvalidParam("GlobalSecondaryIndex count exceeds the per-table limit of %d", maxGSIs)
+	}
+	return nil
+}
+
+// checkCreateThroughputs checks each GSI's throughput settings against
+// the billing mode, then the table's on-demand and warm throughput.
+func checkCreateThroughputs(in *api.CreateTableInput, billing string) error {
+	for _, g := range in.GlobalSecondaryIndexes {
+		name := *g.IndexName
+		switch {
+		case billing == billingPayPerRequest && g.ProvisionedThroughput != nil:
+			return shape.InvalidParam("ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST", name)
+		case billing == billingProvisioned && g.ProvisionedThroughput == nil:
+			return shape.InvalidParam("ProvisionedThroughput is not specified for index: %s", name)
+		}
+		if err := checkCreateODT(g.OnDemandThroughput, billing, "index : "+name); err != nil {
+			return err
+		}
+		if err := checkCreateWarm(g.WarmThroughput, billing, g.ProvisionedThroughput, "index "+name); err != nil {
+			return err
+		}
+	}
+	if err := checkCreateODT(in.OnDemandThroughput, billing, "table"); err != nil {
+		return err
+	}
+	return checkCreateWarm(in.WarmThroughput, billing, in.ProvisionedThroughput, "table")
+}
+
 // checkGSIKeySchema applies the GSI key rules: HASH first, at most four HASH
 // and four RANGE attributes, HASH before RANGE, no name twice.
-func checkGSIKeySchema(ks []KeySchemaElement) error {
+func checkGSIKeySchema(ks []api.KeySchemaElement) error {
 	if *ks[0].KeyType != keyHash {
-		return Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+		return api.Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
 	}
 	if len(ks) == 2 && *ks[0].AttributeName == *ks[1].AttributeName {
-		return Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+		return api.Validation("Both the Hash Key and the Range Key element in the KeySchema have the same name")
 	}
 	hashes, ranges := 0, 0
 	seen := map[string]bool{}
 	for _, k := range ks {
 		if seen[*k.AttributeName] {
-			return Validation("The KeySchema contains multiple key attributes with the same name")
+			return api.Validation("The KeySchema contains multiple key attributes with the same name")
 		}
 		seen[*k.AttributeName] = true
 		if *k.KeyType == keyHash {
 			if ranges > 0 {
-				return invalidParam("All HASH key attributes must precede RANGE key attributes in the KeySchema")
+				return shape.InvalidParam("All HASH key attributes must precede RANGE key attributes in the KeySchema")
 			}
 			hashes++
 		} else {
@@ -398,17 +468,17 @@ func checkGSIKeySchema(ks []KeySchemaElement) error {
 		}
 	}
 	if hashes > maxGSIHashOrRangeKs {
-		return invalidParam("The KeySchema exceeds the maximum allowed number of HASH key attributes")
+		return shape.InvalidParam("The KeySchema exceeds the maximum allowed number of HASH key attributes")
 	}
 	if ranges > maxGSIHashOrRangeKs {
-		return invalidParam("The KeySchema exceeds the maximum allowed number of RANGE key attributes")
+		return shape.InvalidParam("The KeySchema exceeds the maximum allowed number of RANGE key attributes")
 	}
 	return nil
 }
 
 // checkCreateODT checks an OnDemandThroughput at creation; what names the
 // table ("table") or an index ("index : NAME").
-func checkCreateODT(o *OnDemandThroughput, billing, what string) error {
+func checkCreateODT(o *api.OnDemandThroughput, billing, what string) error {
 	if o == nil {
 		return nil
 	}
@@ -418,31 +488,31 @@ func checkCreateODT(o *OnDemandThroughput, billing, what string) error {
 			member = "MaxWriteRequestUnits"
 		}
 		if what == "table" {
-			return invalidParam("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", member)
+			return shape.InvalidParam("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", member)
 		}
-		return invalidParam("%s for OnDemandThroughput for %s cannot be specified when the table BillingMode is PROVISIONED", member, what)
+		return shape.InvalidParam("%s for OnDemandThroughput for %s cannot be specified when the table BillingMode is PROVISIONED", member, what)
 	}
 	if o.MaxReadRequestUnits != nil && *o.MaxReadRequestUnits < 1 {
-		return invalidParam("Requested MaxReadRequestUnits for OnDemandThroughput for %s is outside of valid range", what)
+		return shape.InvalidParam("Requested MaxReadRequestUnits for OnDemandThroughput for %s is outside of valid range", what)
 	}
 	if o.MaxWriteRequestUnits != nil && *o.MaxWriteRequestUnits < 1 {
-		return invalidParam("Requested MaxWriteRequestUnits for OnDemandThroughput for %s is outside of valid range", what)
+		return shape.InvalidParam("Requested MaxWriteRequestUnits for OnDemandThroughput for %s is outside of valid range", what)
 	}
 	return nil
 }
 
 // checkCreateWarm checks a WarmThroughput at creation: not below the
 // on-demand starting point, nor below provisioned capacity.
-func checkCreateWarm(w *WarmThroughput, billing string, pt *ProvisionedThroughput, what string) error {
+func checkCreateWarm(w *api.WarmThroughput, billing string, pt *api.ProvisionedThroughput, what string) error {
 	if w == nil {
 		return nil
 	}
 	if billing == billingPayPerRequest {
 		if w.ReadUnitsPerSecond != nil && *w.ReadUnitsPerSecond < onDemandWarmRead {
-			return invalidParam("Requested ReadUnitsPerSecond for WarmThroughput for %s is lower than initial throughput for OnDemand", what)
+			return shape.InvalidParam("Requested ReadUnitsPerSecond for WarmThroughput for %s is lower than initial throughput for OnDemand", what)
 		}
 		if w.WriteUnitsPerSecond != nil && *w.WriteUnitsPerSecond < onDemandWarmWrite {
-			return invalidParam("Requested WriteUnitsPerSecond for WarmThroughput for %s is lower than initial throughput for OnDemand", what)
+			return shape.InvalidParam("Requested WriteUnitsPerSecond for WarmThroughput for %s is lower than initial throughput for OnDemand", what)
 		}
 		return nil
 	}
@@ -450,38 +520,38 @@ func checkCreateWarm(w *WarmThroughput, billing string, pt *ProvisionedThroughpu
 		return nil
 	}
 	if w.ReadUnitsPerSecond != nil && *w.ReadUnitsPerSecond < *pt.ReadCapacityUnits {
-		return invalidParam("Requested ReadUnitsPerSecond for WarmThroughput for %s is lower than ReadCapacityUnits of ProvisionedThroughput", what)
+		return shape.InvalidParam("Requested ReadUnitsPerSecond for WarmThroughput for %s is lower than ReadCapacityUnits of ProvisionedThroughput", what)
 	}
 	if w.WriteUnitsPerSecond != nil && *w.WriteUnitsPerSecond < *pt.WriteCapacityUnits {
-		return invalidParam("Requested WriteUnitsPerSecond for WarmThroughput for %s is lower than WriteCapacityUnits of ProvisionedThroughput", what)
+		return shape.InvalidParam("Requested WriteUnitsPerSecond for WarmThroughput for %s is lower than WriteCapacityUnits of ProvisionedThroughput", what)
 	}
 	return nil
 }
 
 // checkSSESpec checks an SSESpecification's combination of members.
-func checkSSESpec(s *SSESpecification) error {
+func checkSSESpec(s *api.SSESpecification) error {
 	if s == nil {
 		return nil
 	}
 	if s.Enabled != nil && !*s.Enabled {
 		if s.SSEType != nil {
-			return invalidParam("SSEType can not be specified if Enabled is false")
+			return shape.InvalidParam("SSEType can not be specified if Enabled is false")
 		}
 		if s.KMSMasterKeyId != nil {
-			return invalidParam("KMSMasterKeyId can not be specified if Enabled is false")
+			return shape.InvalidParam("KMSMasterKeyId can not be specified if Enabled is false")
 		}
 	}
 	if s.SSEType != nil && *s.SSEType == "AES256" {
-		return invalidParam("SSEType AES256 is not supported")
+		return shape.InvalidParam("SSEType AES256 is not supported")
 	}
 	if s.KMSMasterKeyId != nil && (s.SSEType == nil || *s.SSEType != "KMS") {
-		return invalidParam("SSEType KMS is required if KMSMasterKeyId is specified")
+		return shape.InvalidParam("SSEType KMS is required if KMSMasterKeyId is specified")
 	}
 	return nil
 }
 
 // sseWanted reports whether s asks for KMS encryption.
-func sseWanted(s *SSESpecification) bool {
+func sseWanted(s *api.SSESpecification) bool {
 	if s == nil {
 		return false
 	}
@@ -491,57 +561,34 @@ func sseWanted(s *SSESpecification) bool {
 	return s.SSEType != nil
 }
 
-// kmsKeyArn resolves a KMSMasterKeyId (ARN, key ID, alias name) to the ARN
-// DescribeTable reports; no key means the AWS-managed key alias/aws/dynamodb,
-// given a stable per-namespace key ID.
-func kmsKeyArn(ns Namespace, keyID *string) string {
-	prefix := "arn:" + ns.Partition() + ":kms:" + ns.Region + ":" + ns.Account + ":"
-	if keyID == nil || *keyID == "" || *keyID == "alias/aws/dynamodb" {
-		h := sha256.Sum256([]byte("aws/dynamodb\x00" + ns.Account + "\x00" + ns.Region))
-		var id tableID
-		copy(id[:], h[:16])
-		id[6] = (id[6] & 0x0f) | 0x40
-		id[8] = (id[8] & 0x3f) | 0x80
-		return prefix + "key/" + id.UUID()
-	}
-	k := *keyID
-	switch {
-	case strings.HasPrefix(k, "arn:"):
-		return k
-	case strings.HasPrefix(k, "alias/"):
-		return prefix + k
-	}
-	return prefix + "key/" + k
-}
-
 func checkTableClass(c *string) error {
 	if c != nil && *c != classStandard && *c != classIA {
-		return Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
+		return api.Validation("Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].")
 	}
 	return nil
 }
 
 // checkTags applies the tag rules to tags added to existing ones.
-func checkTags(tags []Tag, existing int) error {
+func checkTags(tags []api.Tag, existing int) error {
 	seen := map[string]bool{}
 	for _, tg := range tags {
 		k := *tg.Key
 		if !validTagText(k) {
-			return Validation("The Tag Key provided is invalid, Key: %s", k)
+			return api.Validation("The Tag Key provided is invalid, Key: %s", k)
 		}
 		if strings.HasPrefix(strings.ToLower(k), "aws:") {
-			return Validation("Tag Key cannot be prefixed with aws:, Key: %s", k)
+			return api.Validation("Tag Key cannot be prefixed with aws:, Key: %s", k)
 		}
 		if !validTagText(*tg.Value) {
-			return Validation("The Tag Value provided is invalid, Value: %s", *tg.Value)
+			return api.Validation("The Tag Value provided is invalid, Value: %s", *tg.Value)
 		}
 		if seen[k] {
-			return Validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found %s", k)
+			return api.Validation("Duplicate Tag Keys provided as input: Duplicate Tag Key found %s", k)
 		}
 		seen[k] = true
 	}
 	if len(tags)+existing > maxTags {
-		return Validation("Number of Tags exceed the current limit for the provided ResourceArn")
+		return api.Validation("Number of Tags exceed the current limit for the provided ResourceArn")
 	}
 	return nil
 }
@@ -562,14 +609,15 @@ func validTagText(s string) bool {
 }
 
 // buildTable turns a validated request into metadata.
-func (e *Engine) buildTable(ns Namespace, in *CreateTableInput, billing string, now time.Time) (*tableMeta, error) {
+func (e *Engine) buildTable(ns api.Namespace, in *api.CreateTableInput, billing string, now time.Time) (*tableMeta, error) {
 	id, err := newTableID()
 	if err != nil {
 		return nil, internalError(err)
 	}
 	t := &tableMeta{
 		Version: metaVersion, Account: ns.Account, Region: ns.Region, Name: *in.TableName,
-		ID: id, CreatedAt: now, BillingMode: billing, TableClass: classStandard,
+		ID: id, CreatedAt: now, tableBilling: tableBilling{BillingMode: billing},
+		tableClassState: tableClassState{TableClass: classStandard},
 	}
 	for _, a := range in.AttributeDefinitions {
 		t.AttrDefs = append(t.AttrDefs, attrDef{Name: *a.AttributeName, Type: *a.AttributeType})
@@ -600,7 +648,7 @@ func (e *Engine) buildTable(ns Namespace, in *CreateTableInput, billing string, 
 	}
 	if sseWanted(in.SSESpecification) {
 		t.SSEEnabled = true
-		t.SSEKMSKeyArn = kmsKeyArn(ns, in.SSESpecification.KMSMasterKeyId)
+		t.SSEKMSKeyArn = ns.KMSKeyARN(in.SSESpecification.KMSMasterKeyId)
 	}
 	if in.TableClass != nil && *in.TableClass != classStandard {
 		t.TableClass, t.TableClassSet = *in.TableClass, true
@@ -622,7 +670,7 @@ func (e *Engine) buildTable(ns Namespace, in *CreateTableInput, billing string, 
 }
 
 // keyElems resolves a validated key schema against t's attribute definitions.
-func (t *tableMeta) keyElems(ks []KeySchemaElement) []keyElem {
+func (t *tableMeta) keyElems(ks []api.KeySchemaElement) []keyElem {
 	out := make([]keyElem, len(ks))
 	for i, k := range ks {
 		typ, _ := t.attrType(*k.AttributeName)
@@ -638,7 +686,7 @@ func (t *tableMeta) allocIndexID() uint32 {
 
 // newGSI builds a GSI's metadata from a validated request; backfill marks
 // one added by UpdateTable.
-func (t *tableMeta) newGSI(g *GlobalSecondaryIndex, backfill bool) *indexMeta {
+func (t *tableMeta) newGSI(g *api.GlobalSecondaryIndex, backfill bool) *indexMeta {
 	ix := &indexMeta{
 		Name: *g.IndexName, ID: t.allocIndexID(), KeySchema: t.keyElems(g.KeySchema),
 		ProjectionType: *g.Projection.ProjectionType, NonKeyAttrs: g.Projection.NonKeyAttributes,
@@ -655,7 +703,7 @@ func (t *tableMeta) newGSI(g *GlobalSecondaryIndex, backfill bool) *indexMeta {
 	return ix
 }
 
-func odtFrom(o *OnDemandThroughput) odtCaps {
+func odtFrom(o *api.OnDemandThroughput) odtCaps {
 	var r odtCaps
 	if o == nil {
 		return r
@@ -670,7 +718,7 @@ func odtFrom(o *OnDemandThroughput) odtCaps {
 }
 
 // raiseWarm applies a requested warm throughput (never lowering it).
-func raiseWarm(w *warmState, req *WarmThroughput) {
+func raiseWarm(w *warmState, req *api.WarmThroughput) {
 	if req == nil {
 		return
 	}
@@ -684,14 +732,14 @@ func raiseWarm(w *warmState, req *WarmThroughput) {
 
 // checkTableLimits enforces the per-table capacity quota on the table's and
 // each GSI's provisioned throughput (checked separately, as the service does).
-func (e *Engine) checkTableLimits(ns Namespace, t *tableMeta, read, write int64) error {
+func (e *Engine) checkTableLimits(ns api.Namespace, t *tableMeta, read, write int64) error {
 	lim := e.opts.Limits
 	if read > lim.TableMaxReadCapacityUnits {
-		return NewError(CodeLimitExceeded, "The requested ReadCapacityUnits, %d, is above the per table maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+		return api.NewError(api.CodeLimitExceeded, "The requested ReadCapacityUnits, %d, is above the per table maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 			read, ns.Region, lim.TableMaxReadCapacityUnits)
 	}
 	if write > lim.TableMaxWriteCapacityUnits {
-		return NewError(CodeLimitExceeded, "The requested WriteCapacityUnits, %d, is above the per table maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+		return api.NewError(api.CodeLimitExceeded, "The requested WriteCapacityUnits, %d, is above the per table maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 			write, ns.Region, lim.TableMaxWriteCapacityUnits)
 	}
 	for _, ix := range t.GSIs {
@@ -702,14 +750,14 @@ func (e *Engine) checkTableLimits(ns Namespace, t *tableMeta, read, write int64)
 	return nil
 }
 
-func (e *Engine) checkIndexLimits(ns Namespace, name string, read, write int64) error {
+func (e *Engine) checkIndexLimits(ns api.Namespace, name string, read, write int64) error {
 	lim := e.opts.Limits
 	if read > lim.TableMaxReadCapacityUnits {
-		return NewError(CodeLimitExceeded, "The requested ReadCapacityUnits for index %s, %d, is above the per index maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+		return api.NewError(api.CodeLimitExceeded, "The requested ReadCapacityUnits for index %s, %d, is above the per index maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 			name, read, ns.Region, lim.TableMaxReadCapacityUnits)
 	}
 	if write > lim.TableMaxWriteCapacityUnits {
-		return NewError(CodeLimitExceeded, "The requested WriteCapacityUnits for index %s, %d, is above the per index maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+		return api.NewError(api.CodeLimitExceeded, "The requested WriteCapacityUnits for index %s, %d, is above the per index maximum for the account in %s. Per table maximum: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 			name, write, ns.Region, lim.TableMaxWriteCapacityUnits)
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // FuzzControlPlaneRequests feeds arbitrary JSON requests to CreateTable and
@@ -26,7 +28,7 @@ func FuzzControlPlaneRequests(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
 		check := func(op string, err error) {
-			var de *Error
+			var de *api.Error
 			if err != nil && !errors.As(err, &de) {
 				t.Fatalf("%s returned an untyped error: %v", op, err)
 			}
@@ -34,16 +36,16 @@ func FuzzControlPlaneRequests(f *testing.F) {
 				t.Fatalf("%s returned an empty error: %+v", op, de)
 			}
 		}
-		var ct CreateTableInput
+		var ct api.CreateTableInput
 		if json.Unmarshal(data, &ct) == nil {
 			_, err := te.CreateTable(ctx, nsA, &ct)
 			check("CreateTable", err)
 			if err == nil {
-				_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: ct.TableName})
+				_, err = te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: ct.TableName})
 				check("DeleteTable", err)
 			}
 		}
-		var ut UpdateTableInput
+		var ut api.UpdateTableInput
 		if json.Unmarshal(data, &ut) == nil {
 			_, err := te.UpdateTable(ctx, nsA, &ut)
 			check("UpdateTable", err)
@@ -67,27 +69,27 @@ func FuzzResourcePolicyRequests(f *testing.F) {
 	}
 	te := newTestEngine(f)
 	in := pprTable("fuzz")
-	in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
+	in.StreamSpecification = &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
 	te.mustCreate(nsA, in)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
 		check := func(op string, err error) {
-			var de *Error
+			var de *api.Error
 			if err != nil && (!errors.As(err, &de) || de.Code == "" || de.Message == "") {
 				t.Fatalf("%s returned %T %v", op, err, err)
 			}
 		}
-		var put PutResourcePolicyInput
+		var put api.PutResourcePolicyInput
 		if json.Unmarshal(data, &put) == nil {
 			_, err := te.PutResourcePolicy(ctx, nsA, &put)
 			check("PutResourcePolicy", err)
 		}
-		var get GetResourcePolicyInput
+		var get api.GetResourcePolicyInput
 		if json.Unmarshal(data, &get) == nil {
 			_, err := te.GetResourcePolicy(ctx, nsA, &get)
 			check("GetResourcePolicy", err)
 		}
-		var del DeleteResourcePolicyInput
+		var del api.DeleteResourcePolicyInput
 		if json.Unmarshal(data, &del) == nil {
 			_, err := te.DeleteResourcePolicy(ctx, nsA, &del)
 			check("DeleteResourcePolicy", err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/pebblestore"
 )
 
@@ -45,9 +46,9 @@ type testEngine struct {
 }
 
 var (
-	nsA = Namespace{Account: "111122223333", Region: "us-east-1"}
-	nsB = Namespace{Account: "111122223333", Region: "eu-west-1"}
-	nsC = Namespace{Account: "444455556666", Region: "us-east-1"}
+	nsA = api.Namespace{Account: "111122223333", Region: "us-east-1"}
+	nsB = api.Namespace{Account: "111122223333", Region: "eu-west-1"}
+	nsC = api.Namespace{Account: "444455556666", Region: "us-east-1"}
 )
 
 func newTestEngine(t testing.TB, mod ...func(*Options)) *testEngine {
@@ -96,29 +97,29 @@ func sp(v string) *string { return &v }
 func i64(v int64) *int64  { return &v }
 func bl(v bool) *bool     { return &v }
 
-func attrs(kv ...string) []AttributeDefinition {
-	out := []AttributeDefinition{}
+func attrs(kv ...string) []api.AttributeDefinition {
+	out := []api.AttributeDefinition{}
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, AttributeDefinition{AttributeName: sp(kv[i]), AttributeType: sp(kv[i+1])})
+		out = append(out, api.AttributeDefinition{AttributeName: sp(kv[i]), AttributeType: sp(kv[i+1])})
 	}
 	return out
 }
 
-func keys(kv ...string) []KeySchemaElement {
-	var out []KeySchemaElement
+func keys(kv ...string) []api.KeySchemaElement {
+	var out []api.KeySchemaElement
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, KeySchemaElement{AttributeName: sp(kv[i]), KeyType: sp(kv[i+1])})
+		out = append(out, api.KeySchemaElement{AttributeName: sp(kv[i]), KeyType: sp(kv[i+1])})
 	}
 	return out
 }
 
-func pt(r, w int64) *ProvisionedThroughput {
-	return &ProvisionedThroughput{ReadCapacityUnits: i64(r), WriteCapacityUnits: i64(w)}
+func pt(r, w int64) *api.ProvisionedThroughput {
+	return &api.ProvisionedThroughput{ReadCapacityUnits: i64(r), WriteCapacityUnits: i64(w)}
 }
 
 // simpleTable is a valid on-demand hash-only table request.
-func simpleTable(name string) *CreateTableInput {
-	return &CreateTableInput{
+func simpleTable(name string) *api.CreateTableInput {
+	return &api.CreateTableInput{
 		TableName:            sp(name),
 		AttributeDefinitions: attrs("pk", "S"),
 		KeySchema:            keys("pk", "HASH"),
@@ -126,7 +127,7 @@ func simpleTable(name string) *CreateTableInput {
 	}
 }
 
-func (te *testEngine) mustCreate(ns Namespace, in *CreateTableInput) *TableDescription {
+func (te *testEngine) mustCreate(ns api.Namespace, in *api.CreateTableInput) *api.TableDescription {
 	te.t.Helper()
 	out, err := te.CreateTable(context.Background(), ns, in)
 	if err != nil {
@@ -135,9 +136,9 @@ func (te *testEngine) mustCreate(ns Namespace, in *CreateTableInput) *TableDescr
 	return out.TableDescription
 }
 
-func (te *testEngine) describeT(ns Namespace, name string) *TableDescription {
+func (te *testEngine) describeT(ns api.Namespace, name string) *api.TableDescription {
 	te.t.Helper()
-	out, err := te.DescribeTable(context.Background(), ns, &DescribeTableInput{TableName: sp(name)})
+	out, err := te.DescribeTable(context.Background(), ns, &api.DescribeTableInput{TableName: sp(name)})
 	if err != nil {
 		te.t.Fatalf("DescribeTable: %v", err)
 	}
@@ -147,7 +148,7 @@ func (te *testEngine) describeT(ns Namespace, name string) *TableDescription {
 // wantErr checks err is an *Error with code and message.
 func wantErr(t *testing.T, err error, code, msg string) {
 	t.Helper()
-	var de *Error
+	var de *api.Error
 	if !errors.As(err, &de) {
 		t.Fatalf("got error %v, want %s: %s", err, code, msg)
 	}
@@ -156,4 +157,4 @@ func wantErr(t *testing.T, err error, code, msg string) {
 	}
 }
 
-func cpAsError(err error, target **Error) bool { return errors.As(err, target) }
+func cpAsError(err error, target **api.Error) bool { return errors.As(err, target) }

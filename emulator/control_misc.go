@@ -5,57 +5,61 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 )
 
 // resourceTable resolves a ResourceArn (TagResource, UntagResource,
 // ListTagsOfResource) to its table, with DynamoDB's errors for each kind of
 // bad ARN. The caller holds e.mu.
-func (e *Engine) resourceTable(ns Namespace, resourceArn string, now time.Time) (*tableMeta, error) {
+func (e *Engine) resourceTable(ns api.Namespace, resourceArn string, now time.Time) (*tableMeta, error) {
 	if !strings.HasPrefix(resourceArn, "arn:") {
-		return nil, invalidParam("ARNs must start with 'arn:': %s", resourceArn)
+		return nil, shape.InvalidParam("ARNs must start with 'arn:': %s", resourceArn)
 	}
 	parts := strings.SplitN(resourceArn, ":", 6)
 	if len(parts) != 6 || parts[2] != "dynamodb" {
-		return nil, invalidParam("Provided Arn is not a DynamoDB resource arn: %s", resourceArn)
+		return nil, shape.InvalidParam("Provided Arn is not a DynamoDB resource arn: %s", resourceArn)
 	}
 	a, err := parseARN(resourceArn)
 	if err != nil || a.index != "" {
-		return nil, invalidParam("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", resourceArn)
+		return nil, shape.InvalidParam("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", resourceArn)
 	}
 	if a.region != ns.Region || a.partition != ns.Partition() {
-		return nil, Validation("Invalid TableArn: Invalid ResourceArn provided as input %s", resourceArn)
+		return nil, api.Validation("Invalid TableArn: Invalid ResourceArn provided as input %s", resourceArn)
 	}
-	t := e.lookup(Namespace{Account: a.account, Region: a.region}, a.table, now)
+	t := e.lookup(api.Namespace{Account: a.account, Region: a.region}, a.table, now)
 	if t == nil || a.stream != "" {
-		return nil, NewError(CodeResourceNotFound, "Requested resource not found: ResourcArn: %s not found", resourceArn)
+		return nil, api.NewError(api.CodeResourceNotFound, "Requested resource not found: ResourcArn: %s not found", resourceArn)
 	}
 	return t, nil
 }
 
-func resourceArnShape(v *violations, s *string) {
+func resourceArnShape(v *shape.Violations, s *string) {
 	if s == nil {
-		v.null("resourceArn")
+		v.Null("resourceArn")
 		return
 	}
-	v.length("resourceArn", *s, 1, 1283)
+	v.Length("resourceArn", *s, 1, 1283)
 }
 
 // TagResource adds or replaces tags on a table.
-func (e *Engine) TagResource(ctx context.Context, ns Namespace, in *TagResourceInput) (*Empty, error) {
+func (e *Engine) TagResource(ctx context.Context, ns api.Namespace, in *api.TagResourceInput) (*api.Empty, error) {
 	if in == nil {
-		in = &TagResourceInput{}
+		in = &api.TagResourceInput{}
 	}
-	var v violations
+	var v shape.Violations
 	resourceArnShape(&v, in.ResourceArn)
 	if in.Tags == nil {
-		v.null("tags")
+		v.Null("tags")
 	}
 	tagShape(&v, "tags", in.Tags)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	if len(in.Tags) == 0 {
-		return nil, Validation("Atleast one Tag needs to be provided as Input.")
+		return nil, api.Validation("Atleast one Tag needs to be provided as Input.")
 	}
 	now := e.now()
 	e.lockCatalog()
@@ -90,33 +94,33 @@ func (e *Engine) TagResource(ctx context.Context, ns Namespace, in *TagResourceI
 			}
 		}
 		if !replaced {
-			nt.Tags = append(nt.Tags, Tag{Key: refOf(*tg.Key), Value: refOf(*tg.Value)})
+			nt.Tags = append(nt.Tags, api.Tag{Key: refOf(*tg.Key), Value: refOf(*tg.Value)})
 		}
 	}
 	if err := e.saveTable(nt); err != nil {
 		return nil, internalError(err)
 	}
-	return &Empty{}, nil
+	return &api.Empty{}, nil
 }
 
 // UntagResource removes tags from a table; absent keys are ignored.
-func (e *Engine) UntagResource(ctx context.Context, ns Namespace, in *UntagResourceInput) (*Empty, error) {
+func (e *Engine) UntagResource(ctx context.Context, ns api.Namespace, in *api.UntagResourceInput) (*api.Empty, error) {
 	if in == nil {
-		in = &UntagResourceInput{}
+		in = &api.UntagResourceInput{}
 	}
-	var v violations
+	var v shape.Violations
 	resourceArnShape(&v, in.ResourceArn)
 	if in.TagKeys == nil {
-		v.null("tagKeys")
+		v.Null("tagKeys")
 	}
 	for i, k := range in.TagKeys {
-		v.length(fmt.Sprintf("tagKeys.%d.member", i+1), k, 1, 128)
+		v.Length(fmt.Sprintf("tagKeys.%d.member", i+1), k, 1, 128)
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	if len(in.TagKeys) == 0 {
-		return nil, Validation("Atleast one Tag Key needs to be provided as Input.")
+		return nil, api.Validation("Atleast one Tag Key needs to be provided as Input.")
 	}
 	now := e.now()
 	e.lockCatalog()
@@ -130,7 +134,7 @@ func (e *Engine) UntagResource(ctx context.Context, ns Namespace, in *UntagResou
 	}
 	for _, k := range in.TagKeys {
 		if strings.HasPrefix(strings.ToLower(k), "aws:") {
-			return nil, Validation("Tag Key cannot be prefixed with aws:, Key: %s", k)
+			return nil, api.Validation("Tag Key cannot be prefixed with aws:, Key: %s", k)
 		}
 	}
 	remove := map[string]bool{}
@@ -148,17 +152,17 @@ func (e *Engine) UntagResource(ctx context.Context, ns Namespace, in *UntagResou
 	if err := e.saveTable(nt); err != nil {
 		return nil, internalError(err)
 	}
-	return &Empty{}, nil
+	return &api.Empty{}, nil
 }
 
 // ListTagsOfResource lists a table's tags in one page (at most 50 exist).
-func (e *Engine) ListTagsOfResource(ctx context.Context, ns Namespace, in *ListTagsOfResourceInput) (*ListTagsOfResourceOutput, error) {
+func (e *Engine) ListTagsOfResource(ctx context.Context, ns api.Namespace, in *api.ListTagsOfResourceInput) (*api.ListTagsOfResourceOutput, error) {
 	if in == nil {
-		in = &ListTagsOfResourceInput{}
+		in = &api.ListTagsOfResourceInput{}
 	}
-	var v violations
+	var v shape.Violations
 	resourceArnShape(&v, in.ResourceArn)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	now := e.now()
@@ -168,173 +172,36 @@ func (e *Engine) ListTagsOfResource(ctx context.Context, ns Namespace, in *ListT
 	if err != nil {
 		return nil, err
 	}
-	out := &ListTagsOfResourceOutput{Tags: make([]DescribedTag, 0, len(t.Tags))}
+	out := &api.ListTagsOfResourceOutput{Tags: make([]api.DescribedTag, 0, len(t.Tags))}
 	for _, tg := range t.Tags {
-		out.Tags = append(out.Tags, DescribedTag{Key: *tg.Key, Value: *tg.Value})
+		out.Tags = append(out.Tags, api.DescribedTag{Key: *tg.Key, Value: *tg.Value})
 	}
 	return out, nil
 }
 
-// UpdateTimeToLive enables or disables TTL on a table.
-func (e *Engine) UpdateTimeToLive(ctx context.Context, ns Namespace, in *UpdateTimeToLiveInput) (*UpdateTimeToLiveOutput, error) {
-	if in == nil {
-		in = &UpdateTimeToLiveInput{}
-	}
-	var v violations
-	v.tableRef("tableName", in.TableName)
-	spec := in.TimeToLiveSpecification
-	if spec == nil {
-		v.null("timeToLiveSpecification")
-	} else {
-		if spec.Enabled == nil {
-			v.null("timeToLiveSpecification.enabled")
-		}
-		if spec.AttributeName == nil {
-			v.null("timeToLiveSpecification.attributeName")
-		} else {
-			v.length("timeToLiveSpecification.attributeName", *spec.AttributeName, 1, 255)
-		}
-	}
-	if err := v.err(); err != nil {
-		return nil, err
-	}
-	tns, name, err := tableRequest(ns, in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	now := e.now()
-	e.lockCatalog()
-	defer e.unlockCatalog()
-	t := e.lookup(tns, name, now)
-	if t == nil {
-		return nil, TableNotFound(name)
-	}
-	if s := t.status(now); s == statusCreating || s == statusDeleting {
-		return nil, inUse(t, s)
-	}
-	attr, enable := *spec.AttributeName, *spec.Enabled
-	switch {
-	case enable && t.TTLEnabled && t.TTLAttr == attr:
-		return nil, Validation("TimeToLive is already enabled")
-	case t.TTLEnabled && t.TTLAttr != attr:
-		return nil, Validation("TimeToLive is active on a different AttributeName: current AttributeName is %s", t.TTLAttr)
-	case !enable && !t.TTLEnabled:
-		return nil, Validation("TimeToLive is already disabled")
-	}
-	setTTL := func(m *tableMeta) {
-		m.TTLEnabled, m.TTLAttr = enable, ""
-		if enable {
-			m.TTLAttr = attr
-		}
-	}
-	nt := t.clone()
-	setTTL(nt)
-	// A global table's members share their TTL setting.
-	if err := e.saveGrouped(nt, setTTL); err != nil {
-		return nil, internalError(err)
-	}
-	return &UpdateTimeToLiveOutput{TimeToLiveSpecification: &DescribedTimeToLiveSpecification{Enabled: enable, AttributeName: attr}}, nil
-}
-
-// DescribeTimeToLive reports a table's TTL setting.
-func (e *Engine) DescribeTimeToLive(ctx context.Context, ns Namespace, in *DescribeTimeToLiveInput) (*DescribeTimeToLiveOutput, error) {
-	if in == nil {
-		in = &DescribeTimeToLiveInput{}
-	}
-	tns, name, err := tableRequest(ns, in.TableName)
-	if err != nil {
-		return nil, err
-	}
-	now := e.now()
-	e.rlockCatalog()
-	t := e.lookup(tns, name, now)
-	e.mu.RUnlock()
-	if t == nil {
-		return nil, TableNotFound(name)
-	}
-	if s := t.status(now); s == statusCreating || s == statusDeleting {
-		return nil, Validation("Cannot describe time to live while table is in %s state: Current table state is %s", s, s)
-	}
-	d := &TimeToLiveDescription{TimeToLiveStatus: "DISABLED"}
-	if t.TTLEnabled {
-		d.TimeToLiveStatus, d.AttributeName = "ENABLED", t.TTLAttr
-	}
-	return &DescribeTimeToLiveOutput{TimeToLiveDescription: d}, nil
-}
-
-// defaultRecoveryDays is the PITR recovery period when none is given.
-const defaultRecoveryDays = 35
-
 // backupsTable resolves the table of a continuous-backups request, which
 // reports a missing table as TableNotFoundException. The caller holds e.mu.
-func (e *Engine) backupsTable(ns Namespace, nameRef *string, now time.Time) (*tableMeta, error) {
+func (e *Engine) backupsTable(ns api.Namespace, nameRef *string, now time.Time) (*tableMeta, error) {
 	tns, name, err := tableRequest(ns, nameRef)
 	if err != nil {
 		return nil, err
 	}
 	t := e.lookup(tns, name, now)
 	if t == nil {
-		return nil, NewError(CodeTableNotFound, "Table not found: %s", name)
+		return nil, api.NewError(api.CodeTableNotFound, "Table not found: %s", name)
 	}
 	return t, nil
 }
 
-func (e *Engine) describeBackups(t *tableMeta, now time.Time) *ContinuousBackupsDescription {
-	d := &ContinuousBackupsDescription{
-		ContinuousBackupsStatus:        "ENABLED",
-		PointInTimeRecoveryDescription: &PointInTimeRecoveryDescription{PointInTimeRecoveryStatus: "DISABLED"},
-	}
-	if t.PITREnabled {
-		earliest, latest := e.pitrWindow(t, now)
-		d.PointInTimeRecoveryDescription = &PointInTimeRecoveryDescription{
-			PointInTimeRecoveryStatus:  "ENABLED",
-			RecoveryPeriodInDays:       refOf(t.PITRDays),
-			EarliestRestorableDateTime: refOf(epochSeconds(earliest)),
-			LatestRestorableDateTime:   refOf(epochSeconds(latest)),
-		}
-	}
-	return d
-}
-
-// UpdateContinuousBackups enables or disables point-in-time recovery.
-func (e *Engine) UpdateContinuousBackups(ctx context.Context, ns Namespace, in *UpdateContinuousBackupsInput) (*UpdateContinuousBackupsOutput, error) {
-	if in == nil {
-		in = &UpdateContinuousBackupsInput{}
-	}
-	var v violations
-	v.tableRef("tableName", in.TableName)
-	spec := in.PointInTimeRecoverySpecification
-	if spec == nil {
-		v.null("pointInTimeRecoverySpecification")
-	} else {
-		if spec.PointInTimeRecoveryEnabled == nil {
-			v.null("pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled")
-		}
-		v.min("pointInTimeRecoverySpecification.recoveryPeriodInDays", spec.RecoveryPeriodInDays, 1)
-		v.max("pointInTimeRecoverySpecification.recoveryPeriodInDays", spec.RecoveryPeriodInDays, 35)
-	}
-	if err := v.err(); err != nil {
-		return nil, err
-	}
-	if !*spec.PointInTimeRecoveryEnabled && spec.RecoveryPeriodInDays != nil {
-		return nil, Validation("Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.")
-	}
-	now := e.now()
-	nt, enabled, err := e.saveContinuousBackups(ns, in.TableName, spec, now)
-	if err != nil {
-		return nil, err
-	}
-	if enabled {
-		if nt, now, err = e.pitrBarrier(nt); err != nil {
-			return nil, err
-		}
-	}
-	return &UpdateContinuousBackupsOutput{ContinuousBackupsDescription: e.describeBackups(nt, now)}, nil
+// UpdateContinuousBackups enables or disables point-in-time recovery
+// (emulator/internal/backups; bkCore.SetPITR saves it).
+func (e *Engine) UpdateContinuousBackups(ctx context.Context, ns api.Namespace, in *api.UpdateContinuousBackupsInput) (*api.UpdateContinuousBackupsOutput, error) {
+	return backups.UpdateContinuousBackups((*bkCore)(e), ns, in)
 }
 
 // saveContinuousBackups applies spec to the table under e.mu; enabled is
 // set when it turned PITR on.
-func (e *Engine) saveContinuousBackups(ns Namespace, name *string, spec *PointInTimeRecoverySpecification, now time.Time) (nt *tableMeta, enabled bool, err error) {
+func (e *Engine) saveContinuousBackups(ns api.Namespace, name *string, spec *api.PointInTimeRecoverySpecification, now time.Time) (nt *tableMeta, enabled bool, err error) {
 	e.lockCatalog()
 	defer e.unlockCatalog()
 	t, err := e.backupsTable(ns, name, now)
@@ -342,25 +209,15 @@ func (e *Engine) saveContinuousBackups(ns Namespace, name *string, spec *PointIn
 		return nil, false, err
 	}
 	if t.status(now) == statusCreating {
-		return nil, false, NewError(CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: %s. Please retry later", t.Name)
+		return nil, false, api.NewError(api.CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: %s. Please retry later", t.Name)
 	}
 	nt = t.clone()
-	if *spec.PointInTimeRecoveryEnabled {
-		if !nt.PITREnabled {
-			nt.PITREnabled, nt.PITREnabledAt, enabled = true, now, true
-		}
-		nt.PITRDays = defaultRecoveryDays
-		if spec.RecoveryPeriodInDays != nil {
-			nt.PITRDays = *spec.RecoveryPeriodInDays
-		}
-	} else {
-		nt.PITREnabled, nt.PITRDays, nt.PITREnabledAt = false, 0, time.Time{}
-	}
-	// Turning PITR off drops the history in the same batch (pitr.go).
+	nt.PITR, enabled = t.PITR.Apply(spec, now)
+	// Turning PITR off drops the history in the same batch.
 	b := e.opts.Store.NewBatch()
 	err = putTable(b, nt)
 	if err == nil && t.PITREnabled && !nt.PITREnabled {
-		err = dropHistory(b, nt.ID)
+		err = backups.DropHistory(b, nt.ID)
 	}
 	if err == nil {
 		err = e.commit(b)
@@ -404,9 +261,9 @@ func (e *Engine) pitrBarrier(nt *tableMeta) (*tableMeta, time.Time, error) {
 }
 
 // DescribeContinuousBackups reports continuous backups and PITR.
-func (e *Engine) DescribeContinuousBackups(ctx context.Context, ns Namespace, in *DescribeContinuousBackupsInput) (*DescribeContinuousBackupsOutput, error) {
+func (e *Engine) DescribeContinuousBackups(ctx context.Context, ns api.Namespace, in *api.DescribeContinuousBackupsInput) (*api.DescribeContinuousBackupsOutput, error) {
 	if in == nil {
-		in = &DescribeContinuousBackupsInput{}
+		in = &api.DescribeContinuousBackupsInput{}
 	}
 	now := e.now()
 	e.rlockCatalog()
@@ -415,20 +272,20 @@ func (e *Engine) DescribeContinuousBackups(ctx context.Context, ns Namespace, in
 	if err != nil {
 		return nil, err
 	}
-	return &DescribeContinuousBackupsOutput{ContinuousBackupsDescription: e.describeBackups(t, now)}, nil
+	return &api.DescribeContinuousBackupsOutput{ContinuousBackupsDescription: t.PITR.Describe(now, e.opts.PITRLag)}, nil
 }
 
 // DescribeLimits reports the capacity quotas (Options.Limits).
-func (e *Engine) DescribeLimits(ctx context.Context, ns Namespace, in *Empty) (*DescribeLimitsOutput, error) {
+func (e *Engine) DescribeLimits(ctx context.Context, ns api.Namespace, in *api.Empty) (*api.DescribeLimitsOutput, error) {
 	lim := e.opts.Limits
 	return &lim, nil
 }
 
 // DescribeEndpoints reports the Region's regional endpoint, as the service does.
-func (e *Engine) DescribeEndpoints(ctx context.Context, ns Namespace, in *Empty) (*DescribeEndpointsOutput, error) {
+func (e *Engine) DescribeEndpoints(ctx context.Context, ns api.Namespace, in *api.Empty) (*api.DescribeEndpointsOutput, error) {
 	suffix := ".amazonaws.com"
 	if ns.Partition() == "aws-cn" {
 		suffix = ".amazonaws.com.cn"
 	}
-	return &DescribeEndpointsOutput{Endpoints: []Endpoint{{Address: "dynamodb." + ns.Region + suffix, CachePeriodInMinutes: 1440}}}, nil
+	return &api.DescribeEndpointsOutput{Endpoints: []api.Endpoint{{Address: "dynamodb." + ns.Region + suffix, CachePeriodInMinutes: 1440}}}, nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"sort"
 
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -12,37 +15,37 @@ import (
 func inUse(t *tableMeta, status string) error {
 	switch status {
 	case statusCreating:
-		return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: %s", t.Name)
+		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: %s", t.Name)
 	case statusDeleting:
-		return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being deleted: %s", t.Name)
+		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being deleted: %s", t.Name)
 	case statusUpdating:
 		if t.UpdatingWhat == "iops" {
-			return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Table IOPS are currently being updated. Table: %s", t.Name)
+			return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table IOPS are currently being updated. Table: %s", t.Name)
 		}
-		return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: %s", t.Name)
+		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: %s", t.Name)
 	}
 	return nil
 }
 
 // tableRequest validates a request's TableName member and resolves it.
-func tableRequest(ns Namespace, name *string) (Namespace, string, error) {
-	var v violations
-	v.tableRef("tableName", name)
-	if err := v.err(); err != nil {
+func tableRequest(ns api.Namespace, name *string) (api.Namespace, string, error) {
+	var v shape.Violations
+	v.TableRef("tableName", name)
+	if err := v.Err(); err != nil {
 		return ns, "", err
 	}
-	if err := checkBareName(*name); err != nil {
+	if err := shape.CheckBareName(*name); err != nil {
 		return ns, "", err
 	}
 	return resolveName(ns, *name)
 }
 
 // DescribeTable returns the table's complete description.
-func (e *Engine) DescribeTable(ctx context.Context, ns Namespace, in *DescribeTableInput) (*DescribeTableOutput, error) {
+func (e *Engine) DescribeTable(ctx context.Context, ns api.Namespace, in *api.DescribeTableInput) (*api.DescribeTableOutput, error) {
 	if in == nil {
-		in = &DescribeTableInput{}
+		in = &api.DescribeTableInput{}
 	}
-	if err := requiredTableName(in.TableName); err != nil {
+	if err := shape.RequiredTableName(in.TableName); err != nil {
 		return nil, err
 	}
 	tns, name, err := tableRequest(ns, in.TableName)
@@ -54,21 +57,21 @@ func (e *Engine) DescribeTable(ctx context.Context, ns Namespace, in *DescribeTa
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
 	if t == nil {
-		return nil, TableNotFound(name)
+		return nil, api.TableNotFound(name)
 	}
-	return &DescribeTableOutput{Table: e.describe(t, now)}, nil
+	return &api.DescribeTableOutput{Table: e.describe(t, now)}, nil
 }
 
 // ListTables lists the namespace's table names in order, a page at a time.
-func (e *Engine) ListTables(ctx context.Context, ns Namespace, in *ListTablesInput) (*ListTablesOutput, error) {
+func (e *Engine) ListTables(ctx context.Context, ns api.Namespace, in *api.ListTablesInput) (*api.ListTablesOutput, error) {
 	if in == nil {
-		in = &ListTablesInput{}
+		in = &api.ListTablesInput{}
 	}
-	var v violations
-	v.name("exclusiveStartTableName", in.ExclusiveStartTableName, false)
-	v.min("limit", in.Limit, 1)
-	v.max("limit", in.Limit, 100)
-	if err := v.err(); err != nil {
+	var v shape.Violations
+	v.Name("exclusiveStartTableName", in.ExclusiveStartTableName, false)
+	v.Min("limit", in.Limit, 1)
+	v.Max("limit", in.Limit, 100)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	limit := 100
@@ -92,7 +95,7 @@ func (e *Engine) ListTables(ctx context.Context, ns Namespace, in *ListTablesInp
 			start++
 		}
 	}
-	out := &ListTablesOutput{TableNames: []string{}}
+	out := &api.ListTablesOutput{TableNames: []string{}}
 	end := min(start+limit, len(all))
 	out.TableNames = append(out.TableNames, all[start:end]...)
 	if end < len(all) {
@@ -102,11 +105,11 @@ func (e *Engine) ListTables(ctx context.Context, ns Namespace, in *ListTablesInp
 }
 
 // DeleteTable deletes a table and all its data.
-func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableInput) (*DeleteTableOutput, error) {
+func (e *Engine) DeleteTable(ctx context.Context, ns api.Namespace, in *api.DeleteTableInput) (*api.DeleteTableOutput, error) {
 	if in == nil {
-		in = &DeleteTableInput{}
+		in = &api.DeleteTableInput{}
 	}
-	if err := requiredTableName(in.TableName); err != nil {
+	if err := shape.RequiredTableName(in.TableName); err != nil {
 		return nil, err
 	}
 	tns, name, err := tableRequest(ns, in.TableName)
@@ -118,17 +121,17 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
-		return nil, TableNotFound(name)
+		return nil, api.TableNotFound(name)
 	}
 	if t.DeletionProtection {
-		return nil, Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		return nil, api.Validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
 	if err := inUse(t, t.status(now)); err != nil {
 		return nil, err
 	}
 	for _, ix := range t.liveGSIs(now) {
 		if ix.status(now) != statusActive {
-			return nil, NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+			return nil, api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
 		}
 	}
 
@@ -140,7 +143,8 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 
 	b := e.opts.Store.NewBatch()
 	// Deleting a global table's member deletes that replica only: the
-	// others leave it out of their group (control-plane-facts §1.6).
+	// others leave it out of their group (docs/differences.md, "Global
+	// tables").
 	members, err := e.stageLeaveGroup(b, t, now)
 	if err != nil {
 		_ = b.Close()
@@ -148,14 +152,11 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 	}
 	// With PITR on, DynamoDB keeps the table as it was before the deletion
 	// in a SYSTEM backup: its record goes in the deletion's batch and the
-	// copy reads a snapshot taken before it (backup.go).
-	var sys *backupMeta
+	// copy reads a snapshot taken before it (emulator/internal/backups).
+	var sys *backups.Meta
 	var snap kv.Snapshot
 	if t.PITREnabled {
-		if sys, err = e.newBackup(t, t.Name+"$DeletedTableBackup", backupSystem, now); err == nil {
-			err = putBackup(b, sys)
-		}
-		if err != nil {
+		if sys, err = e.systemBackup(b, t, now); err != nil {
 			_ = b.Close()
 			return nil, internalError(err)
 		}
@@ -179,12 +180,12 @@ func (e *Engine) DeleteTable(ctx context.Context, ns Namespace, in *DeleteTableI
 		e.cacheTable(m)
 	}
 	if sys != nil {
-		e.startBackup(sys, snap)
+		e.bk.Start((*bkCore)(e), sys, snap)
 	}
 	if nt.Deleting {
 		e.cacheTable(nt)
 	} else {
 		e.uncacheTable(t.ns(), t.Name)
 	}
-	return &DeleteTableOutput{TableDescription: d}, nil
+	return &api.DeleteTableOutput{TableDescription: d}, nil
 }

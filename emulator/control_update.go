@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
+	"github.com/extenddb/extenddb/kv"
 )
 
 // maxDecreasesBeforeHourly is how many provisioned-throughput decreases a
@@ -30,17 +35,17 @@ func (c updateConcerns) count() int {
 }
 
 // UpdateTable changes a table's settings and global secondary indexes.
-func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableInput) (*UpdateTableOutput, error) {
+func (e *Engine) UpdateTable(ctx context.Context, ns api.Namespace, in *api.UpdateTableInput) (*api.UpdateTableOutput, error) {
 	if in == nil {
-		in = &UpdateTableInput{}
+		in = &api.UpdateTableInput{}
 	}
-	if err := requiredTableName(in.TableName); err != nil {
+	if err := shape.RequiredTableName(in.TableName); err != nil {
 		return nil, err
 	}
 	if err := validateUpdateShape(in); err != nil {
 		return nil, err
 	}
-	if err := checkBareName(*in.TableName); err != nil {
+	if err := shape.CheckBareName(*in.TableName); err != nil {
 		return nil, err
 	}
 	c, err := updateRequestRules(in)
@@ -57,21 +62,21 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	defer e.unlockCatalog()
 	t := e.lookup(tns, name, now)
 	if t == nil {
-		return nil, TableNotFound(name)
+		return nil, api.TableNotFound(name)
 	}
 	if t.Legacy != nil && len(in.ReplicaUpdates) > 0 {
 		// The two versions do not mix: a legacy group changes through
 		// UpdateGlobalTable (unverified message, docs/differences.md).
-		return nil, Validation("Table %s is a replica of a global table version %s; use UpdateGlobalTable to change its replicas.", t.Name, legacyGlobalTableVersion)
+		return nil, api.Validation("Table %s is a replica of a global table version %s; use UpdateGlobalTable to change its replicas.", t.Name, globaltables.LegacyVersion)
 	}
-	if err := replicaPrechecks(t, in, now); err != nil {
+	if err := globaltables.Prechecks(t.Region, &t.Membership, t.StreamEnabled, in, now); err != nil {
 		return nil, err
 	}
 	status := t.status(now)
-	if status == statusUpdating && t.groupStatus(now) != "" && !now.Before(t.UpdatingUntil) {
+	if status == statusUpdating && t.GroupStatus(t.Region, now) != "" && !now.Before(t.UpdatingUntil) {
 		// Busy adding or removing a replica: every change is refused,
-		// deletion protection included (ack-api-quirks DDB-TABLE-227).
-		return nil, NewError(CodeResourceInUse, msgGroupBusy)
+		// deletion protection included, as the service was observed to.
+		return nil, api.NewError(api.CodeResourceInUse, msgGroupBusy)
 	}
 	dpOnly := c.dp && c.count() == 1
 	if status != statusActive && !(status == statusUpdating && dpOnly) {
@@ -88,7 +93,7 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	b := e.opts.Store.NewBatch()
 	for _, id := range u.droppedIndexes {
 		p := indexPrefix(nt.ID, id)
-		if err := b.DeleteRange(p, prefixEnd(p)); err != nil {
+		if err := b.DeleteRange(p, kv.PrefixEnd(p)); err != nil {
 			_ = b.Close()
 			return nil, internalError(err)
 		}
@@ -115,59 +120,59 @@ func (e *Engine) UpdateTable(ctx context.Context, ns Namespace, in *UpdateTableI
 	for _, mi := range u.memberCreated {
 		e.startBackfill(mi.t, mi.ix)
 	}
-	return &UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
+	return &api.UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
 }
 
 // validateUpdateShape runs UpdateTable's member constraints.
-func validateUpdateShape(in *UpdateTableInput) error {
-	var v violations
+func validateUpdateShape(in *api.UpdateTableInput) error {
+	var v shape.Violations
 	for i, a := range in.AttributeDefinitions {
 		p := fmt.Sprintf("attributeDefinitions.%d.member", i+1)
 		if a.AttributeName == nil {
-			v.null(p + ".attributeName")
+			v.Null(p + ".attributeName")
 		} else {
-			v.length(p+".attributeName", *a.AttributeName, 1, 255)
+			v.Length(p+".attributeName", *a.AttributeName, 1, 255)
 		}
 		if a.AttributeType == nil {
-			v.null(p + ".attributeType")
+			v.Null(p + ".attributeType")
 		}
-		v.enum(p+".attributeType", a.AttributeType, "B", "N", "S")
+		v.Enum(p+".attributeType", a.AttributeType, "B", "N", "S")
 	}
-	v.tableRef("tableName", in.TableName)
-	v.enum("billingMode", in.BillingMode, billingProvisioned, billingPayPerRequest)
-	v.throughput("provisionedThroughput", in.ProvisionedThroughput)
+	v.TableRef("tableName", in.TableName)
+	v.Enum("billingMode", in.BillingMode, billingProvisioned, billingPayPerRequest)
+	v.Throughput("provisionedThroughput", in.ProvisionedThroughput)
 	for i, g := range in.GlobalSecondaryIndexUpdates {
 		p := fmt.Sprintf("globalSecondaryIndexUpdates.%d.member", i+1)
 		if cr := g.Create; cr != nil {
-			v.name(p+".create.indexName", cr.IndexName, true)
-			v.keySchema(p+".create.keySchema", cr.KeySchema, cr.KeySchema != nil, 2*maxGSIHashOrRangeKs)
-			v.projection(p+".create.projection", cr.Projection)
-			v.throughput(p+".create.provisionedThroughput", cr.ProvisionedThroughput)
+			v.Name(p+".create.indexName", cr.IndexName, true)
+			v.KeySchema(p+".create.keySchema", cr.KeySchema, cr.KeySchema != nil, 2*maxGSIHashOrRangeKs)
+			v.Projection(p+".create.projection", cr.Projection)
+			v.Throughput(p+".create.provisionedThroughput", cr.ProvisionedThroughput)
 		}
 		if up := g.Update; up != nil {
-			v.name(p+".update.indexName", up.IndexName, true)
-			v.throughput(p+".update.provisionedThroughput", up.ProvisionedThroughput)
+			v.Name(p+".update.indexName", up.IndexName, true)
+			v.Throughput(p+".update.provisionedThroughput", up.ProvisionedThroughput)
 		}
 		if d := g.Delete; d != nil {
-			v.name(p+".delete.indexName", d.IndexName, true)
+			v.Name(p+".delete.indexName", d.IndexName, true)
 		}
 	}
 	if s := in.StreamSpecification; s != nil {
 		if s.StreamEnabled == nil {
-			v.null("streamSpecification.streamEnabled")
+			v.Null("streamSpecification.streamEnabled")
 		}
-		v.enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
+		v.Enum("streamSpecification.streamViewType", s.StreamViewType, "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY")
 	}
 	if s := in.SSESpecification; s != nil {
-		v.enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
+		v.Enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
 	}
 	validateReplicaShape(&v, in)
-	return v.err()
+	return v.Err()
 }
 
 // updateRequestRules applies the checks that need no table: something to
 // update, well-formed index actions, and which changes may share a request.
-func updateRequestRules(in *UpdateTableInput) (updateConcerns, error) {
+func updateRequestRules(in *api.UpdateTableInput) (updateConcerns, error) {
 	c := updateConcerns{
 		pt: in.ProvisionedThroughput != nil, billing: in.BillingMode != nil,
 		stream: in.StreamSpecification != nil, sse: in.SSESpecification != nil,
@@ -180,10 +185,10 @@ func updateRequestRules(in *UpdateTableInput) (updateConcerns, error) {
 		if in.MultiRegionConsistency == nil {
 			members += "MultiRegionConsistency, "
 		}
-		return c, Validation("At least one of %sDeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required", members)
+		return c, api.Validation("At least one of %sDeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required", members)
 	}
 	if in.GlobalSecondaryIndexUpdates != nil && len(in.GlobalSecondaryIndexUpdates) == 0 {
-		return c, invalidParam("List of GlobalSecondaryIndexUpdates is empty")
+		return c, shape.InvalidParam("List of GlobalSecondaryIndexUpdates is empty")
 	}
 	seen := map[string]bool{}
 	for _, g := range in.GlobalSecondaryIndexUpdates {
@@ -206,12 +211,12 @@ func updateRequestRules(in *UpdateTableInput) (updateConcerns, error) {
 		}
 		switch {
 		case actions == 0:
-			return c, invalidParam("One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+			return c, shape.InvalidParam("One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
 		case actions > 1:
-			return c, invalidParam("Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
+			return c, shape.InvalidParam("Only one global secondary index action is allowed per GlobalSecondaryIndexUpdate object")
 		}
 		if seen[name] {
-			return c, invalidParam("Only one global secondary index update per index is allowed simultaneously. Index: %s", name)
+			return c, shape.InvalidParam("Only one global secondary index update per index is allowed simultaneously. Index: %s", name)
 		}
 		seen[name] = true
 	}
@@ -219,27 +224,27 @@ func updateRequestRules(in *UpdateTableInput) (updateConcerns, error) {
 	others := c.count() - 1
 	switch {
 	case c.replica && others > 0:
-		return c, invalidParam("Replica modification must be the only operation in the request")
+		return c, shape.InvalidParam("Replica modification must be the only operation in the request")
 	case c.sse && others > 0:
-		return c, invalidParam("Server-Side Encryption modification must be the only operation in the request")
+		return c, shape.InvalidParam("Server-Side Encryption modification must be the only operation in the request")
 	case c.class && others > 0:
-		return c, invalidParam("TableClass modification must be the only operation in the request")
+		return c, shape.InvalidParam("TableClass modification must be the only operation in the request")
 	case c.dp && others > 0:
-		return c, invalidParam("DeletionProtection modification must be the only operation in the request")
+		return c, shape.InvalidParam("DeletionProtection modification must be the only operation in the request")
 	case c.warm && c.gsiCreate > 0:
-		return c, invalidParam("Create global secondary index cannot be specified when updating WarmThroughput")
+		return c, shape.InvalidParam("Create global secondary index cannot be specified when updating WarmThroughput")
 	case c.warm && others > 0:
-		return c, invalidParam("WarmThroughput must be the only operation in the request")
+		return c, shape.InvalidParam("WarmThroughput must be the only operation in the request")
 	case c.odt && c.count()-1-c.gsiUpdate-b2i(c.billing) > 0:
-		return c, invalidParam("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
+		return c, shape.InvalidParam("OnDemandThroughput can only be combined with BillingMode in an UpdateTable request")
 	case (c.gsiCreate > 0 || c.gsiDelete > 0) && c.pt:
-		return c, invalidParam("You cannot create or delete index while updating table IOPS")
+		return c, shape.InvalidParam("You cannot create or delete index while updating table IOPS")
 	case (c.gsiCreate > 0 || c.gsiDelete > 0) && c.stream:
-		return c, invalidParam("You cannot create or delete index while changing stream status")
+		return c, shape.InvalidParam("You cannot create or delete index while changing stream status")
 	case c.stream && (c.pt || (c.billing && *in.BillingMode == billingProvisioned)):
-		return c, invalidParam("You cannot modify stream status while updating table IOPS")
+		return c, shape.InvalidParam("You cannot modify stream status while updating table IOPS")
 	}
-	if err := replicaRequestRules(in); err != nil {
+	if err := globaltables.RequestRules(in); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -255,8 +260,8 @@ func b2i(b bool) int {
 // tableUpdate applies one validated UpdateTable request to a copy of the table.
 type tableUpdate struct {
 	e   *Engine
-	ns  Namespace
-	in  *UpdateTableInput
+	ns  api.Namespace
+	in  *api.UpdateTableInput
 	c   updateConcerns
 	old *tableMeta
 	t   *tableMeta
@@ -266,7 +271,7 @@ type tableUpdate struct {
 	updating       string // non-empty: the table goes UPDATING for this reason
 	created        []*indexMeta
 	droppedIndexes []uint32
-	gsiPT          map[string]*ProvisionedThroughput // GSI Update throughput by index
+	gsiPT          map[string]*api.ProvisionedThroughput // GSI Update throughput by index
 
 	// Replica changes (replica_update.go): other members' tables to store,
 	// replica tables to delete, new replicas to seed.
@@ -282,7 +287,7 @@ func (u *tableUpdate) apply() error {
 	if u.in.BillingMode != nil {
 		u.billing = *u.in.BillingMode
 	}
-	u.gsiPT = map[string]*ProvisionedThroughput{}
+	u.gsiPT = map[string]*api.ProvisionedThroughput{}
 	for _, g := range u.in.GlobalSecondaryIndexUpdates {
 		if g.Update != nil && g.Update.ProvisionedThroughput != nil {
 			u.gsiPT[*g.Update.IndexName] = g.Update.ProvisionedThroughput
@@ -325,7 +330,7 @@ func (u *tableUpdate) checkIndexesSettled() error {
 		}
 	}
 	if len(deleting) > 0 && (u.c.pt || (u.c.billing && u.billing != u.old.BillingMode)) {
-		return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Can't change table IOPS when an index is being deleted. Table: %s Indexes: [%s]",
+		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Can't change table IOPS when an index is being deleted. Table: %s Indexes: [%s]",
 			u.t.Name, strings.Join(deleting, ", "))
 	}
 	if u.c.odt && len(busy) > 0 {
@@ -333,11 +338,11 @@ func (u *tableUpdate) checkIndexesSettled() error {
 		if len(deleting) > 0 {
 			what = "deletion"
 		}
-		return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: OnDemandThroughput cannot be updated while index %s is in progress for indexes: [%s]",
+		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: OnDemandThroughput cannot be updated while index %s is in progress for indexes: [%s]",
 			what, strings.Join(busy, ", "))
 	}
 	if u.c.gsiCreate+u.c.gsiDelete > 1 || (u.c.gsiCreate+u.c.gsiDelete > 0 && len(busy) > 0) {
-		return NewError(CodeLimitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+		return api.NewError(api.CodeLimitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 	}
 	return nil
 }
@@ -349,7 +354,7 @@ func (u *tableUpdate) applyBilling() error {
 	}
 	if u.billing == billingPayPerRequest {
 		if pt != nil {
-			return invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+			return shape.InvalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 		}
 		if t.BillingMode == billingPayPerRequest {
 			return nil // a re-send is accepted and changes nothing
@@ -358,10 +363,10 @@ func (u *tableUpdate) applyBilling() error {
 		t.EverPayPerRequest = true
 		t.LastPayPerRequest = u.now
 		t.OnDemand = odtCaps{}
-		raiseWarm(&t.Warm, &WarmThroughput{ReadUnitsPerSecond: refOf(int64(onDemandWarmRead)), WriteUnitsPerSecond: refOf(int64(onDemandWarmWrite))})
+		raiseWarm(&t.Warm, &api.WarmThroughput{ReadUnitsPerSecond: refOf(int64(onDemandWarmRead)), WriteUnitsPerSecond: refOf(int64(onDemandWarmWrite))})
 		for _, ix := range t.GSIs {
 			ix.OnDemand = odtCaps{}
-			raiseWarm(&ix.Warm, &WarmThroughput{ReadUnitsPerSecond: refOf(int64(onDemandWarmRead)), WriteUnitsPerSecond: refOf(int64(onDemandWarmWrite))})
+			raiseWarm(&ix.Warm, &api.WarmThroughput{ReadUnitsPerSecond: refOf(int64(onDemandWarmRead)), WriteUnitsPerSecond: refOf(int64(onDemandWarmWrite))})
 		}
 		u.updating = "iops"
 		return nil
@@ -369,15 +374,15 @@ func (u *tableUpdate) applyBilling() error {
 	if len(t.replicas(u.now)) > 0 && t.Legacy == nil {
 		// Replicas need on-demand (or auto-scaled) writes; provisioned
 		// global tables are not emulated, auto-scaled or not.
-		return Validation(msgWriteCapacity)
+		return api.Validation(msgWriteCapacity)
 	}
 	if pt == nil {
-		return invalidParam("ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+		return shape.InvalidParam("ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 	}
 	if t.BillingMode == billingPayPerRequest {
 		for _, ix := range t.GSIs {
 			if !ix.Deleted && u.gsiPT[ix.Name] == nil {
-				return invalidParam("ProvisionedThroughput must be specified for index: %s", ix.Name)
+				return shape.InvalidParam("ProvisionedThroughput must be specified for index: %s", ix.Name)
 			}
 		}
 		t.BillingMode = billingProvisioned
@@ -387,7 +392,7 @@ func (u *tableUpdate) applyBilling() error {
 		}
 		t.Throughput.Read, t.Throughput.Write = 0, 0
 	} else if *pt.ReadCapacityUnits == t.Throughput.Read && *pt.WriteCapacityUnits == t.Throughput.Write {
-		return Validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+		return api.Validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for the table: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 			t.Throughput.Read, *pt.ReadCapacityUnits, t.Throughput.Write, *pt.WriteCapacityUnits)
 	}
 	if err := u.e.checkTableLimits(u.ns, &tableMeta{}, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
@@ -397,7 +402,7 @@ func (u *tableUpdate) applyBilling() error {
 	if err := changeThroughput(&t.Throughput, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits, u.now, !wasPPR); err != nil {
 		return err
 	}
-	raiseWarm(&t.Warm, &WarmThroughput{ReadUnitsPerSecond: pt.ReadCapacityUnits, WriteUnitsPerSecond: pt.WriteCapacityUnits})
+	raiseWarm(&t.Warm, &api.WarmThroughput{ReadUnitsPerSecond: pt.ReadCapacityUnits, WriteUnitsPerSecond: pt.WriteCapacityUnits})
 	u.updating = "iops"
 	return nil
 }
@@ -414,7 +419,7 @@ func changeThroughput(pt *ptState, read, write int64, now time.Time, counted boo
 	if counted && decrease {
 		if pt.DecreasesToday >= maxDecreasesBeforeHourly && now.Sub(pt.LastDecrease) < time.Hour {
 			next := pt.LastDecrease.Add(time.Hour).UTC()
-			return NewError(CodeLimitExceeded, "Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. Number of decreases today: %d. Last decrease at %s. Next decrease can be made at %s",
+			return api.NewError(api.CodeLimitExceeded, "Subscriber limit exceeded: Provisioned throughput decreases are limited within a given UTC day. After the first 4 decreases, each subsequent decrease in the same UTC day can be performed at most once every 3600 seconds. Number of decreases today: %d. Last decrease at %s. Next decrease can be made at %s",
 				pt.DecreasesToday, pt.LastDecrease.UTC().Format(decreaseTimeLayout), next.Format(decreaseTimeLayout))
 		}
 		pt.DecreasesToday++
@@ -429,13 +434,13 @@ func changeThroughput(pt *ptState, read, write int64, now time.Time, counted boo
 
 // mergeODT merges a requested cap into cur member by member: -1 removes a
 // cap, values below -1 and 0 are out of range.
-func mergeODT(cur *odtCaps, req *OnDemandThroughput, what string) error {
+func mergeODT(cur *odtCaps, req *api.OnDemandThroughput, what string) error {
 	if req.MaxReadRequestUnits == nil && req.MaxWriteRequestUnits == nil {
-		return invalidParam("OnDemandThroughput must specify MaxReadRequestUnits or MaxWriteRequestUnits")
+		return shape.InvalidParam("OnDemandThroughput must specify MaxReadRequestUnits or MaxWriteRequestUnits")
 	}
 	check := func(member string, v *int64) error {
 		if v != nil && (*v == 0 || *v < -1) {
-			return invalidParam("Requested %s for OnDemandThroughput for %s is outside of valid range", member, what)
+			return shape.InvalidParam("Requested %s for OnDemandThroughput for %s is outside of valid range", member, what)
 		}
 		return nil
 	}
@@ -454,7 +459,7 @@ func mergeODT(cur *odtCaps, req *OnDemandThroughput, what string) error {
 	return nil
 }
 
-func odtMember(o *OnDemandThroughput) string {
+func odtMember(o *api.OnDemandThroughput) string {
 	if o.MaxReadRequestUnits == nil && o.MaxWriteRequestUnits != nil {
 		return "MaxWriteRequestUnits"
 	}
@@ -467,18 +472,18 @@ func (u *tableUpdate) applyODT() error {
 		return nil
 	}
 	if u.billing == billingProvisioned {
-		return invalidParam("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", odtMember(o))
+		return shape.InvalidParam("%s for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED", odtMember(o))
 	}
 	return mergeODT(&u.t.OnDemand, o, "table")
 }
 
 // applyWarmTo raises w to req, refusing decreases; what is "table" or "index NAME".
-func (u *tableUpdate) applyWarmTo(w *warmState, req *WarmThroughput, what string) error {
+func (u *tableUpdate) applyWarmTo(w *warmState, req *api.WarmThroughput, what string) error {
 	if req.ReadUnitsPerSecond != nil && *req.ReadUnitsPerSecond < w.Read {
-		return invalidParam("Requested ReadUnitsPerSecond for WarmThroughput for %s is lower than current WarmThroughput, decreasing WarmThroughput is not supported", what)
+		return shape.InvalidParam("Requested ReadUnitsPerSecond for WarmThroughput for %s is lower than current WarmThroughput, decreasing WarmThroughput is not supported", what)
 	}
 	if req.WriteUnitsPerSecond != nil && *req.WriteUnitsPerSecond < w.Write {
-		return invalidParam("Requested WriteUnitsPerSecond for WarmThroughput for %s is lower than current WarmThroughput, decreasing WarmThroughput is not supported", what)
+		return shape.InvalidParam("Requested WriteUnitsPerSecond for WarmThroughput for %s is lower than current WarmThroughput, decreasing WarmThroughput is not supported", what)
 	}
 	before := *w
 	raiseWarm(w, req)
@@ -503,10 +508,10 @@ func (u *tableUpdate) applyStream() error {
 	t := u.t
 	if *s.StreamEnabled {
 		if s.StreamViewType == nil {
-			return invalidParam("If stream is being enabled then UpdateViewType is required")
+			return shape.InvalidParam("If stream is being enabled then UpdateViewType is required")
 		}
 		if t.StreamEnabled {
-			return Validation("Table already has an enabled stream: TableName: %s", t.Name)
+			return api.Validation("Table already has an enabled stream: TableName: %s", t.Name)
 		}
 		label := u.now.UTC().Format(streamLabelLayout)
 		if label <= t.StreamLabel {
@@ -516,10 +521,10 @@ func (u *tableUpdate) applyStream() error {
 		t.StreamEnabled, t.StreamViewType, t.StreamLabel = true, *s.StreamViewType, label
 	} else {
 		if s.StreamViewType != nil {
-			return invalidParam("If stream is being disabled, then UpdateViewType must not be specified")
+			return shape.InvalidParam("If stream is being disabled, then UpdateViewType must not be specified")
 		}
 		if !t.StreamEnabled {
-			return Validation("Table has no stream to disable: TableName: %s", t.Name)
+			return api.Validation("Table has no stream to disable: TableName: %s", t.Name)
 		}
 		t.StreamEnabled, t.StreamViewType = false, ""
 	}
@@ -547,14 +552,14 @@ func (u *tableUpdate) applySSE() error {
 	t := u.t
 	if !sseWanted(s) {
 		if !t.SSEEnabled {
-			return invalidParam("Table is already encrypted by default")
+			return shape.InvalidParam("Table is already encrypted by default")
 		}
 		t.SSEEnabled, t.SSEKMSKeyArn = false, ""
 		return nil
 	}
-	key := kmsKeyArn(u.ns, s.KMSMasterKeyId)
+	key := u.ns.KMSKeyARN(s.KMSMasterKeyId)
 	if t.SSEEnabled && s.KMSMasterKeyId != nil && key == t.SSEKMSKeyArn {
-		return invalidParam("Table is already encrypted with given KMSMasterKeyId. Use KMSMasterKeyId parameter if you want to change Master Key")
+		return shape.InvalidParam("Table is already encrypted with given KMSMasterKeyId. Use KMSMasterKeyId parameter if you want to change Master Key")
 	}
 	t.SSEEnabled, t.SSEKMSKeyArn = true, key
 	return nil
@@ -601,7 +606,7 @@ func (u *tableUpdate) applyGSIs() error {
 func (u *tableUpdate) findGSI(name, verb string) (*indexMeta, error) {
 	for _, ix := range u.t.LSIs {
 		if ix.Name == name {
-			return nil, Validation("Cannot %s an index that is not a GlobalSecondaryIndex: %s", verb, name)
+			return nil, api.Validation("Cannot %s an index that is not a GlobalSecondaryIndex: %s", verb, name)
 		}
 	}
 	for _, ix := range u.t.GSIs {
@@ -609,7 +614,7 @@ func (u *tableUpdate) findGSI(name, verb string) (*indexMeta, error) {
 			return ix, nil
 		}
 	}
-	return nil, NewError(CodeResourceNotFound, "Requested resource not found: Index %s for table %s", name, u.t.Name)
+	return nil, api.NewError(api.CodeResourceNotFound, "Requested resource not found: Index %s for table %s", name, u.t.Name)
 }
 
 func (u *tableUpdate) indexInUse(ix *indexMeta) error {
@@ -624,19 +629,19 @@ func (u *tableUpdate) indexInUse(ix *indexMeta) error {
 	default:
 		return nil
 	}
-	return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: Index is being %s. Table: %s Index: %s", what, u.t.Name, ix.Name)
+	return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Index is being %s. Table: %s Index: %s", what, u.t.Name, ix.Name)
 }
 
-func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
+func (u *tableUpdate) createGSI(g *api.CreateGlobalSecondaryIndexAction) error {
 	t, name := u.t, *g.IndexName
 	if _, ok := t.index(name, u.now); ok {
-		return Validation("Attempting to create an index which already exists")
+		return api.Validation("Attempting to create an index which already exists")
 	}
 	if len(t.liveGSIs(u.now)) >= maxGSIs {
-		return NewError(CodeLimitExceeded, "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGSIs)
+		return api.NewError(api.CodeLimitExceeded, "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table limit of %d", maxGSIs)
 	}
 	if u.in.AttributeDefinitions == nil {
-		return invalidParam("AttributeDefinitions is not specified for index: %s", name)
+		return shape.InvalidParam("AttributeDefinitions is not specified for index: %s", name)
 	}
 	requested := map[string]string{}
 	var defs []string
@@ -652,7 +657,7 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 			// A key of the table or of a live index fixes the attribute's
 			// type; the service refuses a new index that retypes it.
 			if given && typ != keyType(live, k) {
-				return invalidParam("Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: %s",
+				return shape.InvalidParam("Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: %s",
 					renderSchema(live), renderSchema(requestedSchema(g.KeySchema, requested, t)))
 			}
 			continue
@@ -661,7 +666,7 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 			continue // defined by a dropped index: that type still serves
 		}
 		if !given {
-			return invalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+			return shape.InvalidParam("Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
 				strings.Join(keys, ", "), strings.Join(defs, ", "))
 		}
 		added = append(added, attrDef{Name: k, Type: typ})
@@ -671,18 +676,18 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 	}
 	p := g.Projection
 	if p.ProjectionType == nil {
-		return invalidParam("Unknown ProjectionType: null")
+		return shape.InvalidParam("Unknown ProjectionType: null")
 	}
 	if *p.ProjectionType == "INCLUDE" && p.NonKeyAttributes == nil {
-		return invalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+		return shape.InvalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
 	}
 	if *p.ProjectionType != "INCLUDE" && p.NonKeyAttributes != nil {
-		return invalidParam("ProjectionType is %s, but NonKeyAttributes is specified", *p.ProjectionType)
+		return shape.InvalidParam("ProjectionType is %s, but NonKeyAttributes is specified", *p.ProjectionType)
 	}
 	seen := map[string]bool{}
 	for _, a := range p.NonKeyAttributes {
 		if seen[a] {
-			return invalidParam("Duplicate element in NonKeyAttributes: %s", a)
+			return shape.InvalidParam("Duplicate element in NonKeyAttributes: %s", a)
 		}
 		seen[a] = true
 	}
@@ -691,17 +696,17 @@ func (u *tableUpdate) createGSI(g *CreateGlobalSecondaryIndexAction) error {
 		projected += len(ix.NonKeyAttrs)
 	}
 	if projected > maxProjectedAttrs {
-		return invalidParam("Number of projected attributes in all indexes exceeds limit of %d", maxProjectedAttrs)
+		return shape.InvalidParam("Number of projected attributes in all indexes exceeds limit of %d", maxProjectedAttrs)
 	}
 	if u.billing == billingProvisioned {
 		if g.ProvisionedThroughput == nil {
-			return invalidParam("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: %s", name)
+			return shape.InvalidParam("Both ReadCapacityUnits and WriteCapacityUnits must be specified for index: %s", name)
 		}
 		if err := u.e.checkIndexLimits(u.ns, name, *g.ProvisionedThroughput.ReadCapacityUnits, *g.ProvisionedThroughput.WriteCapacityUnits); err != nil {
 			return err
 		}
 	} else if g.ProvisionedThroughput != nil {
-		return invalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", name)
+		return shape.InvalidParam("Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: %s when BillingMode is PAY_PER_REQUEST", name)
 	}
 	if err := checkCreateODT(g.OnDemandThroughput, u.billing, "index : "+name); err != nil {
 		return err
@@ -750,7 +755,7 @@ func keyType(schema []keyElem, name string) string {
 
 // requestedSchema is a new index's key schema typed as the request (or,
 // for keys it leaves out, the table) defines them.
-func requestedSchema(ks []KeySchemaElement, requested map[string]string, t *tableMeta) []keyElem {
+func requestedSchema(ks []api.KeySchemaElement, requested map[string]string, t *tableMeta) []keyElem {
 	out := t.keyElems(ks)
 	for i := range out {
 		if typ, ok := requested[out[i].Name]; ok {
@@ -786,7 +791,7 @@ func (t *tableMeta) setAttrDefs(defs []attrDef) {
 	}
 }
 
-func (u *tableUpdate) updateGSI(g *UpdateGlobalSecondaryIndexAction) error {
+func (u *tableUpdate) updateGSI(g *api.UpdateGlobalSecondaryIndexAction) error {
 	name := *g.IndexName
 	ix, err := u.findGSI(name, "update")
 	if err != nil {
@@ -798,11 +803,11 @@ func (u *tableUpdate) updateGSI(g *UpdateGlobalSecondaryIndexAction) error {
 	changed := false
 	if pt := g.ProvisionedThroughput; pt != nil {
 		if u.billing == billingPayPerRequest {
-			return invalidParam("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", name)
+			return shape.InvalidParam("The only Updates for index: %s when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, WarmThroughput", name)
 		}
 		switching := u.old.BillingMode == billingPayPerRequest
 		if !switching && *pt.ReadCapacityUnits == ix.Throughput.Read && *pt.WriteCapacityUnits == ix.Throughput.Write {
-			return Validation("The provisioned throughput for the index %s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %s: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for index %s: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+			return api.Validation("The provisioned throughput for the index %s will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for index %s: %d. Requested ReadCapacityUnits: %d. Current WriteCapacityUnits provisioned for index %s: %d. Requested WriteCapacityUnits: %d. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
 				name, name, ix.Throughput.Read, *pt.ReadCapacityUnits, name, ix.Throughput.Write, *pt.WriteCapacityUnits)
 		}
 		if err := u.e.checkIndexLimits(u.ns, name, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits); err != nil {
@@ -814,12 +819,12 @@ func (u *tableUpdate) updateGSI(g *UpdateGlobalSecondaryIndexAction) error {
 		if err := changeThroughput(&ix.Throughput, *pt.ReadCapacityUnits, *pt.WriteCapacityUnits, u.now, !switching); err != nil {
 			return err
 		}
-		raiseWarm(&ix.Warm, &WarmThroughput{ReadUnitsPerSecond: pt.ReadCapacityUnits, WriteUnitsPerSecond: pt.WriteCapacityUnits})
+		raiseWarm(&ix.Warm, &api.WarmThroughput{ReadUnitsPerSecond: pt.ReadCapacityUnits, WriteUnitsPerSecond: pt.WriteCapacityUnits})
 		changed = true
 	}
 	if o := g.OnDemandThroughput; o != nil {
 		if u.billing == billingProvisioned {
-			return invalidParam("%s for OnDemandThroughput for index : %s cannot be specified when the table BillingMode is PROVISIONED", odtMember(o), name)
+			return shape.InvalidParam("%s for OnDemandThroughput for index : %s cannot be specified when the table BillingMode is PROVISIONED", odtMember(o), name)
 		}
 		if err := mergeODT(&ix.OnDemand, o, "index : "+name); err != nil {
 			return err

@@ -3,33 +3,29 @@ package emulator
 import (
 	"sort"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/streams"
 )
 
 // streamLabelLayout is LatestStreamLabel's format: ISO-8601 UTC with millis.
-const streamLabelLayout = "2006-01-02T15:04:05.000"
+const streamLabelLayout = streams.LabelLayout
 
-// epochSeconds is t as epoch seconds with DynamoDB's millisecond precision
-// (computed from milliseconds so the float prints without binary noise).
-func epochSeconds(t time.Time) float64 { return float64(t.UnixMilli()) / 1000 }
+// epochSeconds and epochPtr are the API's dates (api.EpochSeconds).
+func epochSeconds(t time.Time) float64 { return api.EpochSeconds(t) }
+func epochPtr(t time.Time) *float64    { return api.EpochPtr(t) }
 
-func epochPtr(t time.Time) *float64 {
-	if t.IsZero() {
-		return nil
-	}
-	f := epochSeconds(t)
-	return &f
-}
-
-func describeKeys(ks []keyElem) []DescribedKeySchemaElement {
-	out := make([]DescribedKeySchemaElement, len(ks))
+func describeKeys(ks []keyElem) []api.DescribedKeySchemaElement {
+	out := make([]api.DescribedKeySchemaElement, len(ks))
 	for i, k := range ks {
-		out[i] = DescribedKeySchemaElement{AttributeName: k.Name, KeyType: k.KeyType}
+		out[i] = api.DescribedKeySchemaElement{AttributeName: k.Name, KeyType: k.KeyType}
 	}
 	return out
 }
 
-func describeThroughput(pt ptState, billing string, now time.Time) ProvisionedThroughputDescription {
-	d := ProvisionedThroughputDescription{
+func describeThroughput(pt ptState, billing string, now time.Time) api.ProvisionedThroughputDescription {
+	d := api.ProvisionedThroughputDescription{
 		LastIncreaseDateTime: epochPtr(pt.LastIncrease),
 		LastDecreaseDateTime: epochPtr(pt.LastDecrease),
 	}
@@ -45,11 +41,11 @@ func describeThroughput(pt ptState, billing string, now time.Time) ProvisionedTh
 
 // describeODT reports a cap the way DynamoDB echoes it: absent when neither
 // member is capped, -1 for an uncapped member next to a capped one.
-func describeODT(o odtCaps) *OnDemandThroughputDescription {
+func describeODT(o odtCaps) *api.OnDemandThroughputDescription {
 	if !o.set() {
 		return nil
 	}
-	d := &OnDemandThroughputDescription{MaxReadRequestUnits: -1, MaxWriteRequestUnits: -1}
+	d := &api.OnDemandThroughputDescription{MaxReadRequestUnits: -1, MaxWriteRequestUnits: -1}
 	if o.Read > 0 {
 		d.MaxReadRequestUnits = o.Read
 	}
@@ -67,9 +63,9 @@ func warmStatus(w warmState, now time.Time) string {
 }
 
 // describe builds the full TableDescription of t at now.
-func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
+func (e *Engine) describe(t *tableMeta, now time.Time) *api.TableDescription {
 	ns := t.ns()
-	d := &TableDescription{
+	d := &api.TableDescription{
 		TableName:                 t.Name,
 		TableArn:                  t.ARN(),
 		TableId:                   t.ID.UUID(),
@@ -79,41 +75,41 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 		ProvisionedThroughput:     describeThroughput(t.Throughput, t.BillingMode, now),
 		DeletionProtectionEnabled: t.DeletionProtection,
 		OnDemandThroughput:        describeODT(t.OnDemand),
-		WarmThroughput: &TableWarmThroughputDescription{
+		WarmThroughput: &api.TableWarmThroughputDescription{
 			ReadUnitsPerSecond:  t.Warm.Read,
 			WriteUnitsPerSecond: t.Warm.Write,
 			Status:              warmStatus(t.Warm, now),
 		},
 	}
 	for _, a := range t.usedAttrDefs(now) {
-		d.AttributeDefinitions = append(d.AttributeDefinitions, DescribedAttributeDefinition{AttributeName: a.Name, AttributeType: a.Type})
+		d.AttributeDefinitions = append(d.AttributeDefinitions, api.DescribedAttributeDefinition{AttributeName: a.Name, AttributeType: a.Type})
 	}
 	d.ItemCount, d.TableSizeBytes = e.tableStats(t)
 	if t.BillingMode == billingPayPerRequest || t.EverPayPerRequest {
-		d.BillingModeSummary = &BillingModeSummary{
+		d.BillingModeSummary = &api.BillingModeSummary{
 			BillingMode:                       t.BillingMode,
 			LastUpdateToPayPerRequestDateTime: epochPtr(t.LastPayPerRequest),
 		}
 	}
 	for _, ix := range t.LSIs {
-		ld := LocalSecondaryIndexDescription{
+		ld := api.LocalSecondaryIndexDescription{
 			IndexName:  ix.Name,
 			KeySchema:  describeKeys(ix.KeySchema),
-			Projection: DescribedProjection{ProjectionType: ix.ProjectionType, NonKeyAttributes: ix.NonKeyAttrs},
+			Projection: api.DescribedProjection{ProjectionType: ix.ProjectionType, NonKeyAttributes: ix.NonKeyAttrs},
 			IndexArn:   ns.IndexARN(t.Name, ix.Name),
 		}
 		ld.ItemCount, ld.IndexSizeBytes = e.indexStats(t, ix)
 		d.LocalSecondaryIndexes = append(d.LocalSecondaryIndexes, ld)
 	}
 	for _, ix := range t.liveGSIs(now) {
-		gd := GlobalSecondaryIndexDescription{
+		gd := api.GlobalSecondaryIndexDescription{
 			IndexName:             ix.Name,
 			KeySchema:             describeKeys(ix.KeySchema),
-			Projection:            DescribedProjection{ProjectionType: ix.ProjectionType, NonKeyAttributes: sortedCopy(ix.NonKeyAttrs)},
+			Projection:            api.DescribedProjection{ProjectionType: ix.ProjectionType, NonKeyAttributes: sortedCopy(ix.NonKeyAttrs)},
 			IndexStatus:           ix.status(now),
 			ProvisionedThroughput: describeThroughput(ix.Throughput, t.BillingMode, now),
 			OnDemandThroughput:    describeODT(ix.OnDemand),
-			WarmThroughput: &GlobalSecondaryIndexWarmThroughputDescription{
+			WarmThroughput: &api.GlobalSecondaryIndexWarmThroughputDescription{
 				ReadUnitsPerSecond:  ix.Warm.Read,
 				WriteUnitsPerSecond: ix.Warm.Write,
 				Status:              warmStatus(ix.Warm, now),
@@ -134,18 +130,18 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gd)
 	}
 	if t.StreamEnabled {
-		d.StreamSpecification = &DescribedStreamSpecification{StreamEnabled: true, StreamViewType: t.StreamViewType}
+		d.StreamSpecification = &api.DescribedStreamSpecification{StreamEnabled: true, StreamViewType: t.StreamViewType}
 	}
 	if t.StreamLabel != "" {
 		d.LatestStreamLabel = t.StreamLabel
 		d.LatestStreamArn = t.ARN() + "/stream/" + t.StreamLabel
 	}
-	describeReplicas(d, t, now)
+	globaltables.DescribeReplicas(d, t.Account, t.Region, t.Name, &t.Membership, now)
 	if t.SSEEnabled {
-		d.SSEDescription = &SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: t.SSEKMSKeyArn}
+		d.SSEDescription = &api.SSEDescription{Status: "ENABLED", SSEType: "KMS", KMSMasterKeyArn: t.SSEKMSKeyArn}
 	}
 	if r := t.Restore; r != nil {
-		d.RestoreSummary = &RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
+		d.RestoreSummary = &api.RestoreSummary{SourceBackupArn: r.SourceBackupArn, SourceTableArn: r.SourceTableArn,
 			RestoreDateTime: epochSeconds(r.RestoreDateTime), RestoreInProgress: r.InProgress}
 		if r.InProgress {
 			// The indexes fill with the table: CREATING until it is ACTIVE.
@@ -155,7 +151,7 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *TableDescription {
 		}
 	}
 	if t.TableClassSet {
-		d.TableClassSummary = &TableClassSummary{TableClass: t.TableClass, LastUpdateDateTime: epochPtr(t.TableClassUpdate)}
+		d.TableClassSummary = &api.TableClassSummary{TableClass: t.TableClass, LastUpdateDateTime: epochPtr(t.TableClassUpdate)}
 	}
 	return d
 }

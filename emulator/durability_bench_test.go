@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/pebblestore"
 )
@@ -53,7 +54,7 @@ func BenchmarkPutItemDurability(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					i := n.Add(1)
-					if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: sp("bench"),
+					if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: sp("bench"),
 						Item: av.Item{"pk": avS(strconv.FormatInt(i, 10)), "v": avS("0123456789abcdef")}}); err != nil {
 						b.Error(err)
 						return
@@ -71,12 +72,12 @@ func BenchmarkBatchWriteSync(b *testing.B) {
 	e := diskEngine(b, true, -1)
 	n := 0
 	for b.Loop() {
-		reqs := make([]WriteRequest, 25)
+		reqs := make([]api.WriteRequest, 25)
 		for j := range reqs {
 			n++
-			reqs[j] = WriteRequest{PutRequest: &PutRequest{Item: av.Item{"pk": avS(strconv.Itoa(n)), "v": avS("x")}}}
+			reqs[j] = api.WriteRequest{PutRequest: &api.PutRequest{Item: av.Item{"pk": avS(strconv.Itoa(n)), "v": avS("x")}}}
 		}
-		if _, err := e.BatchWriteItem(context.Background(), testNS, &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"bench": reqs}}); err != nil {
+		if _, err := e.BatchWriteItem(context.Background(), testNS, &api.BatchWriteItemInput{RequestItems: map[string][]api.WriteRequest{"bench": reqs}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/pebblestore"
 )
@@ -31,11 +32,11 @@ func TestBatchWriteSyncSurvivesPowerCut(t *testing.T) {
 	if _, err := e.CreateTable(ctx, testNS, simpleTable("bws")); err != nil {
 		t.Fatal(err)
 	}
-	reqs := make([]WriteRequest, 25)
+	reqs := make([]api.WriteRequest, 25)
 	for i := range reqs {
-		reqs[i] = WriteRequest{PutRequest: &PutRequest{Item: av.Item{"pk": avS(strconv.Itoa(i))}}}
+		reqs[i] = api.WriteRequest{PutRequest: &api.PutRequest{Item: av.Item{"pk": avS(strconv.Itoa(i))}}}
 	}
-	if _, err := e.BatchWriteItem(ctx, testNS, &BatchWriteItemInput{RequestItems: map[string][]WriteRequest{"bws": reqs}}); err != nil {
+	if _, err := e.BatchWriteItem(ctx, testNS, &api.BatchWriteItemInput{RequestItems: map[string][]api.WriteRequest{"bws": reqs}}); err != nil {
 		t.Fatal(err)
 	}
 	crashed := fs.CrashClone(vfs.CrashCloneCfg{})
@@ -44,7 +45,7 @@ func TestBatchWriteSyncSurvivesPowerCut(t *testing.T) {
 	e2, st2 := open(crashed)
 	defer func() { _ = e2.Close(); _ = st2.Close() }()
 	for i := range reqs {
-		out, err := e2.GetItem(ctx, testNS, &GetItemInput{TableName: sp("bws"), Key: av.Item{"pk": avS(strconv.Itoa(i))}})
+		out, err := e2.GetItem(ctx, testNS, &api.GetItemInput{TableName: sp("bws"), Key: av.Item{"pk": avS(strconv.Itoa(i))}})
 		if err != nil || out.Item == nil {
 			t.Fatalf("item %d lost after a power cut: %v", i, err)
 		}

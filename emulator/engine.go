@@ -3,8 +3,19 @@ package emulator
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/autoscale"
+	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/capacity"
+	"github.com/extenddb/extenddb/emulator/internal/insights"
+	"github.com/extenddb/extenddb/emulator/internal/jobs"
+	"github.com/extenddb/extenddb/emulator/internal/kinesis"
+	"github.com/extenddb/extenddb/emulator/internal/partiqlexec"
+	"github.com/extenddb/extenddb/emulator/internal/s3io"
+	"github.com/extenddb/extenddb/emulator/internal/streams"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/objstore"
 	"github.com/rs/zerolog"
@@ -39,14 +50,14 @@ type Options struct {
 	// Limits are the capacity quotas DescribeLimits reports and CreateTable
 	// and UpdateTable enforce; zero fields take the current AWS defaults
 	// (80,000 per account, 40,000 per table, for reads and writes).
-	Limits DescribeLimitsOutput
+	Limits api.DescribeLimitsOutput
 	// Throttle configures the throttle manager (see ThrottleOptions); the
 	// account and per-table figures it uses are Limits'.
 	Throttle ThrottleOptions
 	// StreamShardRollover is how long a stream shard stays open before it
-	// is closed and a child opened; zero means four hours (stream.go).
+	// is closed and a child opened; zero means four hours (emulator/internal/streams).
 	StreamShardRollover time.Duration
-	// TTLInterval is the period of the TTL expiry worker (ttl.go); zero
+	// TTLInterval is the period of the TTL expiry worker (ttl_core.go); zero
 	// means DefaultTTLInterval, negative disables the worker.
 	TTLInterval time.Duration
 	// PolicyUpdateBlock, when positive, refuses a change to a resource's
@@ -55,17 +66,17 @@ type Options struct {
 	// (the default) lets changes follow each other at once.
 	PolicyUpdateBlock time.Duration
 	// Observer, when set, is told of consumed capacity and throttle
-	// refusals (observe.go); nil costs nothing.
+	// refusals (emulator/internal/capacity); nil costs nothing.
 	Observer Observer
 	// ReplicationDelay holds each change to a global table back this long
 	// before another Region's replica applies it (replicate.go). Zero
 	// applies it as soon as possible.
 	ReplicationDelay time.Duration
-	// Insights sizes the Contributor Insights counters (insights_count.go).
+	// Insights sizes the Contributor Insights counters (insights.go).
 	Insights InsightsOptions
 	// Kinesis, when set, receives the change records of every table with
-	// a Kinesis streaming destination (kinesis_delivery.go); nil keeps the
-	// destinations as bookkeeping only.
+	// a Kinesis streaming destination (emulator/internal/kinesis); nil
+	// keeps the destinations as bookkeeping only.
 	Kinesis KinesisSink
 	// LegacyGlobalTables serves global tables version 2017.11.29
 	// (CreateGlobalTable and its five siblings) as DynamoDB did; off, they
@@ -73,7 +84,7 @@ type Options struct {
 	// (globaltable_legacy.go).
 	LegacyGlobalTables bool
 	// AutoScaleInterval is the period of the auto scaling worker
-	// (autoscaling_worker.go); zero means DefaultAutoScaleInterval,
+	// (autoscale_core.go); zero means DefaultAutoScaleInterval,
 	// negative disables the worker.
 	AutoScaleInterval time.Duration
 	// AutoScaleDatapoint is how much of the clock one auto scaling
@@ -81,7 +92,7 @@ type Options struct {
 	// period. Shorter makes auto scaling react that much sooner (2
 	// datapoints above the target, 15 below), for tests that watch it.
 	AutoScaleDatapoint time.Duration
-	// PITRLag is how far LatestRestorableDateTime trails the clock (pitr.go):
+	// PITRLag is how far LatestRestorableDateTime trails the clock (backups.PITR.Window):
 	// zero means DefaultPITRLag (DynamoDB's five minutes), negative means
 	// none, so a test can restore the moment it just wrote.
 	PITRLag time.Duration
@@ -90,7 +101,7 @@ type Options struct {
 	// negative disables the worker.
 	PITRTrimInterval time.Duration
 	// Objects is the S3 stand-in exports write to and imports read from
-	// (export.go, import.go); nil makes every bucket missing, so exports
+	// (emulator/internal/s3io); nil makes every bucket missing, so exports
 	// and imports end FAILED with S3NoSuchBucket.
 	Objects objstore.Store
 	// LeaseDuration is how long the leases of a shared store (the
@@ -116,12 +127,15 @@ type Engine struct {
 	cat catalogState
 	// lease is the leader election and job claims (lease.go).
 	lease leaseState
+	// workers is the periodic workers (TTL, auto scaling, PITR trim),
+	// registered in New and run while this process leads (lease.go).
+	workers jobs.Workers
 
 	// mu guards tables, the cache of every table's metadata. Control-plane
 	// changes hold it for writing across validate → persist → swap, so they
 	// are serialised; lookups take it for reading only.
 	mu     sync.RWMutex
-	tables map[Namespace]namespaceTables
+	tables map[api.Namespace]namespaceTables
 
 	// items is the data plane's state (lock stripes, expression cache,
 	// stats memo); its zero value is ready to use. See write.go.
@@ -131,16 +145,17 @@ type Engine struct {
 	// transact_token.go); its zero value is ready to use.
 	tx txState
 
-	// thr is the throttle manager (throttle_engine.go).
-	thr throttleState
+	// thr is the throttle manager (emulator/internal/capacity; wired in
+	// throttle_engine.go).
+	thr *capacity.Manager
 
-	// streams and ttl are the stream records' and TTL worker's state
-	// (stream.go, ttl.go).
-	streams streamState
-	ttl     ttlState
+	// streams is the stream records' state (emulator/internal/streams;
+	// streams_core.go hands the API and the write batches over).
+	streams streams.State
 
-	// pq caches parsed PartiQL statements (partiql.go).
-	pq partiqlState
+	// pq runs PartiQL statements and caches their parses
+	// (emulator/internal/partiqlexec; partiql.go hands them over).
+	pq partiqlexec.Executor
 
 	// bf is the GSI backfill jobs (backfill.go).
 	bf backfillState
@@ -148,19 +163,31 @@ type Engine struct {
 	// repl is global-table replication: the applier and the seeding of
 	// new replicas (replicate.go, replica_seed.go).
 	repl replState
-	// bk is the backup and restore jobs (backup.go, restore.go).
-	bk backupState
-	// ci is the Contributor Insights counters (insights_count.go).
-	ci insightsRegistry
-	// kds delivers change records to Kinesis (kinesis_delivery.go).
-	kds kdsState
-	// as is the auto scaling worker (autoscaling_worker.go).
-	as autoScaleState
-	// pitr is the point-in-time recovery history (pitr.go).
-	pitr pitrState
-	// ex is the export and import jobs (export.go, import.go).
-	ex exportState
+	// bk is the backup and restore jobs (emulator/internal/backups;
+	// backups_core.go).
+	bk backups.Jobs
+	// ci is the Contributor Insights counters (insights.go).
+	ci insights.Registry
+	// kds delivers change records to Kinesis (emulator/internal/kinesis;
+	// kinesis_core.go).
+	kds kinesis.Deliverer
+	// as is the auto scaling worker's datapoints (emulator/internal/autoscale).
+	as autoscale.State
+	// pitr orders the point-in-time recovery history's records of one
+	// clock tick (pitr.go, emulator/internal/backups).
+	pitr backups.Seq
+	// ex is the export and import jobs (s3io_core.go,
+	// emulator/internal/s3io).
+	ex s3io.Jobs
+
+	// work counts the steps requests' long loops have taken (WorkDone).
+	work atomic.Uint64
 }
+
+// WorkDone is how many steps the long loops of requests (pages read, items
+// of batches and transactions, expression evaluation) have taken since New:
+// a request stopped by its context no longer moves it.
+func (e *Engine) WorkDone() uint64 { return e.work.Load() }
 
 // New returns an engine over opts.Store. Close the store after the engine.
 func New(opts Options) (*Engine, error) {
@@ -183,7 +210,8 @@ func New(opts Options) (*Engine, error) {
 	if lim.TableMaxWriteCapacityUnits == 0 {
 		lim.TableMaxWriteCapacityUnits = 40000
 	}
-	e := &Engine{opts: opts, log: zerolog.Nop(), tables: map[Namespace]namespaceTables{}}
+	e := &Engine{opts: opts, log: zerolog.Nop(), tables: map[api.Namespace]namespaceTables{}}
+	e.ci.Options = opts.Insights
 	if opts.Logger != nil {
 		e.log = *opts.Logger
 	}
@@ -195,9 +223,14 @@ func New(opts Options) (*Engine, error) {
 	if err := e.loadTables(); err != nil {
 		return nil, err
 	}
-	e.bf.init()
-	e.bk.init()
-	e.ex.init()
+	// The periodic workers: each its interval (zero the default, negative
+	// off) and one pass, the first one period after the workers start.
+	// startWorkers starts them when this process leads, stopWorkers (Close,
+	// or leadership lost) stops them; a pass runs only while it leads.
+	e.workers.MayRun = e.leading
+	e.workers.Register(jobs.Periodic{Name: "ttl", Every: jobs.Interval(opts.TTLInterval, DefaultTTLInterval), Pass: e.ttlPass})
+	e.workers.Register(jobs.Periodic{Name: "autoscale", Every: jobs.Interval(opts.AutoScaleInterval, DefaultAutoScaleInterval), Pass: e.autoScalePass})
+	e.workers.Register(jobs.Periodic{Name: "pitr-trim", Every: jobs.Interval(opts.PITRTrimInterval, DefaultPITRTrimInterval), Pass: e.pitrTrimPass})
 	if e.isShared {
 		// Any process writes: the queues' sequences are set here, the
 		// workers start when this process takes the leader lease.
@@ -215,14 +248,14 @@ func New(opts Options) (*Engine, error) {
 
 // Close stops the engine's background work (an unfinished index backfill
 // or restore resumes at the next New; an unfinished backup fails there, see
-// backup.go). It does not close the store.
+// emulator/internal/backups). It does not close the store.
 func (e *Engine) Close() error {
 	e.stopLeaseLoop()
 	e.stopWorkers()
 	// A process that does not lead may still run the backups and exports
 	// it took.
-	e.bk.stop()
-	e.ex.stop()
+	e.bk.Tasks.Stop()
+	e.ex.Tasks.Stop()
 	return nil
 }
 

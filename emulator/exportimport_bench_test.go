@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/objstore"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -84,12 +85,12 @@ func BenchmarkExportImport(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = e.Close(); _ = st.Close() })
 	ctx := context.Background()
-	if _, err := e.CreateTable(ctx, nsA, &CreateTableInput{TableName: sp("bench"), AttributeDefinitions: attrs("pk", "S", "sk", "N"),
+	if _, err := e.CreateTable(ctx, nsA, &api.CreateTableInput{TableName: sp("bench"), AttributeDefinitions: attrs("pk", "S", "sk", "N"),
 		KeySchema: keys("pk", "HASH", "sk", "RANGE"), BillingMode: sp(billingPayPerRequest)}); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := e.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("bench"),
-		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}}); err != nil {
+	if _, err := e.UpdateContinuousBackups(ctx, nsA, &api.UpdateContinuousBackupsInput{TableName: sp("bench"),
+		PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}}); err != nil {
 		b.Fatal(err)
 	}
 	t := e.lookup(nsA, "bench", e.now())
@@ -117,15 +118,15 @@ func BenchmarkExportImport(b *testing.B) {
 		var peak float64
 		for i := 0; b.Loop(); i++ {
 			stop := peakHeap()
-			out, err := e.ExportTableToPointInTime(ctx, nsA, &ExportTableToPointInTimeInput{TableArn: sp(nsA.TableARN("bench")),
+			out, err := e.ExportTableToPointInTime(ctx, nsA, &api.ExportTableToPointInTimeInput{TableArn: sp(nsA.TableARN("bench")),
 				S3Bucket: sp("bkt"), S3Prefix: sp("run" + strconv.Itoa(i))})
 			if err != nil {
 				b.Fatal(err)
 			}
-			e.ex.wg.Wait()
+			WaitExports(e)
 			peak = max(peak, stop())
-			d, err := e.DescribeExport(ctx, nsA, &DescribeExportInput{ExportArn: &out.ExportDescription.ExportArn})
-			if err != nil || d.ExportDescription.ExportStatus != exportCompleted {
+			d, err := e.DescribeExport(ctx, nsA, &api.DescribeExportInput{ExportArn: &out.ExportDescription.ExportArn})
+			if err != nil || d.ExportDescription.ExportStatus != "COMPLETED" {
 				b.Fatalf("%v %+v", err, d)
 			}
 			m := *d.ExportDescription.ExportManifest
@@ -138,17 +139,17 @@ func BenchmarkExportImport(b *testing.B) {
 		var peak float64
 		for i := 0; b.Loop(); i++ {
 			stop := peakHeap()
-			out, err := e.ImportTable(ctx, nsA, &ImportTableInput{ClientToken: sp("t" + strconv.Itoa(i)),
-				S3BucketSource: &S3BucketSource{S3Bucket: sp("bkt"), S3KeyPrefix: &prefix}, InputFormat: sp(formatDynamoDBJSON),
-				InputCompressionType: sp("GZIP"), TableCreationParameters: &TableCreationParameters{TableName: sp("imported-" + strconv.Itoa(i)),
+			out, err := e.ImportTable(ctx, nsA, &api.ImportTableInput{ClientToken: sp("t" + strconv.Itoa(i)),
+				S3BucketSource: &api.S3BucketSource{S3Bucket: sp("bkt"), S3KeyPrefix: &prefix}, InputFormat: sp("DYNAMODB_JSON"),
+				InputCompressionType: sp("GZIP"), TableCreationParameters: &api.TableCreationParameters{TableName: sp("imported-" + strconv.Itoa(i)),
 					AttributeDefinitions: attrs("pk", "S", "sk", "N"), KeySchema: keys("pk", "HASH", "sk", "RANGE"), BillingMode: sp(billingPayPerRequest)}})
 			if err != nil {
 				b.Fatal(err)
 			}
-			e.ex.wg.Wait()
+			WaitExports(e)
 			peak = max(peak, stop())
-			d, err := e.DescribeImport(ctx, nsA, &DescribeImportInput{ImportArn: &out.ImportTableDescription.ImportArn})
-			if err != nil || d.ImportTableDescription.ImportStatus != importCompleted || d.ImportTableDescription.ImportedItemCount != int64(n) {
+			d, err := e.DescribeImport(ctx, nsA, &api.DescribeImportInput{ImportArn: &out.ImportTableDescription.ImportArn})
+			if err != nil || d.ImportTableDescription.ImportStatus != "COMPLETED" || d.ImportTableDescription.ImportedItemCount != int64(n) {
 				b.Fatalf("%v %+v", err, d)
 			}
 		}

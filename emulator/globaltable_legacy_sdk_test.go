@@ -17,7 +17,8 @@ import (
 )
 
 // Global tables version 2017.11.29 (legacy), issue 13. By default the
-// server answers as today's DynamoDB (control-plane-facts §2.3).
+// server answers as today's DynamoDB (docs/differences.md, "Global tables
+// version 2017.11.29 (legacy)").
 
 const msgLegacyCreate = "DynamoDB global tables version 2017.11.29 is not supported. We recommend using DynamoDB global tables version 2019.11.21, instead of version 2017.11.29 (Legacy)."
 
@@ -611,7 +612,8 @@ func lgStream(t *testing.T, s *testserver.Server, region, table string) []sttype
 }
 
 // TestLegacyGlobalTableStreams: a local write gives two records, the
-// write and then the update adding aws:rep:* (control-plane-facts §2.2);
+// write and then the update adding aws:rep:* (Developer Guide, "Global
+// tables: How it works" for version 2017.11.29);
 // the other Region's stream gets the replicated item once.
 func TestLegacyGlobalTableStreams(t *testing.T) {
 	s := newLegacyServer(t, true)

@@ -2,93 +2,37 @@ package emulator
 
 // Contributor Insights: UpdateContributorInsights, DescribeContributorInsights
 // and ListContributorInsights, for tables and their global secondary
-// indexes. The setting is stored with the table's metadata (so it survives
-// a restart); while it is on, the engine counts the most accessed and most
-// throttled keys (insights_count.go), which the service would deliver to
-// CloudWatch and ExtendDB serves itself (ContributorInsightsTop).
+// indexes, and the counting of their most accessed and most throttled keys
+// (ContributorInsightsTop). The capability is emulator/internal/insights:
+// the setting (stored with the table's metadata, in tableInsights and each
+// GSI's indexMeta), the operations' answers and the counters. This file is
+// the engine's side: it validates requests, finds the table or index under
+// the catalog lock, stores the new setting, and hangs each table's and
+// GSI's Counter on its cached metadata (insightsCached), which the
+// throttle wiring (throttle_engine.go) feeds.
 
 import (
 	"context"
-	"encoding/base64"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/insights"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 )
 
-// Contributor Insights statuses and modes.
-const (
-	ciEnabling  = "ENABLING"
-	ciEnabled   = "ENABLED"
-	ciDisabling = "DISABLING"
-	ciDisabled  = "DISABLED"
+// InsightsOptions sizes the Contributor Insights counters; zero fields
+// take hotkeys' defaults (100 keys per one-minute bucket, 60 buckets).
+type InsightsOptions = insights.Options
 
-	ciModeAll       = "ACCESSED_AND_THROTTLED_KEYS"
-	ciModeThrottled = "THROTTLED_KEYS"
-)
+// ContributorKey is one key of a Contributor Insights list: the key's
+// attributes, and its count (capacity units for the accessed lists,
+// refusals for the throttled ones) with the sketch's error bound (the true
+// count lies in [Count-Error, Count]).
+type ContributorKey = insights.Key
 
-// insightsState is the stored Contributor Insights setting of a table or
-// GSI; nil is never enabled.
-type insightsState struct {
-	Enabled bool   `json:"on,omitempty"`
-	Mode    string `json:"mode,omitempty"`
-	// At is when it was last updated: LastUpdateDateTime, and the epoch of
-	// the rule names.
-	At time.Time `json:"at"`
-	// Until ends ENABLING or DISABLING (the transition delay); a restart
-	// in between finds the same status from the same times.
-	Until time.Time `json:"until,omitzero"`
-}
-
-func (s *insightsState) status(now time.Time) string {
-	switch {
-	case s == nil:
-		return ciDisabled
-	case s.Enabled && now.Before(s.Until):
-		return ciEnabling
-	case s.Enabled:
-		return ciEnabled
-	case now.Before(s.Until):
-		return ciDisabling
-	}
-	return ciDisabled
-}
-
-// counting reports whether keys are being counted: from ENABLE until
-// DISABLE, ENABLING included.
-func (s *insightsState) counting() bool { return s != nil && s.Enabled }
-
-// ciResourceMax keeps a rule name within its pattern's 128 characters:
-// "DynamoDBContributorInsights-PKC-" + resource + "-" + 13 digits.
-const ciResourceMax = 128 - len("DynamoDBContributorInsights-PKC-") - 1 - 13
-
-// ruleNames returns the CloudWatch rule names of a setting made at at on
-// table (the resource name of both a table's and its indexes' rules, as
-// the service's examples show): partition keys, then partition and sort
-// keys when the key has a sort key; accessed then throttled, accessed only
-// in ACCESSED_AND_THROTTLED_KEYS mode.
-func ruleNames(table string, at time.Time, mode string, sortKey bool) []string {
-	if len(table) > ciResourceMax {
-		table = table[:ciResourceMax]
-	}
-	suffix := "-" + table + "-" + strconv.FormatInt(at.UnixMilli(), 10)
-	var kinds []string
-	if mode != ciModeThrottled {
-		kinds = append(kinds, "PKC")
-		if sortKey {
-			kinds = append(kinds, "SKC")
-		}
-	}
-	kinds = append(kinds, "PKT")
-	if sortKey {
-		kinds = append(kinds, "SKT")
-	}
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		out[i] = "DynamoDBContributorInsights-" + k + suffix
-	}
-	return out
-}
+// ContributorInsightsReport is the top keys of a table or GSI: what the
+// service's rules would chart in CloudWatch (ContributorInsightsTop).
+type ContributorInsightsReport = insights.Report
 
 // insightsTarget is a table, or one of its GSIs, that Contributor Insights
 // is set on.
@@ -97,11 +41,18 @@ type insightsTarget struct {
 	ix *indexMeta // nil for the table
 }
 
-func (g insightsTarget) state() *insightsState {
+func (g insightsTarget) setting() *insights.Setting {
 	if g.ix != nil {
 		return g.ix.Insights
 	}
 	return g.t.Insights
+}
+
+func (g insightsTarget) counter() *insights.Counter {
+	if g.ix != nil {
+		return g.ix.ci
+	}
+	return g.t.ci
 }
 
 func (g insightsTarget) sortKey() bool {
@@ -119,24 +70,18 @@ func (g insightsTarget) indexName() string {
 	return ""
 }
 
-// indexNotFound is the answer for an IndexName that is no GSI of the table
-// (an LSI included: Contributor Insights is for tables and GSIs).
-func indexNotFound(index, table string) error {
-	return NewError(CodeResourceNotFound, "Requested resource not found: Index: %s not found for table: %s", index, table)
-}
-
 // insightsTargetOf finds the table or GSI of a request. The caller holds
 // e.mu.
-func (e *Engine) insightsTargetOf(ns Namespace, name string, index *string, now time.Time) (insightsTarget, error) {
+func (e *Engine) insightsTargetOf(ns api.Namespace, name string, index *string, now time.Time) (insightsTarget, error) {
 	t := e.lookup(ns, name, now)
 	if t == nil {
-		return insightsTarget{}, TableNotFound(name)
+		return insightsTarget{}, api.TableNotFound(name)
 	}
 	g := insightsTarget{t: t}
 	if index != nil {
 		ix, ok := t.index(*index, now)
 		if !ok || ix.Local {
-			return insightsTarget{}, indexNotFound(*index, name)
+			return insightsTarget{}, insights.IndexNotFound(*index, name)
 		}
 		g.ix = ix
 	}
@@ -145,22 +90,22 @@ func (e *Engine) insightsTargetOf(ns Namespace, name string, index *string, now 
 
 // UpdateContributorInsights turns Contributor Insights on or off for a
 // table or one of its GSIs.
-func (e *Engine) UpdateContributorInsights(ctx context.Context, ns Namespace, in *UpdateContributorInsightsInput) (*UpdateContributorInsightsOutput, error) {
+func (e *Engine) UpdateContributorInsights(ctx context.Context, ns api.Namespace, in *api.UpdateContributorInsightsInput) (*api.UpdateContributorInsightsOutput, error) {
 	if in == nil {
-		in = &UpdateContributorInsightsInput{}
+		in = &api.UpdateContributorInsightsInput{}
 	}
-	var v violations
-	v.tableRef("tableName", in.TableName)
-	v.name("indexName", in.IndexName, false)
+	var v shape.Violations
+	v.TableRef("tableName", in.TableName)
+	v.Name("indexName", in.IndexName, false)
 	if in.ContributorInsightsAction == nil {
-		v.null("contributorInsightsAction")
+		v.Null("contributorInsightsAction")
 	}
-	v.enum("contributorInsightsAction", in.ContributorInsightsAction, "ENABLE", "DISABLE")
-	v.enum("contributorInsightsMode", in.ContributorInsightsMode, ciModeAll, ciModeThrottled)
-	if err := v.err(); err != nil {
+	v.Enum("contributorInsightsAction", in.ContributorInsightsAction, "ENABLE", "DISABLE")
+	v.Enum("contributorInsightsMode", in.ContributorInsightsMode, insights.ModeAll, insights.ModeThrottled)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkBareName(*in.TableName); err != nil {
+	if err := shape.CheckBareName(*in.TableName); err != nil {
 		return nil, err
 	}
 	tns, name, err := resolveName(ns, *in.TableName)
@@ -177,20 +122,7 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, ns Namespace, in
 	if s := g.t.status(now); s == statusCreating || s == statusDeleting {
 		return nil, inUse(g.t, s)
 	}
-	enable := *in.ContributorInsightsAction == "ENABLE"
-	st := &insightsState{Enabled: enable, At: now}
-	if d := e.opts.TransitionDelay; d > 0 {
-		st.Until = now.Add(d)
-	}
-	if old := g.state(); old != nil {
-		st.Mode = old.Mode
-	}
-	if enable {
-		st.Mode = ciModeAll
-		if in.ContributorInsightsMode != nil {
-			st.Mode = *in.ContributorInsightsMode
-		}
-	}
+	st := insights.Update(g.setting(), *in.ContributorInsightsAction, in.ContributorInsightsMode, now, e.opts.TransitionDelay)
 	nt := g.t.clone()
 	if g.ix == nil {
 		nt.Insights = st
@@ -204,27 +136,22 @@ func (e *Engine) UpdateContributorInsights(ctx context.Context, ns Namespace, in
 	if err := e.saveTable(nt); err != nil {
 		return nil, internalError(err)
 	}
-	out := &UpdateContributorInsightsOutput{TableName: name, IndexName: g.indexName(), ContributorInsightsStatus: ciDisabling}
-	if enable {
-		out.ContributorInsightsStatus = ciEnabling
-		out.ContributorInsightsMode = st.Mode
-	}
-	return out, nil
+	return insights.UpdateOutput(name, g.indexName(), st), nil
 }
 
 // DescribeContributorInsights reports the Contributor Insights setting of
 // a table or one of its GSIs.
-func (e *Engine) DescribeContributorInsights(ctx context.Context, ns Namespace, in *DescribeContributorInsightsInput) (*DescribeContributorInsightsOutput, error) {
+func (e *Engine) DescribeContributorInsights(ctx context.Context, ns api.Namespace, in *api.DescribeContributorInsightsInput) (*api.DescribeContributorInsightsOutput, error) {
 	if in == nil {
-		in = &DescribeContributorInsightsInput{}
+		in = &api.DescribeContributorInsightsInput{}
 	}
-	var v violations
-	v.tableRef("tableName", in.TableName)
-	v.name("indexName", in.IndexName, false)
-	if err := v.err(); err != nil {
+	var v shape.Violations
+	v.TableRef("tableName", in.TableName)
+	v.Name("indexName", in.IndexName, false)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkBareName(*in.TableName); err != nil {
+	if err := shape.CheckBareName(*in.TableName); err != nil {
 		return nil, err
 	}
 	tns, name, err := resolveName(ns, *in.TableName)
@@ -238,64 +165,40 @@ func (e *Engine) DescribeContributorInsights(ctx context.Context, ns Namespace, 
 	if err != nil {
 		return nil, err
 	}
-	st := g.state()
-	out := &DescribeContributorInsightsOutput{TableName: name, IndexName: g.indexName(), ContributorInsightsStatus: st.status(now)}
-	if st == nil {
-		return out, nil
-	}
-	out.LastUpdateDateTime = epochPtr(st.At)
-	out.ContributorInsightsMode = st.Mode
-	if st.Enabled {
-		out.ContributorInsightsRuleList = ruleNames(name, st.At, st.Mode, g.sortKey())
-	}
-	return out, nil
+	return insights.Describe(name, g.indexName(), g.setting(), g.sortKey(), now), nil
 }
 
 // ListContributorInsights lists Contributor Insights settings: with a
 // TableName, the table's and each of its GSIs' (DISABLED ones included);
 // without, every table's and GSI's of the namespace that is not DISABLED.
 // Entries come sorted by table, the table before its indexes.
-func (e *Engine) ListContributorInsights(ctx context.Context, ns Namespace, in *ListContributorInsightsInput) (*ListContributorInsightsOutput, error) {
+func (e *Engine) ListContributorInsights(ctx context.Context, ns api.Namespace, in *api.ListContributorInsightsInput) (*api.ListContributorInsightsOutput, error) {
 	if in == nil {
-		in = &ListContributorInsightsInput{}
+		in = &api.ListContributorInsightsInput{}
 	}
-	var v violations
+	var v shape.Violations
 	if in.TableName != nil {
-		v.tableRef("tableName", in.TableName)
+		v.TableRef("tableName", in.TableName)
 	}
-	v.max("maxResults", in.MaxResults, 100)
-	if err := v.err(); err != nil {
+	v.Max("maxResults", in.MaxResults, 100)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	limit := 100
-	if in.MaxResults != nil && *in.MaxResults > 0 {
-		limit = int(*in.MaxResults)
-	}
-	after := ""
-	if in.NextToken != nil {
-		b, err := base64.RawURLEncoding.DecodeString(*in.NextToken)
-		if err != nil || len(b) == 0 {
-			return nil, Validation("Invalid NextToken")
-		}
-		after = string(b)
+	page, err := insights.ListPageOf(in)
+	if err != nil {
+		return nil, err
 	}
 	now := e.now()
-	var all []ContributorInsightsSummary
-	add := func(g insightsTarget, all *[]ContributorInsightsSummary, disabledToo bool) {
-		st := g.state()
-		s := st.status(now)
-		if s == ciDisabled && !disabledToo {
-			return
+	var all []api.ContributorInsightsSummary
+	add := func(t *tableMeta, disabledToo bool) {
+		all = insights.Summarize(all, t.Name, "", t.Insights, now, disabledToo)
+		for _, ix := range t.liveGSIs(now) {
+			all = insights.Summarize(all, t.Name, ix.Name, ix.Insights, now, disabledToo)
 		}
-		sum := ContributorInsightsSummary{TableName: g.t.Name, IndexName: g.indexName(), ContributorInsightsStatus: s}
-		if st != nil && st.Enabled {
-			sum.ContributorInsightsMode = st.Mode
-		}
-		*all = append(*all, sum)
 	}
 	e.rlockCatalog()
 	if in.TableName != nil {
-		if err := checkBareName(*in.TableName); err != nil {
+		if err := shape.CheckBareName(*in.TableName); err != nil {
 			e.mu.RUnlock()
 			return nil, err
 		}
@@ -307,40 +210,101 @@ func (e *Engine) ListContributorInsights(ctx context.Context, ns Namespace, in *
 		t := e.lookup(tns, name, now)
 		if t == nil {
 			e.mu.RUnlock()
-			return nil, TableNotFound(name)
+			return nil, api.TableNotFound(name)
 		}
-		add(insightsTarget{t: t}, &all, true)
-		for _, ix := range t.liveGSIs(now) {
-			add(insightsTarget{t: t, ix: ix}, &all, true)
-		}
+		add(t, true)
 	} else {
 		for _, t := range e.tables[ns] {
 			if t.gone(now) {
 				continue
 			}
-			add(insightsTarget{t: t}, &all, false)
-			for _, ix := range t.liveGSIs(now) {
-				add(insightsTarget{t: t, ix: ix}, &all, false)
-			}
+			add(t, false)
 		}
 	}
 	e.mu.RUnlock()
-	sort.Slice(all, func(i, j int) bool { return ciPos(all[i]) < ciPos(all[j]) })
-	start := 0
-	if after != "" {
-		start = sort.Search(len(all), func(i int) bool { return ciPos(all[i]) > after })
-	}
-	end := min(start+limit, len(all))
-	out := &ListContributorInsightsOutput{ContributorInsightsSummaries: append([]ContributorInsightsSummary{}, all[start:end]...)}
-	if end < len(all) {
-		out.NextToken = base64.RawURLEncoding.EncodeToString([]byte(ciPos(all[end-1])))
-	}
-	return out, nil
+	return insights.List(all, page), nil
 }
 
-// ciPos is an entry's place in ListContributorInsights' order (and its
-// NextToken): the table, then "" for itself before its indexes' names. A
-// NUL separates them, as no name contains one.
-func ciPos(s ContributorInsightsSummary) string {
-	return strings.Join([]string{s.TableName, s.IndexName}, "\x00")
+// insightsKeys is the key schema ks as the counters know it.
+func insightsKeys(ks []keyElem) insights.KeySchema {
+	k := insights.KeySchema{Partition: ks[0].Name, PartitionType: avType(ks[0].Type)}
+	if len(ks) > 1 {
+		k.Sort, k.SortType = ks[1].Name, avType(ks[1].Type)
+	}
+	return k
+}
+
+// insightsCached hangs counters on t and its GSIs as t is being cached
+// (cacheTable): nil where the setting is off.
+func (e *Engine) insightsCached(t *tableMeta) {
+	ns := t.ns()
+	var st *insights.Setting
+	if !t.Deleting {
+		st = t.Insights
+	}
+	t.ci = e.ci.Counter(ns, t.Name, "", st, insightsKeys(t.KeySchema))
+	for _, ix := range t.GSIs {
+		var ist *insights.Setting
+		if !ix.Deleted && !t.Deleting {
+			ist = ix.Insights
+		}
+		ix.ci = e.ci.Counter(ns, t.Name, ix.Name, ist, insightsKeys(ix.KeySchema))
+	}
+}
+
+// itemKeyBytes returns the hashed and encoded key of an item storage key
+// (or a Query's partition prefix): what follows the family byte and table
+// ID, as a Counter counts it. nil for anything else (a Scan, an index key).
+func itemKeyBytes(key []byte) []byte {
+	const head = 1 + len(tableID{})
+	if len(key) <= head+4 || key[0] != famItem {
+		return nil
+	}
+	return key[head:]
+}
+
+// indexKeyBytes returns the hashed and encoded key of an index entry's
+// storage key (index key, then the table key): what follows the family
+// byte, table ID and index ID, as a Counter counts it. nil for anything
+// else.
+func indexKeyBytes(entry []byte) []byte {
+	const head = 1 + len(tableID{}) + 4 // family byte, table ID, index ID
+	if len(entry) <= head+4 || entry[0] != famIndex {
+		return nil
+	}
+	return entry[head:]
+}
+
+// ContributorInsightsTop returns the n heaviest keys (n ≤ 0: all counted)
+// of each list of table (a name or ARN) or its GSI index ("" for the
+// table) over the last span (≤ 0: the whole window). Lists are empty while
+// the setting is off; ResourceNotFoundException names an unknown table or
+// index.
+func (e *Engine) ContributorInsightsTop(ctx context.Context, ns api.Namespace, table, index string, n int, span time.Duration) (*ContributorInsightsReport, error) {
+	tns, name, err := resolveName(ns, table)
+	if err != nil {
+		return nil, err
+	}
+	now := e.now()
+	var ip *string
+	if index != "" {
+		ip = &index
+	}
+	e.rlockCatalog()
+	if e.lookup(tns, name, now) == nil {
+		e.mu.RUnlock()
+		// Not DynamoDB's message: this is ExtendDB's own endpoint, and the
+		// namespace is the likeliest mistake.
+		return nil, api.NewError(api.CodeResourceNotFound, "Requested resource not found: Table: %s not found in account %s, Region %s", name, tns.Account, tns.Region)
+	}
+	g, err := e.insightsTargetOf(tns, name, ip, now)
+	var c *insights.Counter
+	if err == nil {
+		c = g.counter()
+	}
+	e.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	return insights.NewReport(name, index, g.setting(), c, now, n, span), nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -29,16 +30,16 @@ func BenchmarkInsights(b *testing.B) {
 				te.mustCreate(nsA, simpleTable("bench"))
 				ctx := context.Background()
 				if on {
-					if _, err := te.UpdateContributorInsights(ctx, nsA, &UpdateContributorInsightsInput{TableName: sp("bench"), ContributorInsightsAction: sp("ENABLE")}); err != nil {
+					if _, err := te.UpdateContributorInsights(ctx, nsA, &api.UpdateContributorInsightsInput{TableName: sp("bench"), ContributorInsightsAction: sp("ENABLE")}); err != nil {
 						b.Fatal(err)
 					}
 				}
-				puts := make([]*PutItemInput, nkeys)
-				gets := make([]*GetItemInput, nkeys)
+				puts := make([]*api.PutItemInput, nkeys)
+				gets := make([]*api.GetItemInput, nkeys)
 				for i := range puts {
 					k := thrS("k" + strconv.Itoa(i))
-					puts[i] = &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": k, "v": thrS("x")}}
-					gets[i] = &GetItemInput{TableName: sp("bench"), Key: av.Item{"pk": k}}
+					puts[i] = &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": k, "v": thrS("x")}}
+					gets[i] = &api.GetItemInput{TableName: sp("bench"), Key: av.Item{"pk": k}}
 					if _, err := te.PutItem(ctx, nsA, puts[i]); err != nil {
 						b.Fatal(err)
 					}

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
@@ -192,8 +193,8 @@ func TestContributorInsightsIndexAndModes(t *testing.T) {
 		t.Fatalf("table report = %+v, %v", rep, err)
 	}
 	_, err = e.ContributorInsightsTop(ctx, sdkNS, "hot", "nix", 0, 0)
-	var ee *emulator.Error
-	if !errors.As(err, &ee) || ee.Code != emulator.CodeResourceNotFound {
+	var ee *api.Error
+	if !errors.As(err, &ee) || ee.Code != api.CodeResourceNotFound {
 		t.Fatalf("unknown index: %v", err)
 	}
 }

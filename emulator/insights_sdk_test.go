@@ -16,7 +16,8 @@ import (
 // Contributor Insights through the SDK: the three operations on tables and
 // GSIs, statuses with a transition delay, modes, rule names, paging,
 // errors and validation order, persistence across a restart
-// (control-plane-facts §7.2).
+// (API Reference, UpdateContributorInsights, DescribeContributorInsights
+// and ListContributorInsights; docs/differences.md, "Contributor Insights").
 
 // ciServer starts a server with a settable clock and a 10 s transition
 // delay, and a table "cit" (pk S, sk N) with GSI "byG" (g S).

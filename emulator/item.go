@@ -5,8 +5,10 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
 )
@@ -37,7 +39,7 @@ var (
 
 // dataTable resolves a data-plane request's table. A table still being
 // created or being deleted is not found, as DynamoDB answers.
-func (e *Engine) dataTable(ns Namespace, nameOrARN string) (*tableMeta, error) {
+func (e *Engine) dataTable(ns api.Namespace, nameOrARN string) (*tableMeta, error) {
 	tns, name, err := resolveName(ns, nameOrARN)
 	if err != nil {
 		return nil, err
@@ -47,10 +49,10 @@ func (e *Engine) dataTable(ns Namespace, nameOrARN string) (*tableMeta, error) {
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
 	if t == nil {
-		return nil, ResourceNotFound()
+		return nil, api.ResourceNotFound()
 	}
 	if s := t.status(now); s == statusCreating || s == statusDeleting {
-		return nil, ResourceNotFound()
+		return nil, api.ResourceNotFound()
 	}
 	return t, nil
 }
@@ -77,16 +79,16 @@ func checkKey(t *tableMeta, key av.Item) error {
 		want = 2
 	}
 	if len(key) != want {
-		return Validation(msgKeyMismatch)
+		return api.Validation(msgKeyMismatch)
 	}
 	// The key elements one by one: a slice of them would be allocated on
 	// every read and write.
 	if v, ok := key[hk.Name]; !ok || v.Type != avType(hk.Type) {
-		return Validation(msgKeyMismatch)
+		return api.Validation(msgKeyMismatch)
 	}
 	if hasRange {
 		if v, ok := key[rk.Name]; !ok || v.Type != avType(rk.Type) {
-			return Validation(msgKeyMismatch)
+			return api.Validation(msgKeyMismatch)
 		}
 	}
 	return checkItemKeys(t, key)
@@ -134,15 +136,15 @@ func checkConditionalOperator(op *string, present bool, conditions int) error {
 	case op == nil:
 		return nil
 	case !present:
-		return Validation("ConditionalOperator cannot be used without Filter or Expected")
+		return api.Validation("ConditionalOperator cannot be used without Filter or Expected")
 	case conditions < 2:
-		return Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
+		return api.Validation("ConditionalOperator can only be used when Filter or Expected has two or more elements")
 	}
 	return nil
 }
 
 // legacyCondition validates and converts Expected + ConditionalOperator.
-func legacyCondition(expected map[string]ExpectedAttributeValue, op *string) (*expr.Condition, error) {
+func legacyCondition(expected map[string]api.ExpectedAttributeValue, op *string) (*expr.Condition, error) {
 	if err := checkConditionalOperator(op, expected != nil, len(expected)); err != nil {
 		return nil, err
 	}
@@ -182,7 +184,7 @@ func (e *Engine) exprParams(names map[string]string, values map[string]av.Value)
 		if err := av.ValidateValue(values[k]); err != nil {
 			var ve *av.ValidationError
 			if errors.As(err, &ve) {
-				return nil, Validation("ExpressionAttributeValues contains invalid value: %s for key %s", ve.Message, k)
+				return nil, api.Validation("ExpressionAttributeValues contains invalid value: %s for key %s", ve.Message, k)
 			}
 			return nil, err
 		}
@@ -201,27 +203,27 @@ func isMode(s *string, v string) bool { return s != nil && *s == v }
 
 // collectionMetrics answers ReturnItemCollectionMetrics=SIZE, which only
 // tables with local secondary indexes report.
-func collectionMetrics(t *tableMeta, key av.Item, mode *string) *ItemCollectionMetrics {
+func collectionMetrics(t *tableMeta, key av.Item, mode *string) *api.ItemCollectionMetrics {
 	if !isMode(mode, "SIZE") || len(t.LSIs) == 0 {
 		return nil
 	}
 	hk := t.hashKey().Name
-	return &ItemCollectionMetrics{
+	return &api.ItemCollectionMetrics{
 		ItemCollectionKey:   av.Item{hk: key[hk]},
 		SizeEstimateRangeGB: []float64{0, 1},
 	}
 }
 
 // GetItem returns one item by primary key.
-func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
+func (e *Engine) GetItem(ctx context.Context, ns api.Namespace, in *api.GetItemInput) (*api.GetItemOutput, error) {
 	out, err := e.getItem(ctx, ns, in)
-	if err != nil || out.stored == nil {
+	if err != nil || out.StoredItem() == nil {
 		return out, err
 	}
-	if out.Item, err = av.DecodeItem(out.stored); err != nil {
+	if out.Item, err = av.DecodeItem(out.StoredItem()); err != nil {
 		return nil, internalError(err)
 	}
-	out.stored = nil
+	out.SetStoredItem(nil)
 	return out, nil
 }
 
@@ -229,36 +231,36 @@ func (e *Engine) GetItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 // form itself (the wire layer): when the whole item is returned, it is in
 // the output's StoredItem and Item is nil, which spares decoding the item
 // only to encode it again.
-func (e *Engine) GetItemStored(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
+func (e *Engine) GetItemStored(ctx context.Context, ns api.Namespace, in *api.GetItemInput) (*api.GetItemOutput, error) {
 	return e.getItem(ctx, ns, in)
 }
 
-func (e *Engine) getItem(ctx context.Context, ns Namespace, in *GetItemInput) (*GetItemOutput, error) {
+func (e *Engine) getItem(ctx context.Context, ns api.Namespace, in *api.GetItemInput) (*api.GetItemOutput, error) {
 	if in == nil {
-		in = &GetItemInput{}
+		in = &api.GetItemInput{}
 	}
 	if err := e.throttleAccount(ns, in.TableName, throttle.Read); err != nil {
 		return nil, err
 	}
-	var v violations
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
+	var v shape.Violations
+	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
 	if in.AttributesToGet != nil {
 		if len(in.AttributesToGet) < 1 {
-			v.add("'[]'", "attributesToGet", "Member must have length greater than or equal to 1")
+			v.Add("'[]'", "attributesToGet", "Member must have length greater than or equal to 1")
 		}
 		if len(in.AttributesToGet) > 255 {
-			v.add(quoteValue("["+joinNames(in.AttributesToGet)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
+			v.Add(shape.QuoteValue("["+joinNames(in.AttributesToGet)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
 		}
 	}
-	v.dataTableRef("tableName", in.TableName)
+	v.DataTableRef("tableName", in.TableName)
 	if in.Key == nil {
-		v.null("key")
+		v.Null("key")
 	}
-	checkAttrNames(&v, "key", in.Key)
-	if err := v.err(); err != nil {
+	shape.CheckAttrNames(&v, "key", in.Key)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkBareName(*in.TableName); err != nil {
+	if err := shape.CheckBareName(*in.TableName); err != nil {
 		return nil, err
 	}
 	exprs := present(in.ProjectionExpression, "ProjectionExpression", nil)
@@ -332,11 +334,11 @@ func (e *Engine) getItem(ctx context.Context, ns Namespace, in *GetItemInput) (*
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
 	use := capacityUse{read: true, table: ReadUnits(size, consistent)}
 	e.chargeThroughput(ctx, t, k, &use)
-	out := &GetItemOutput{ConsumedCapacity: use.consumed(*in.TableName, in.ReturnConsumedCapacity)}
+	out := &api.GetItemOutput{ConsumedCapacity: use.consumed(*in.TableName, in.ReturnConsumedCapacity)}
 	switch {
 	case stored == nil:
 	case proj == nil:
-		out.stored = stored
+		out.SetStoredItem(stored)
 	default:
 		item, err := av.DecodeItem(stored)
 		if err != nil {
@@ -359,23 +361,23 @@ func joinNames(names []string) string {
 }
 
 // writeShape checks the members PutItem, UpdateItem and DeleteItem share.
-func writeShape(v *violations, table *string, itemPath string, item av.Item, condOp, retValues, retICM, retOnFail, retConsumed *string) {
-	v.enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
-	v.dataTableRef("tableName", table)
+func writeShape(v *shape.Violations, table *string, itemPath string, item av.Item, condOp, retValues, retICM, retOnFail, retConsumed *string) {
+	v.Enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
+	v.DataTableRef("tableName", table)
 	if item == nil {
-		v.null(itemPath)
+		v.Null(itemPath)
 	}
-	checkAttrNames(v, itemPath, item)
-	v.enum("conditionalOperator", condOp, enumCondOperator...)
-	v.enum("returnValues", retValues, enumReturnValues...)
-	v.enum("returnItemCollectionMetrics", retICM, enumReturnICM...)
-	v.enum("returnValuesOnConditionCheckFailure", retOnFail, enumReturnOnFail...)
+	shape.CheckAttrNames(v, itemPath, item)
+	v.Enum("conditionalOperator", condOp, enumCondOperator...)
+	v.Enum("returnValues", retValues, enumReturnValues...)
+	v.Enum("returnItemCollectionMetrics", retICM, enumReturnICM...)
+	v.Enum("returnValuesOnConditionCheckFailure", retOnFail, enumReturnOnFail...)
 }
 
 // finishWrite turns a writeOne result into the response members every
 // write operation shares, charging the capacity also when the condition
 // failed.
-func (e *Engine) finishWrite(ctx context.Context, t *tableMeta, tableName string, pw *pendingWrite, err error, retConsumed *string) (*ConsumedCapacity, error) {
+func (e *Engine) finishWrite(ctx context.Context, t *tableMeta, tableName string, pw *pendingWrite, err error, retConsumed *string) (*api.ConsumedCapacity, error) {
 	if pw != nil {
 		e.chargeThroughput(ctx, t, pw.change.Key, &pw.use)
 	}
@@ -390,7 +392,7 @@ func (e *Engine) finishWrite(ctx context.Context, t *tableMeta, tableName string
 type putDeleteChecks struct {
 	values              av.Item // the item (PutItem) or the key (DeleteItem)
 	condition           *string
-	expected            map[string]ExpectedAttributeValue
+	expected            map[string]api.ExpectedAttributeValue
 	conditionalOperator *string
 	returnValues        *string
 	names               map[string]string
@@ -414,10 +416,10 @@ func (e *Engine) putDeleteCondition(c putDeleteChecks) (*expr.Condition, error) 
 		return nil, err
 	}
 	if c.returnValues != nil && *c.returnValues != "NONE" && *c.returnValues != "ALL_OLD" {
-		return nil, Validation(msgReturnValuesPutDel)
+		return nil, api.Validation(msgReturnValuesPutDel)
 	}
 	if c.itemSizeLimit && av.ItemSize(c.values) > av.MaxItemSize {
-		return nil, Validation(msgItemTooLarge)
+		return nil, api.Validation(msgItemTooLarge)
 	}
 	cond, err := legacyCondition(c.expected, c.conditionalOperator)
 	if err != nil {
@@ -442,19 +444,19 @@ func (e *Engine) putDeleteCondition(c putDeleteChecks) (*expr.Condition, error) 
 }
 
 // PutItem creates or replaces an item.
-func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*WriteItemOutput, error) {
+func (e *Engine) PutItem(ctx context.Context, ns api.Namespace, in *api.PutItemInput) (*api.WriteItemOutput, error) {
 	if in == nil {
-		in = &PutItemInput{}
+		in = &api.PutItemInput{}
 	}
 	if err := e.throttleAccount(ns, in.TableName, throttle.Write); err != nil {
 		return nil, err
 	}
-	var v violations
+	var v shape.Violations
 	writeShape(&v, in.TableName, "item", in.Item, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkBareName(*in.TableName); err != nil {
+	if err := shape.CheckBareName(*in.TableName); err != nil {
 		return nil, err
 	}
 	cond, err := e.putDeleteCondition(putDeleteChecks{
@@ -500,7 +502,7 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, item, in.ReturnItemCollectionMetrics)}
+	out := &api.WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, item, in.ReturnItemCollectionMetrics)}
 	if isMode(in.ReturnValues, "ALL_OLD") {
 		out.Attributes = pw.change.Old
 	}
@@ -508,19 +510,19 @@ func (e *Engine) PutItem(ctx context.Context, ns Namespace, in *PutItemInput) (*
 }
 
 // DeleteItem deletes an item by primary key.
-func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInput) (*WriteItemOutput, error) {
+func (e *Engine) DeleteItem(ctx context.Context, ns api.Namespace, in *api.DeleteItemInput) (*api.WriteItemOutput, error) {
 	if in == nil {
-		in = &DeleteItemInput{}
+		in = &api.DeleteItemInput{}
 	}
 	if err := e.throttleAccount(ns, in.TableName, throttle.Write); err != nil {
 		return nil, err
 	}
-	var v violations
+	var v shape.Violations
 	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkBareName(*in.TableName); err != nil {
+	if err := shape.CheckBareName(*in.TableName); err != nil {
 		return nil, err
 	}
 	cond, err := e.putDeleteCondition(putDeleteChecks{
@@ -561,7 +563,7 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, in.Key, in.ReturnItemCollectionMetrics)}
+	out := &api.WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, in.Key, in.ReturnItemCollectionMetrics)}
 	if isMode(in.ReturnValues, "ALL_OLD") {
 		out.Attributes = pw.change.Old
 	}
@@ -570,73 +572,16 @@ func (e *Engine) DeleteItem(ctx context.Context, ns Namespace, in *DeleteItemInp
 
 // UpdateItem edits an item's attributes, creating the item if it does not
 // exist (unless the condition forbids it).
-func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInput) (*WriteItemOutput, error) {
+func (e *Engine) UpdateItem(ctx context.Context, ns api.Namespace, in *api.UpdateItemInput) (*api.WriteItemOutput, error) {
 	if in == nil {
-		in = &UpdateItemInput{}
+		in = &api.UpdateItemInput{}
 	}
 	if err := e.throttleAccount(ns, in.TableName, throttle.Write); err != nil {
 		return nil, err
 	}
-	var v violations
-	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
-	checkAttrNames(&v, "attributeUpdates", in.AttributeUpdates)
-	if err := v.err(); err != nil {
-		return nil, err
-	}
-	if err := checkBareName(*in.TableName); err != nil {
-		return nil, err
-	}
-	exprs := present(in.ConditionExpression, "ConditionExpression", present(in.UpdateExpression, "UpdateExpression", nil))
-	var legacy []string
-	if in.AttributeUpdates != nil {
-		legacy = append(legacy, "AttributeUpdates")
-	}
-	if in.Expected != nil {
-		legacy = append(legacy, "Expected")
-	}
-	if err := expr.CheckParameterMix(exprs, legacy, []string{"UpdateExpression", "ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
-		return nil, exprError(err)
-	}
-	if err := validateItemValues(in.Key); err != nil {
-		return nil, err
-	}
-	var upd *expr.Update
-	if in.AttributeUpdates != nil {
-		conv := make(map[string]expr.AttributeValueUpdate, len(in.AttributeUpdates))
-		for _, k := range sortedNames(in.AttributeUpdates) {
-			u := in.AttributeUpdates[k]
-			if u.Value != nil {
-				if err := av.ValidateValue(*u.Value); err != nil {
-					return nil, exprError(err)
-				}
-			}
-			conv[k] = expr.AttributeValueUpdate(u)
-		}
-		var err error
-		if upd, err = expr.FromAttributeUpdates(conv); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	upd, cond, err := e.parseUpdateItem(in)
 	if err != nil {
 		return nil, err
-	}
-	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, err
-	}
-	if in.UpdateExpression != nil {
-		if upd, err = p.Update(*in.UpdateExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if in.ConditionExpression != nil {
-		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if err := p.CheckUnused(); err != nil {
-		return nil, exprError(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)
@@ -685,7 +630,7 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 			}
 			for _, v := range a.Item {
 				if av.Depth(v) > av.MaxDepth {
-					return nil, Validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
+					return nil, api.Validation("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")
 				}
 			}
 			applied = a
@@ -702,20 +647,105 @@ func (e *Engine) UpdateItem(ctx context.Context, ns Namespace, in *UpdateItemInp
 	if err != nil {
 		return nil, err
 	}
-	out := &WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, key, in.ReturnItemCollectionMetrics)}
+	out := &api.WriteItemOutput{ConsumedCapacity: cc, ItemCollectionMetrics: collectionMetrics(t, key, in.ReturnItemCollectionMetrics)}
 	if in.ReturnValues != nil {
-		switch *in.ReturnValues {
-		case "ALL_OLD":
-			out.Attributes = pw.change.Old
-		case "ALL_NEW":
-			out.Attributes = pw.change.New
-		case "UPDATED_OLD":
-			if pw.change.Old != nil {
-				out.Attributes = applied.UpdatedOld(pw.change.Old)
-			}
-		case "UPDATED_NEW":
-			out.Attributes = applied.UpdatedNew()
-		}
+		out.Attributes = updateReturnValues(*in.ReturnValues, pw, &applied)
 	}
 	return out, nil
+}
+
+// parseUpdateItem checks what needs no table, in DynamoDB's order: the
+// member shapes, the expression/legacy mix, the key's values, the legacy
+// members, then the expressions and their placeholders.
+func (e *Engine) parseUpdateItem(in *api.UpdateItemInput) (*expr.Update, *expr.Condition, error) {
+	var v shape.Violations
+	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
+	shape.CheckAttrNames(&v, "attributeUpdates", in.AttributeUpdates)
+	if err := v.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := shape.CheckBareName(*in.TableName); err != nil {
+		return nil, nil, err
+	}
+	exprs := present(in.ConditionExpression, "ConditionExpression", present(in.UpdateExpression, "UpdateExpression", nil))
+	var legacy []string
+	if in.AttributeUpdates != nil {
+		legacy = append(legacy, "AttributeUpdates")
+	}
+	if in.Expected != nil {
+		legacy = append(legacy, "Expected")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"UpdateExpression", "ConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
+		return nil, nil, exprError(err)
+	}
+	if err := validateItemValues(in.Key); err != nil {
+		return nil, nil, err
+	}
+	var upd *expr.Update
+	if in.AttributeUpdates != nil {
+		var err error
+		if upd, err = legacyAttributeUpdates(in.AttributeUpdates); err != nil {
+			return nil, nil, err
+		}
+	}
+	cond, err := legacyCondition(in.Expected, in.ConditionalOperator)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.UpdateExpression != nil {
+		if upd, err = p.Update(*in.UpdateExpression); err != nil {
+			return nil, nil, exprError(err)
+		}
+	}
+	if in.ConditionExpression != nil {
+		if cond, err = p.Condition(*in.ConditionExpression); err != nil {
+			return nil, nil, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return nil, nil, exprError(err)
+	}
+	return upd, cond, nil
+}
+
+// legacyAttributeUpdates converts UpdateItem's AttributeUpdates, checking
+// their values in name order.
+func legacyAttributeUpdates(m map[string]api.AttributeValueUpdate) (*expr.Update, error) {
+	conv := make(map[string]expr.AttributeValueUpdate, len(m))
+	for _, k := range sortedNames(m) {
+		u := m[k]
+		if u.Value != nil {
+			if err := av.ValidateValue(*u.Value); err != nil {
+				return nil, exprError(err)
+			}
+		}
+		conv[k] = expr.AttributeValueUpdate(u)
+	}
+	upd, err := expr.FromAttributeUpdates(conv)
+	if err != nil {
+		return nil, exprError(err)
+	}
+	return upd, nil
+}
+
+// updateReturnValues is the Attributes of UpdateItem's answer for
+// ReturnValues rv.
+func updateReturnValues(rv string, pw *pendingWrite, applied *expr.Applied) av.Item {
+	switch rv {
+	case "ALL_OLD":
+		return pw.change.Old
+	case "ALL_NEW":
+		return pw.change.New
+	case "UPDATED_OLD":
+		if pw.change.Old != nil {
+			return applied.UpdatedOld(pw.change.Old)
+		}
+	case "UPDATED_NEW":
+		return applied.UpdatedNew()
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -17,7 +18,7 @@ import (
 // service prints them.
 var javaAttributeFields = [...]string{"s", "n", "b", "iNT", "dECIMAL", "dOUBLE", "sS", "nS", "bS", "iNTSET", "dECIMALSET", "dOUBLESET", "m", "l", "nULL", "bOOL"}
 
-func javaRequestItems(items map[string][]WriteRequest) string {
+func javaRequestItems(items map[string][]api.WriteRequest) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, name := range sortedNames(items) {

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Keyspace layout of the kv store. Every key starts with a one-byte family
@@ -16,18 +18,19 @@ import (
 //	's' <tableID:16> <stream-defined suffix>        → stream records (streams)
 //	'v' <tableID:16> <encoded primary key>          → item version (global tables, replicate.go)
 //	'q' <tableID:16> <seq:8>                        → replication outbox of that table (replicate.go)
-//	'k' <tableID:16> <seq:8>                        → Kinesis delivery queue of that table (kinesis_delivery.go)
+//	'k' <tableID:16> <seq:8>                        → Kinesis delivery queue of that table (kinesis_core.go)
 //	'g'                                             → catalog generation, moved by every metadata write (catalog.go)
 //	'l' 'c' | 'L' | 'p' <owner>                     → catalog lock, leader lease, process heartbeats (shared store, lease.go)
-//	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backupMeta (backup.go)
-//	'c' <dataID:16> <encoded primary key>           → backed-up item (backup.go)
-//	'p' <tableID:16> <encoded primary key> <at:8> <seq:8> → the item before a write at `at` (PITR undo log, pitr.go)
-//	'e' <account> 0x00 <region> 0x00 <export id>    → JSON exportMeta (export.go)
-//	'j' <account> 0x00 <region> 0x00 <import id>    → JSON importMeta (import.go)
-//	't' <account> 0x00 <region> 0x00 <token>        → completed ClientRequestToken, shared stores only (transact_token.go)
+//	'b' <account> 0x00 <region> 0x00 <backup id>    → JSON backups.Meta (emulator/internal/backups)
+//	'c' <dataID:16> <encoded primary key>           → backed-up item (emulator/internal/backups)
+//	'p' <tableID:16> <encoded primary key> <at:8> <seq:8> → the item before a write at `at` (PITR undo log, emulator/internal/backups)
+//	'e' <account> 0x00 <region> 0x00 <export id>    → JSON export record (emulator/internal/s3io)
+//	'j' <account> 0x00 <region> 0x00 <import id>    → JSON import record (emulator/internal/s3io)
+//	't' <account> 0x00 <region> 0x00 <token>        → completed ClientRequestToken, shared stores only (internal/txn)
 //
 // Backups live outside every table's families, so DeleteTable's range
-// deletes never touch them and they outlive the table (backup.go).
+// deletes never touch them and they outlive the table
+// (emulator/internal/backups).
 //
 // The table ID is allocated at CreateTable (it is also the TableId UUID that
 // DescribeTable reports), so DeleteTable is one DeleteRange per family over
@@ -59,19 +62,7 @@ func newTableID() (tableID, error) {
 }
 
 // UUID formats the ID as DynamoDB's TableId.
-func (id tableID) UUID() string {
-	var b [36]byte
-	hex.Encode(b[0:8], id[0:4])
-	b[8] = '-'
-	hex.Encode(b[9:13], id[4:6])
-	b[13] = '-'
-	hex.Encode(b[14:18], id[6:8])
-	b[18] = '-'
-	hex.Encode(b[19:23], id[8:10])
-	b[23] = '-'
-	hex.Encode(b[24:], id[10:])
-	return string(b[:])
-}
+func (id tableID) UUID() string { return api.UUIDString(id) }
 
 // MarshalText keeps the ID readable in stored metadata.
 func (id tableID) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(id[:])), nil }
@@ -83,7 +74,7 @@ func (id *tableID) UnmarshalText(b []byte) error {
 }
 
 // metaPrefix is the prefix of every table metadata key of ns.
-func metaPrefix(ns Namespace) []byte {
+func metaPrefix(ns api.Namespace) []byte {
 	k := make([]byte, 0, 3+len(ns.Account)+len(ns.Region))
 	k = append(k, famMeta)
 	k = append(k, ns.Account...)
@@ -94,7 +85,7 @@ func metaPrefix(ns Namespace) []byte {
 }
 
 // metaKey is the key of table name's metadata in ns.
-func metaKey(ns Namespace, name string) []byte {
+func metaKey(ns api.Namespace, name string) []byte {
 	return append(metaPrefix(ns), name...)
 }
 
@@ -126,17 +117,4 @@ func streamPrefix(id tableID) []byte {
 	k := make([]byte, 0, 17)
 	k = append(k, famStream)
 	return append(k, id[:]...)
-}
-
-// prefixEnd returns the smallest key greater than every key with prefix p,
-// or nil when there is none (p is all 0xff).
-func prefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] < 0xff {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
 }

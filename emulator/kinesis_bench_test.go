@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // acceptSink takes every record (the benchmark measures the engine's side
@@ -36,7 +38,7 @@ func BenchmarkPutItemKinesis(b *testing.B) {
 			te.mustCreate(nsA, simpleTable("bench"))
 			ctx := context.Background()
 			if dest {
-				if _, err := te.EnableKinesisStreamingDestination(ctx, nsA, &KinesisStreamingDestinationInput{TableName: sp("bench"),
+				if _, err := te.EnableKinesisStreamingDestination(ctx, nsA, &api.KinesisStreamingDestinationInput{TableName: sp("bench"),
 					StreamArn: sp("arn:aws:kinesis:" + nsA.Region + ":" + nsA.Account + ":stream/bench")}); err != nil {
 					b.Fatal(err)
 				}
@@ -44,7 +46,7 @@ func BenchmarkPutItemKinesis(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
+				if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
 					b.Fatal(err)
 				}
 				i++

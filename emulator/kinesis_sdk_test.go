@@ -9,12 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
 // Kinesis streaming destinations through the SDK: the four operations,
-// their statuses and transitions, the rules and messages of
-// control-plane-facts §7.1, validation, persistence across a restart.
+// their statuses and transitions, the rules and messages (API Reference,
+// EnableKinesisStreamingDestination and UpdateKinesisStreamingDestination;
+// docs/differences.md, "Kinesis streaming destinations"), validation,
+// persistence across a restart.
 
 const (
 	kdsStream  = "arn:aws:kinesis:us-east-1:" + sdkAccount + ":stream/orders"
@@ -277,6 +280,7 @@ func TestKinesisDestinationNotInherited(t *testing.T) {
 		t.Fatalf("the replica inherited %+v", ds)
 	}
 	b := bkBackup(t, f.home, "gtab", "bk1")
+	emulator.WaitBackups(f.s.Engine()) // a backup still CREATING is BackupInUseException
 	bkRestore(t, f.s, f.home, &dynamodb.RestoreTableFromBackupInput{BackupArn: b.BackupArn, TargetTableName: aws.String("restored")})
 	if ds := kdsDescribe(t, f.home, "restored"); len(ds) != 0 {
 		t.Fatalf("the restored table inherited %+v", ds)

@@ -3,6 +3,8 @@ package emulator
 import (
 	"context"
 	"testing"
+
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // queuedKinesis counts the records in the Kinesis queue.
@@ -42,12 +44,12 @@ func TestKinesisQueuesOnlyWhatIsDelivered(t *testing.T) {
 		})
 		te.mustCreate(nsA, simpleTable("plain"))
 		te.mustCreate(nsA, simpleTable("dest"))
-		if _, err := te.EnableKinesisStreamingDestination(ctx, nsA, &KinesisStreamingDestinationInput{TableName: sp("dest"),
+		if _, err := te.EnableKinesisStreamingDestination(ctx, nsA, &api.KinesisStreamingDestinationInput{TableName: sp("dest"),
 			StreamArn: sp("arn:aws:kinesis:" + nsA.Region + ":" + nsA.Account + ":stream/s")}); err != nil {
 			t.Fatal(err)
 		}
 		for i, table := range []string{"plain", "dest", "dest"} {
-			if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp(table), Item: benchItem(i)}); err != nil {
+			if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp(table), Item: benchItem(i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -59,11 +61,11 @@ func TestKinesisQueuesOnlyWhatIsDelivered(t *testing.T) {
 			t.Fatalf("sink %v: %d records queued, want %d", withSink, n, want)
 		}
 		// A disabled destination queues nothing more.
-		if _, err := te.DisableKinesisStreamingDestination(ctx, nsA, &KinesisStreamingDestinationInput{TableName: sp("dest"),
+		if _, err := te.DisableKinesisStreamingDestination(ctx, nsA, &api.KinesisStreamingDestinationInput{TableName: sp("dest"),
 			StreamArn: sp("arn:aws:kinesis:" + nsA.Region + ":" + nsA.Account + ":stream/s")}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("dest"), Item: benchItem(9)}); err != nil {
+		if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("dest"), Item: benchItem(9)}); err != nil {
 			t.Fatal(err)
 		}
 		if n := queuedKinesis(t, te); n != want {

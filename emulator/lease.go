@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/internal/jobs"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -28,6 +29,14 @@ import (
 // request, which no other process can read, so they run in the process
 // that took the request (docs/differences.md). On Pebble the process is
 // always the leader and nothing here runs.
+//
+// The background work itself lives in emulator/internal/jobs: the periodic
+// workers TTL (with stream trim), auto scaling and PITR trim are
+// registered on e.workers in New and started and stopped here, with a
+// "this process leads" gate before each pass; the exports, imports,
+// backups and restores run in the jobs.Group of e.ex and e.bk; the jobs
+// running here are claimed in e.lease.jobs; the election is a periodic
+// worker of its own.
 
 // leaseState is the engine's side of the leases.
 type leaseState struct {
@@ -43,13 +52,13 @@ type leaseState struct {
 	// mu serialises starting and stopping the workers.
 	mu      sync.Mutex
 	running bool
-	cancel  context.CancelFunc
-	done    chan struct{}
+	// loop is the election itself, a periodic worker of its own (a
+	// shared store only): every renewal interval, leaseTick.
+	loop jobs.Workers
 
 	// jobs is the backfill, restore and import jobs running here, so the
 	// leader's poll starts each once.
-	jobMu sync.Mutex
-	jobs  map[string]bool
+	jobs jobs.Claims
 }
 
 func (e *Engine) leaseDuration() time.Duration {
@@ -148,22 +157,9 @@ func (e *Engine) leading() bool { return e.lease.leading.Load() }
 // renewal interval, take or renew the leader lease; on taking it, start
 // the workers; on losing it, stop them; while leading, poll for jobs.
 func (e *Engine) startLeaseLoop() {
-	ctx, cancel := context.WithCancel(context.Background())
-	e.lease.cancel, e.lease.done = cancel, make(chan struct{})
 	e.leaseTick()
-	go func() {
-		defer close(e.lease.done)
-		tk := time.NewTicker(e.leaseRenew())
-		defer tk.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tk.C:
-				e.leaseTick()
-			}
-		}
-	}()
+	e.lease.loop.Register(jobs.Periodic{Name: "lease", Every: e.leaseRenew(), Pass: func(context.Context) { e.leaseTick() }})
+	e.lease.loop.Start()
 }
 
 func (e *Engine) leaseTick() {
@@ -192,11 +188,10 @@ func (e *Engine) leaseTick() {
 // stopLeaseLoop stops the election and, if leading, the workers, and
 // releases the lease so another process takes over at its next renewal.
 func (e *Engine) stopLeaseLoop() {
-	if e.lease.cancel == nil {
-		return
+	if !e.isShared {
+		return // no election: Close stops the workers
 	}
-	e.lease.cancel()
-	<-e.lease.done
+	e.lease.loop.Stop()
 	if e.leading() {
 		e.lease.leading.Store(false)
 		e.stopWorkers()
@@ -204,8 +199,8 @@ func (e *Engine) stopLeaseLoop() {
 	}
 	// The backups and exports it was copying stop with Close; the leader
 	// fails them at once rather than after the heartbeat expires.
-	e.bk.stop()
-	e.ex.stop()
+	e.bk.Tasks.Stop()
+	e.ex.Tasks.Stop()
 	b := e.opts.Store.NewBatch()
 	if b.Delete(aliveKey(e.ownerID())) == nil {
 		_ = e.commit(b)
@@ -262,10 +257,11 @@ func (e *Engine) startWorkers() error {
 	}
 	e.startReplication()
 	e.resumeRestores()
-	e.ttl.stopOnce, e.as.stopOnce = sync.Once{}, sync.Once{}
-	e.startTTL()
-	e.startAutoScale()
-	e.startPITRTrim()
+	// Before the PITR trim worker starts, as it always was, and before any
+	// worker that writes runs a pass.
+	e.pitr.Store(uint64(time.Now().UnixNano()))
+	// TTL, auto scaling, PITR trim (registered in New).
+	e.workers.Start()
 	// Last: a resumed import's job caches tables, which the steps above
 	// read without e.mu.
 	return e.resumeImports()
@@ -280,14 +276,14 @@ func (e *Engine) stopWorkers() {
 		return
 	}
 	e.lease.running = false
-	e.stopAutoScale()
-	e.bf.stop()
+	// The periodic workers first (TTL, auto scaling, PITR trim, each
+	// cancelled and waited for in turn): they make work for the others.
+	e.workers.Stop()
+	e.bf.tasks.Stop()
 	e.stopReplication()
-	e.bk.stop()
-	e.ex.stop()
-	e.stopTTL()
+	e.bk.Tasks.Stop()
+	e.ex.Tasks.Stop()
 	e.stopKinesis()
-	e.stopPITRTrim()
 }
 
 // loseLead stops what the leader runs, and the backups and exports this
@@ -316,9 +312,9 @@ func (e *Engine) loseLead() {
 // restartJobContexts makes the job states usable again after stopWorkers
 // cancelled them (leadership lost, the process keeps serving).
 func (e *Engine) restartJobContexts() {
-	e.bf.init()
-	e.bk.ctx, e.bk.cancel = context.WithCancel(context.Background())
-	e.ex.init()
+	e.bf.tasks.Restart()
+	e.bk.Tasks.Restart()
+	e.ex.Tasks.Restart()
 }
 
 // initQueueSeqs sets the sequences a write uses to key its replication,
@@ -330,9 +326,9 @@ func (e *Engine) initQueueSeqs() {
 	now := uint64(time.Now().UnixNano())
 	e.repl.seq.Store(max(now, e.lastOutboxSeq()))
 	if e.opts.Kinesis != nil {
-		e.kds.seq.Store(max(now, e.lastKinesisSeq()))
+		e.kds.Seq().Store(max(now, e.lastKinesisSeq()))
 	}
-	e.pitr.seq.Store(now)
+	e.pitr.Store(now)
 }
 
 // claimJob marks job key running here; false if it already is. A job
@@ -341,30 +337,13 @@ func (e *Engine) claimJob(key string) bool {
 	if !e.leading() {
 		return false
 	}
-	e.lease.jobMu.Lock()
-	defer e.lease.jobMu.Unlock()
-	if e.lease.jobs[key] {
-		return false
-	}
-	if e.lease.jobs == nil {
-		e.lease.jobs = map[string]bool{}
-	}
-	e.lease.jobs[key] = true
-	return true
+	return e.lease.jobs.Claim(key)
 }
 
 // jobRunning reports whether job key runs in this process.
-func (e *Engine) jobRunning(key string) bool {
-	e.lease.jobMu.Lock()
-	defer e.lease.jobMu.Unlock()
-	return e.lease.jobs[key]
-}
+func (e *Engine) jobRunning(key string) bool { return e.lease.jobs.Running(key) }
 
-func (e *Engine) releaseJob(key string) {
-	e.lease.jobMu.Lock()
-	delete(e.lease.jobs, key)
-	e.lease.jobMu.Unlock()
-}
+func (e *Engine) releaseJob(key string) { e.lease.jobs.Release(key) }
 
 // Every process sharing a store keeps a heartbeat key (family 'l', 'p'
 // and its owner ID) with an expiry, renewed with each lease tick: the
@@ -410,22 +389,4 @@ func (e *Engine) ownerGone(owner string) bool {
 	}
 	_, until := decodeLease(v)
 	return time.Now().UnixNano() >= until
-}
-
-// backupBusy reports whether a backup of table is being created: by this
-// process (in memory) or, on a shared store, by another live one.
-func (e *Engine) backupBusy(ns Namespace, table string) (bool, error) {
-	if _, busy := e.bk.creating[creatingKey(ns, table)]; busy || !e.isShared {
-		return busy, nil
-	}
-	all, err := scanRecords[backupMeta](e.opts.Store, backupPrefix(ns))
-	if err != nil {
-		return false, err
-	}
-	for _, m := range all {
-		if m.Status == backupCreating && m.Table.Name == table && !e.ownerGone(m.Owner) {
-			return true, nil
-		}
-	}
-	return false, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -37,15 +38,15 @@ func (r *recordingObserver) Throttled(t ThrottleEvent) {
 func TestObserver(t *testing.T) {
 	rec := &recordingObserver{}
 	te := newTestEngine(t, func(o *Options) { o.Observer = Observers(nil, rec) })
-	in := &CreateTableInput{
+	in := &api.CreateTableInput{
 		TableName: sp("obs"), AttributeDefinitions: attrs("pk", "S", "g", "S"),
 		KeySchema: keys("pk", "HASH"), BillingMode: sp("PROVISIONED"), ProvisionedThroughput: pt(5, 1),
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("g", "HASH"),
-			Projection: &Projection{ProjectionType: sp("ALL")}, ProvisionedThroughput: pt(5, 5)}},
+		GlobalSecondaryIndexes: []api.GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("g", "HASH"),
+			Projection: &api.Projection{ProjectionType: sp("ALL")}, ProvisionedThroughput: pt(5, 5)}},
 	}
 	te.mustCreate(nsA, in)
 	put := func() error {
-		_, err := te.PutItem(t.Context(), nsA, &PutItemInput{TableName: sp("obs"),
+		_, err := te.PutItem(t.Context(), nsA, &api.PutItemInput{TableName: sp("obs"),
 			Item: av.Item{"pk": thrS("hot"), "g": thrS("x")}})
 		return err
 	}
@@ -77,7 +78,7 @@ func TestObserver(t *testing.T) {
 		t.Fatalf("throttle events %+v, want one", rec.throttled)
 	}
 	ev := rec.throttled[0]
-	if ev.Table != "obs" || ev.Read || ev.Bucket != "table" || ev.Code != CodeProvisionedThroughputExceeded ||
+	if ev.Table != "obs" || ev.Read || ev.Bucket != "table" || ev.Code != api.CodeProvisionedThroughputExceeded ||
 		ev.Reason != ReasonTableWriteProvisionedThroughputExceeded {
 		t.Errorf("throttle event %+v", ev)
 	}
@@ -106,7 +107,7 @@ func BenchmarkPutItemObserver(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			te := newTestEngine(b, func(o *Options) { o.Observer = c.o; o.Throttle.Off = true })
 			te.mustCreate(nsA, simpleTable("bench"))
-			in := &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k")}}
+			in := &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k")}}
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := te.PutItem(b.Context(), nsA, in); err != nil {
@@ -132,16 +133,16 @@ func BenchmarkPutItemGSIs(b *testing.B) {
 	}{{"throttle-off", true}, {"throttle-on", false}} {
 		b.Run(c.name, func(b *testing.B) {
 			te := newTestEngine(b, func(o *Options) { o.Throttle.Off = c.off })
-			in := &CreateTableInput{
+			in := &api.CreateTableInput{
 				TableName: sp("bench"), AttributeDefinitions: attrs("pk", "S", "a", "S", "b", "S", "c", "S"),
 				KeySchema: keys("pk", "HASH"), BillingMode: sp("PAY_PER_REQUEST"),
 			}
 			for _, g := range []string{"a", "b", "c"} {
-				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{IndexName: sp("by" + g),
-					KeySchema: keys(g, "HASH"), Projection: &Projection{ProjectionType: sp("KEYS_ONLY")}})
+				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, api.GlobalSecondaryIndex{IndexName: sp("by" + g),
+					KeySchema: keys(g, "HASH"), Projection: &api.Projection{ProjectionType: sp("KEYS_ONLY")}})
 			}
 			te.mustCreate(nsA, in)
-			put := &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k"), "a": thrS("1"), "b": thrS("2"), "c": thrS("3")}}
+			put := &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k"), "a": thrS("1"), "b": thrS("2"), "c": thrS("3")}}
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {

@@ -2,543 +2,198 @@ package emulator
 
 import (
 	"context"
+	"fmt"
 	"strconv"
-	"strings"
-	"sync"
 
-	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/expr"
-	"github.com/extenddb/extenddb/emulator/partiql"
+	"github.com/extenddb/extenddb/emulator/internal/partiqlexec"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
+	"github.com/extenddb/extenddb/emulator/work"
 )
 
-// PartiQL runs on the classic operations: a statement is parsed (once per
-// text, see partiqlState), checked, and translated into expression text
-// with #names and :values for Query, Scan, PutItem, UpdateItem, DeleteItem,
-// TransactWriteItems and TransactGetItems. Validation, capacity, throttling,
-// streams and indexes are therefore those of the classic API.
+// PartiQL runs in emulator/internal/partiqlexec on the classic operations
+// (Query, Scan, PutItem, UpdateItem, DeleteItem, TransactWriteItems,
+// TransactGetItems), so validation, capacity, throttling, streams and
+// indexes are those of the classic API. This file checks the requests'
+// shapes, as every operation's, and hands the statements over with pqCore,
+// the core as PartiQL uses it.
 
 // CodeDuplicateItem is what INSERT of an existing key answers.
-const CodeDuplicateItem = "DuplicateItemException"
+const CodeDuplicateItem = partiqlexec.CodeDuplicateItem
 
 const (
-	msgDuplicateItem   = "Duplicate primary key exists in table"
-	msgMandatoryKeyEq  = "Where clause does not contain a mandatory equality on all key attributes"
-	msgNotOnIndex      = "This operation is not supported on an index"
-	msgNoSuchIndex     = "The table does not have the specified index"
-	msgGSIConsistent   = "Strongly consistent read is not supported on Global Secondary Indexes"
-	msgMissingIsOnly   = "MISSING must be compared using IS operator"
 	maxStatementLength = 8192
-	// partiqlCacheSize bounds the statement cache; it is emptied when full.
-	partiqlCacheSize = 4096
+	maxBatchStatements = 25
+	txStatementsPath   = "transactStatements"
 )
 
-// partiqlState caches parsed statements (and parse errors) by text; its
-// zero value is ready. Statements are immutable once parsed.
-type partiqlState struct {
-	mu    sync.RWMutex
-	cache map[string]partiqlParsed
-}
-
-type partiqlParsed struct {
-	st  *partiql.Statement
-	err error
-}
-
-// parseStatement parses text through the cache.
-func (e *Engine) parseStatement(text string) (*partiql.Statement, error) {
-	s := &e.pq
-	s.mu.RLock()
-	p, ok := s.cache[text]
-	s.mu.RUnlock()
-	if ok {
-		return p.st, p.err
+// ExecuteStatement runs one PartiQL statement.
+func (e *Engine) ExecuteStatement(ctx context.Context, ns api.Namespace, in *api.ExecuteStatementInput) (*api.ExecuteStatementOutput, error) {
+	ctx = partiqlContext(ctx)
+	if in == nil {
+		in = &api.ExecuteStatementInput{}
 	}
-	st, err := partiql.Parse(text)
-	s.mu.Lock()
-	if s.cache == nil || len(s.cache) >= partiqlCacheSize {
-		s.cache = make(map[string]partiqlParsed)
+	var v shape.Violations
+	statementShape(&v, "statement", in.Statement)
+	if in.Parameters != nil && len(in.Parameters) == 0 {
+		v.Add("[]", "parameters", "Member must have length greater than or equal to 1")
 	}
-	s.cache[text] = partiqlParsed{st: st, err: err}
-	s.mu.Unlock()
-	return st, err
-}
-
-// pqError turns a parser or binder error into the engine's error.
-func pqError(err error) error {
-	if pe, ok := err.(*partiql.Error); ok {
-		return Validation("%s", pe.Message)
+	if in.NextToken != nil {
+		v.Length("nextToken", *in.NextToken, 1, 32768)
 	}
-	return exprError(err)
-}
-
-// pqPrepared is a statement with its parameters checked.
-type pqPrepared struct {
-	st     *partiql.Statement
-	params []av.Value
-}
-
-// prepare parses text and binds params: the count must match and every
-// value must be valid.
-func (e *Engine) pqPrepare(text string, params []av.Value) (*pqPrepared, error) {
-	st, err := e.parseStatement(text)
-	if err != nil {
-		return nil, pqError(err)
-	}
-	if st.Params != len(params) {
-		return nil, Validation(partiql.MsgParamCount)
-	}
-	for _, v := range params {
-		if err := av.ValidateValue(v); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	p := &pqPrepared{st: st, params: params}
-	if st.Where != nil {
-		// Operand types and functions are checked before the table is
-		// looked up, as DynamoDB does.
-		if _, err := p.newCond().cond(st.Where); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
-}
-
-// condText builds DynamoDB expression text from PartiQL trees.
-type condText struct {
-	p      *pqPrepared
-	names  map[string]string
-	byName map[string]string
-	values map[string]av.Value
-}
-
-func (p *pqPrepared) newCond() *condText {
-	return &condText{p: p, names: map[string]string{}, byName: map[string]string{}, values: map[string]av.Value{}}
-}
-
-// namesOrNil and valuesOrNil give the maps as a request carries them.
-func (c *condText) namesOrNil() map[string]string {
-	if len(c.names) == 0 {
-		return nil
-	}
-	return c.names
-}
-
-func (c *condText) valuesOrNil() map[string]av.Value {
-	if len(c.values) == 0 {
-		return nil
-	}
-	return c.values
-}
-
-func (c *condText) name(n string) string {
-	if ph, ok := c.byName[n]; ok {
-		return ph
-	}
-	ph := "#n" + strconv.Itoa(len(c.names))
-	c.names[ph] = n
-	c.byName[n] = ph
-	return ph
-}
-
-func (c *condText) value(v av.Value) string {
-	ph := ":v" + strconv.Itoa(len(c.values))
-	c.values[ph] = v
-	return ph
-}
-
-func (c *condText) path(p partiql.Path) string {
-	var b strings.Builder
-	for i, el := range p.Elems {
-		if el.IsIndex {
-			b.WriteString("[" + strconv.Itoa(el.Index) + "]")
-			continue
-		}
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(c.name(el.Name))
-	}
-	return b.String()
-}
-
-// exprPath converts a PartiQL path to the expression package's.
-func exprPath(p partiql.Path) expr.Path {
-	out := make(expr.Path, len(p.Elems))
-	for i, el := range p.Elems {
-		out[i] = expr.PathElem{Name: el.Name, Index: el.Index, IsIndex: el.IsIndex}
-	}
-	return out
-}
-
-func pos(p partiql.Pos) string { return " at " + p.String() }
-
-// literal evaluates a value expression.
-func (c *condText) literal(x partiql.Expr) (av.Value, error) {
-	v, err := partiql.Value(x, c.p.params)
-	if err != nil {
-		return av.Value{}, pqError(err)
-	}
-	return v, nil
-}
-
-// operand writes a value position of a condition.
-func (c *condText) operand(x partiql.Expr) (string, error) {
-	switch o := x.(type) {
-	case *partiql.PathExpr:
-		return c.path(o.Path), nil
-	case *partiql.Lit:
-		if o.Kind == partiql.LitMissing {
-			return "", Validation(msgMissingIsOnly)
-		}
-	case *partiql.Call:
-		if o.Name == "size" {
-			if len(o.Args) != 1 {
-				return "", Validation("Incorrect number of operands for operator or function; operator or function: size, number of operands: %d", len(o.Args))
-			}
-			pe, ok := o.Args[0].(*partiql.PathExpr)
-			if !ok {
-				return "", Validation("Operator or function requires a document path; operator or function: size")
-			}
-			return "size(" + c.path(pe.Path) + ")", nil
-		}
-		return "", c.unknownFunc(o)
-	case *partiql.Binary:
-		if o.Op == "+" || o.Op == "-" {
-			return "", Validation("Unsupported operator in a condition: %s%s", o.Op, pos(o.Pos))
-		}
-		return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
-	}
-	return c.literalValue(x)
-}
-
-// literalValue writes a value expression as a :placeholder.
-func (c *condText) literalValue(x partiql.Expr) (string, error) {
-	if !partiql.IsLiteral(x) {
-		return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
-	}
-	v, err := c.literal(x)
-	if err != nil {
-		return "", err
-	}
-	return c.value(v), nil
-}
-
-func (c *condText) unknownFunc(f *partiql.Call) error {
-	return Validation("Unrecognized function: %s%s", f.Name, pos(f.Pos))
-}
-
-// orderedOperand is an operand of < <= > >= BETWEEN: a value must be S, N or B.
-func (c *condText) orderedOperand(x partiql.Expr, op string) (string, error) {
-	s, err := c.operand(x)
-	if err != nil {
-		return "", err
-	}
-	if v, ok := c.values[s]; ok && v.Type != av.TypeS && v.Type != av.TypeN && v.Type != av.TypeB {
-		return "", Validation("Incorrect operand type for operator or function; operator or function: %s, operand type: %s", op, v.Type)
-	}
-	return s, nil
-}
-
-// boolConst reports whether x is TRUE or FALSE.
-func boolConst(x partiql.Expr) (val, ok bool) {
-	if l, is := x.(*partiql.Lit); is && l.Kind == partiql.LitBool {
-		return l.Text == "true", true
-	}
-	return false, false
-}
-
-// cond writes a boolean expression.
-func (c *condText) cond(x partiql.Expr) (string, error) {
-	switch n := x.(type) {
-	case *partiql.Binary:
-		switch n.Op {
-		case "AND", "OR":
-			l, err := c.cond(n.L)
-			if err != nil {
-				return "", err
-			}
-			r, err := c.cond(n.R)
-			if err != nil {
-				return "", err
-			}
-			return group(l) + " " + n.Op + " " + group(r), nil
-		case "=", "<>":
-			// attribute_exists(x) = true and the like.
-			for _, pair := range [][2]partiql.Expr{{n.L, n.R}, {n.R, n.L}} {
-				if f, ok := pair[0].(*partiql.Call); ok && f.Name != "size" {
-					if b, isBool := boolConst(pair[1]); isBool {
-						s, err := c.cond(f)
-						if err != nil {
-							return "", err
-						}
-						if b == (n.Op == "=") {
-							return s, nil
-						}
-						return "NOT " + group(s), nil
-					}
-				}
-			}
-			fallthrough
-		case "<", "<=", ">", ">=":
-			get := c.operand
-			if n.Op != "=" && n.Op != "<>" {
-				get = func(x partiql.Expr) (string, error) { return c.orderedOperand(x, n.Op) }
-			}
-			l, err := get(n.L)
-			if err != nil {
-				return "", err
-			}
-			r, err := get(n.R)
-			if err != nil {
-				return "", err
-			}
-			out := l + " " + n.Op + " " + r
-			if n.Op == "<>" {
-				// An absent attribute matches neither = nor <>.
-				for _, x := range []partiql.Expr{n.L, n.R} {
-					if pe, ok := x.(*partiql.PathExpr); ok {
-						out = group(out) + " AND attribute_exists(" + c.path(pe.Path) + ")"
-					}
-				}
-			}
-			return out, nil
-		}
-		return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
-	case *partiql.Not:
-		s, err := c.cond(n.X)
-		if err != nil {
-			return "", err
-		}
-		return "NOT " + group(s), nil
-	case *partiql.Between:
-		var parts [3]string
-		for i, o := range []partiql.Expr{n.X, n.Lo, n.Hi} {
-			s, err := c.orderedOperand(o, "BETWEEN")
-			if err != nil {
-				return "", err
-			}
-			parts[i] = s
-		}
-		return parts[0] + " BETWEEN " + parts[1] + " AND " + parts[2], nil
-	case *partiql.In:
-		l, err := c.operand(n.X)
-		if err != nil {
-			return "", err
-		}
-		if len(n.List) == 0 {
-			return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
-		}
-		items := make([]string, len(n.List))
-		for i, o := range n.List {
-			if items[i], err = c.operand(o); err != nil {
-				return "", err
-			}
-		}
-		return l + " IN (" + strings.Join(items, ", ") + ")", nil
-	case *partiql.Is:
-		pe, ok := n.X.(*partiql.PathExpr)
-		if !ok {
-			return "", Validation("Operator or function requires a document path; operator or function: IS")
-		}
-		p := c.path(pe.Path)
-		var s string
-		switch t := partiql.TypeDescriptor(n.Type); t {
-		case "MISSING":
-			s = "attribute_not_exists(" + p + ")"
-		case "BAG", "SEXP":
-			s = "attribute_type(" + p + ", " + c.value(av.Value{Type: av.TypeS, S: "SS"}) + ") AND NOT (attribute_exists(" + p + "))"
-		default:
-			s = "attribute_type(" + p + ", " + c.value(av.Value{Type: av.TypeS, S: t}) + ")"
-		}
-		if n.Neg {
-			return "NOT " + group(s), nil
-		}
-		return s, nil
-	case *partiql.Call:
-		return c.function(n)
-	}
-	return "", Validation(partiql.MalformedPrefix + partiql.MsgUnexpectedTerm)
-}
-
-// function writes a boolean function call.
-func (c *condText) function(f *partiql.Call) (string, error) {
-	want := map[string]int{"begins_with": 2, "contains": 2, "attribute_type": 2, "attribute_exists": 1, "attribute_not_exists": 1}[f.Name]
-	if want == 0 {
-		return "", c.unknownFunc(f)
-	}
-	if len(f.Args) != want {
-		return "", Validation("Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d", f.Name, len(f.Args))
-	}
-	args := make([]string, len(f.Args))
-	for i, a := range f.Args {
-		if i == 0 {
-			pe, ok := a.(*partiql.PathExpr)
-			if !ok {
-				return "", Validation("Operator or function requires a document path; operator or function: %s", f.Name)
-			}
-			args[i] = c.path(pe.Path)
-			continue
-		}
-		s, err := c.operand(a)
-		if err != nil {
-			return "", err
-		}
-		args[i] = s
-	}
-	return f.Name + "(" + strings.Join(args, ", ") + ")", nil
-}
-
-// group parenthesizes s unless it already is one parenthesized group (the
-// expression parser refuses redundant parentheses).
-func group(s string) string {
-	if len(s) > 1 && s[0] == '(' {
-		depth := 0
-		for i := 0; i < len(s); i++ {
-			switch s[i] {
-			case '(':
-				depth++
-			case ')':
-				depth--
-				if depth == 0 {
-					if i == len(s)-1 {
-						return s
-					}
-					return "(" + s + ")"
-				}
-			}
-		}
-	}
-	return "(" + s + ")"
-}
-
-// conjuncts flattens the top-level ANDs of x.
-func conjuncts(x partiql.Expr, out []partiql.Expr) []partiql.Expr {
-	if b, ok := x.(*partiql.Binary); ok && b.Op == "AND" {
-		return conjuncts(b.R, conjuncts(b.L, out))
-	}
-	return append(out, x)
-}
-
-// disjuncts flattens the top-level ORs of x.
-func disjuncts(x partiql.Expr, out []partiql.Expr) []partiql.Expr {
-	if b, ok := x.(*partiql.Binary); ok && b.Op == "OR" {
-		return disjuncts(b.R, disjuncts(b.L, out))
-	}
-	return append(out, x)
-}
-
-// attrOf returns the attribute a term's path names when the path is a
-// single top-level name.
-func attrOf(x partiql.Expr) (string, bool) {
-	pe, ok := x.(*partiql.PathExpr)
-	if !ok || len(pe.Path.Elems) != 1 || pe.Path.Elems[0].IsIndex {
-		return "", false
-	}
-	return pe.Path.Elems[0].Name, true
-}
-
-// keyEquality returns (attribute, value expression) for a term attr = literal.
-func keyEquality(x partiql.Expr) (string, partiql.Expr, bool) {
-	b, ok := x.(*partiql.Binary)
-	if !ok || b.Op != "=" {
-		return "", nil, false
-	}
-	if a, ok := attrOf(b.L); ok && partiql.IsLiteral(b.R) {
-		return a, b.R, true
-	}
-	if a, ok := attrOf(b.R); ok && partiql.IsLiteral(b.L) {
-		return a, b.L, true
-	}
-	return "", nil, false
-}
-
-// itemKey splits a write's WHERE into the item's key (an equality on every
-// key attribute) and the remaining terms, which become the condition.
-func (p *pqPrepared) itemKey(t *tableMeta) (av.Item, []partiql.Expr, error) {
-	if p.st.Where == nil {
-		return nil, nil, Validation(msgMandatoryKeyEq)
-	}
-	key := av.Item{}
-	var rest []partiql.Expr
-	for _, term := range conjuncts(p.st.Where, nil) {
-		a, vx, ok := keyEquality(term)
-		if ok && isKeyAttr(t, a) {
-			if _, dup := key[a]; dup {
-				return nil, nil, Validation("Multiple conditions on same key %s. Only single item Update/Insert/Delete are supported", a)
-			}
-			v, err := partiql.Value(vx, p.params)
-			if err != nil {
-				return nil, nil, pqError(err)
-			}
-			key[a] = v
-			continue
-		}
-		rest = append(rest, term)
-	}
-	if len(key) != len(t.KeySchema) {
-		return nil, nil, Validation(msgMandatoryKeyEq)
-	}
-	return key, rest, nil
-}
-
-func isKeyAttr(t *tableMeta, a string) bool {
-	for _, k := range t.KeySchema {
-		if k.Name == a {
-			return true
-		}
-	}
-	return false
-}
-
-// andText writes terms joined by AND ("" for none).
-func (c *condText) andText(terms []partiql.Expr) (string, error) {
-	parts := make([]string, 0, len(terms))
-	for _, t := range terms {
-		s, err := c.cond(t)
-		if err != nil {
-			return "", err
-		}
-		parts = append(parts, group(s))
-	}
-	return strings.Join(parts, " AND "), nil
-}
-
-// pqTable looks up a statement's table; PartiQL's missing-table message
-// names no table. With a caller (--auth=sigv4) the statement is authorized
-// as IAM does PartiQL: dynamodb:PartiQLSelect/Insert/Update/Delete on the
-// table (or index) it names, without cross-account access.
-func (e *Engine) pqTable(ctx context.Context, ns Namespace, st *partiql.Statement) (*tableMeta, error) {
-	name := st.Table
-	if err := checkBareName(name); err != nil {
-		return nil, ResourceNotFound()
-	}
-	actx := pqCallerContext(ctx)
-	action := "dynamodb:PartiQL" + pqActions[st.Kind]
-	t, err := e.table(ns, name)
-	if err != nil {
-		if hasCode(err, CodeResourceNotFound) {
-			if actx != nil {
-				if aerr := e.Authorize(actx, ns, action, name, st.Index); aerr != nil {
-					return nil, aerr
-				}
-			}
-			return nil, ResourceNotFound()
-		}
+	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, "INDEXES", "TOTAL", "NONE")
+	v.Min("limit", in.Limit, 1)
+	v.Enum("returnValuesOnConditionCheckFailure", in.ReturnValuesOnConditionCheckFailure, "ALL_OLD", "NONE")
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if actx != nil {
-		if err := e.authorize(actx, action, t, st.Index, "", nil); err != nil {
-			return nil, err
-		}
-	}
-	return t, nil
+	return e.pq.ExecuteStatement(ctx, (*pqCore)(e), ns, in)
 }
 
-// pqActions name a statement kind in IAM's PartiQL actions.
-var pqActions = map[partiql.Kind]string{partiql.Select: "Select", partiql.Insert: "Insert", partiql.Update: "Update", partiql.Delete: "Delete", partiql.Exists: "Select"}
+// BatchExecuteStatement runs up to 25 PartiQL statements, all reads or all
+// writes, each answered on its own.
+func (e *Engine) BatchExecuteStatement(ctx context.Context, ns api.Namespace, in *api.BatchExecuteStatementInput) (*api.BatchExecuteStatementOutput, error) {
+	ctx = partiqlContext(ctx)
+	if in == nil {
+		in = &api.BatchExecuteStatementInput{}
+	}
+	var v shape.Violations
+	statementListShape(&v, "statements", in.Statements != nil, len(in.Statements), maxBatchStatements)
+	for i, s := range in.Statements {
+		statementShape(&v, "statements."+strconv.Itoa(i+1)+".member.statement", s.Statement)
+	}
+	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, "INDEXES", "TOTAL", "NONE")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return e.pq.BatchExecuteStatement(ctx, (*pqCore)(e), ns, in)
+}
 
-// hasCode reports whether err is an *Error with code.
-func hasCode(err error, code string) bool {
-	ee, ok := err.(*Error)
-	return ok && ee.Code == code
+// ExecuteTransaction runs up to 100 PartiQL statements atomically.
+func (e *Engine) ExecuteTransaction(ctx context.Context, ns api.Namespace, in *api.ExecuteTransactionInput) (*api.ExecuteTransactionOutput, error) {
+	ctx = partiqlContext(ctx)
+	if in == nil {
+		in = &api.ExecuteTransactionInput{}
+	}
+	var v shape.Violations
+	statementListShape(&v, txStatementsPath, in.TransactStatements != nil, len(in.TransactStatements), maxTransactItems)
+	for i, s := range in.TransactStatements {
+		statementShape(&v, txStatementsPath+"."+strconv.Itoa(i+1)+".member.statement", s.Statement)
+		v.Enum(txStatementsPath+"."+strconv.Itoa(i+1)+".member.returnValuesOnConditionCheckFailure", s.ReturnValuesOnConditionCheckFailure, "ALL_OLD", "NONE")
+	}
+	if in.ClientRequestToken != nil {
+		v.Length("clientRequestToken", *in.ClientRequestToken, 1, 36)
+	}
+	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, "INDEXES", "TOTAL", "NONE")
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return e.pq.ExecuteTransaction(ctx, (*pqCore)(e), ns, in)
+}
+
+// statementShape checks a statement member's presence and length.
+func statementShape(v *shape.Violations, path string, s *string) {
+	if s == nil {
+		v.Null(path)
+		return
+	}
+	v.Length(path, *s, 1, maxStatementLength)
+}
+
+// statementListShape checks a list of statements' presence and length.
+func statementListShape(v *shape.Violations, path string, present bool, n, hi int) {
+	switch {
+	case !present:
+		v.Null(path)
+	case n < 1:
+		v.Add("'[]'", path, "Member must have length greater than or equal to 1")
+	case n > hi:
+		v.Add(txListValue(n), path, fmt.Sprintf("Member must have length less than or equal to %d", hi))
+	}
+}
+
+// pqCore is the engine as PartiQL execution uses it (partiqlexec.Core): a
+// type of its own, so the Engine's Go API does not grow.
+type pqCore Engine
+
+func (c *pqCore) GetItem(ctx context.Context, ns api.Namespace, in *api.GetItemInput) (*api.GetItemOutput, error) {
+	return (*Engine)(c).GetItem(ctx, ns, in)
+}
+
+func (c *pqCore) Query(ctx context.Context, ns api.Namespace, in *api.QueryInput) (*api.ReadManyOutput, error) {
+	return (*Engine)(c).Query(ctx, ns, in)
+}
+
+func (c *pqCore) Scan(ctx context.Context, ns api.Namespace, in *api.ScanInput) (*api.ReadManyOutput, error) {
+	return (*Engine)(c).Scan(ctx, ns, in)
+}
+
+func (c *pqCore) PutItem(ctx context.Context, ns api.Namespace, in *api.PutItemInput) (*api.WriteItemOutput, error) {
+	return (*Engine)(c).PutItem(ctx, ns, in)
+}
+
+func (c *pqCore) UpdateItem(ctx context.Context, ns api.Namespace, in *api.UpdateItemInput) (*api.WriteItemOutput, error) {
+	return (*Engine)(c).UpdateItem(ctx, ns, in)
+}
+
+func (c *pqCore) DeleteItem(ctx context.Context, ns api.Namespace, in *api.DeleteItemInput) (*api.WriteItemOutput, error) {
+	return (*Engine)(c).DeleteItem(ctx, ns, in)
+}
+
+func (c *pqCore) TransactGetItems(ctx context.Context, ns api.Namespace, in *api.TransactGetItemsInput) (*api.TransactGetItemsOutput, error) {
+	return (*Engine)(c).TransactGetItems(ctx, ns, in)
+}
+
+func (c *pqCore) TransactWriteItems(ctx context.Context, ns api.Namespace, in *api.TransactWriteItemsInput) (*api.TransactWriteItemsOutput, error) {
+	return (*Engine)(c).TransactWriteItems(ctx, ns, in)
+}
+
+func (c *pqCore) ExprCache() *expr.Cache { return (*Engine)(c).exprCache() }
+
+func (c *pqCore) Meter(ctx context.Context) work.Meter { return work.New(ctx, &c.work) }
+
+func (c *pqCore) Cancelled(reasons []*api.CancellationReason) *api.Error { return cancelled(reasons) }
+
+// Table looks up a statement's table; PartiQL's missing-table message
+// names no table. With a caller (--auth=sigv4) the statement is authorized
+// as IAM does PartiQL: action on the table (or index) it names, without
+// cross-account access.
+func (c *pqCore) Table(ctx context.Context, ns api.Namespace, action, name, index string) (partiqlexec.Table, error) {
+	e := (*Engine)(c)
+	if err := shape.CheckBareName(name); err != nil {
+		return partiqlexec.Table{}, api.ResourceNotFound()
+	}
+	actx := pqCallerContext(ctx)
+	t, err := e.table(ns, name)
+	if err != nil {
+		if ee, ok := err.(*api.Error); ok && ee.Code == api.CodeResourceNotFound {
+			if actx != nil {
+				if aerr := e.Authorize(actx, ns, action, name, index); aerr != nil {
+					return partiqlexec.Table{}, aerr
+				}
+			}
+			return partiqlexec.Table{}, api.ResourceNotFound()
+		}
+		return partiqlexec.Table{}, err
+	}
+	if actx != nil {
+		if err := e.authorize(actx, action, t, index, "", nil); err != nil {
+			return partiqlexec.Table{}, err
+		}
+	}
+	out := partiqlexec.Table{ID: t.ID, Hash: t.hashKey().Name}
+	if rk, ok := t.rangeKey(); ok {
+		out.Range = rk.Name
+	}
+	if index != "" {
+		if ix, ok := t.index(index, e.now()); ok {
+			keys := make([]partiqlexec.KeyAttr, len(ix.KeySchema))
+			for i, k := range ix.KeySchema {
+				keys[i] = partiqlexec.KeyAttr{Name: k.Name, Range: k.KeyType != keyHash}
+			}
+			out.Index = &partiqlexec.Index{Name: ix.Name, Local: ix.Local, Key: keys}
+		}
+	}
+	return out, nil
 }

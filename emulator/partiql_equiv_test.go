@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -21,14 +22,14 @@ func nAV(n int) av.Value    { return av.Value{Type: av.TypeN, S: fmt.Sprint(n)} 
 // pqEquivTable creates name (pk S, sk N, GSI gix on g) with a stream.
 func pqEquivTable(te *testEngine, name string) {
 	te.t.Helper()
-	in := &CreateTableInput{
+	in := &api.CreateTableInput{
 		TableName:            sp(name),
 		AttributeDefinitions: attrs("pk", "S", "sk", "N", "g", "S"),
 		KeySchema:            keys("pk", "HASH", "sk", "RANGE"),
 		BillingMode:          sp("PAY_PER_REQUEST"),
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
-			Projection: &Projection{ProjectionType: sp("ALL")}}},
-		StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("NEW_AND_OLD_IMAGES")},
+		GlobalSecondaryIndexes: []api.GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
+			Projection: &api.Projection{ProjectionType: sp("ALL")}}},
+		StreamSpecification: &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("NEW_AND_OLD_IMAGES")},
 	}
 	te.mustCreate(nsA, in)
 }
@@ -44,7 +45,7 @@ func TestPartiQLSelectEquivalence(t *testing.T) {
 		if r.IntN(2) == 0 {
 			it["g"] = sAV(fmt.Sprint("g", r.IntN(3)))
 		}
-		if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("eqv"), Item: it}); err != nil {
+		if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("eqv"), Item: it}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -64,27 +65,27 @@ func TestPartiQLSelectEquivalence(t *testing.T) {
 	names := map[string]string{"#a": "a"}
 	type pair struct {
 		stmt  string
-		query *QueryInput
-		scan  *ScanInput
+		query *api.QueryInput
+		scan  *api.ScanInput
 	}
 	var pairs []pair
 	for n := range 12 {
 		p, a, sk := fmt.Sprint("p", n%6), n%10, n*10
 		pairs = append(pairs,
 			pair{stmt: fmt.Sprintf(`SELECT * FROM "eqv" WHERE pk = '%s'`, p),
-				query: &QueryInput{KeyConditionExpression: sp("pk = :p"), ExpressionAttributeValues: vals(":p", p)}},
+				query: &api.QueryInput{KeyConditionExpression: sp("pk = :p"), ExpressionAttributeValues: vals(":p", p)}},
 			pair{stmt: fmt.Sprintf(`SELECT * FROM "eqv" WHERE pk = '%s' AND sk > %d`, p, sk),
-				query: &QueryInput{KeyConditionExpression: sp("pk = :p AND sk > :s"), ExpressionAttributeValues: vals(":p", p, ":s", sk)}},
+				query: &api.QueryInput{KeyConditionExpression: sp("pk = :p AND sk > :s"), ExpressionAttributeValues: vals(":p", p, ":s", sk)}},
 			pair{stmt: fmt.Sprintf(`SELECT * FROM "eqv" WHERE pk = '%s' AND sk BETWEEN %d AND %d ORDER BY sk DESC`, p, sk, sk+40),
-				query: &QueryInput{KeyConditionExpression: sp("pk = :p AND sk BETWEEN :s AND :e"), ScanIndexForward: bl(false),
+				query: &api.QueryInput{KeyConditionExpression: sp("pk = :p AND sk BETWEEN :s AND :e"), ScanIndexForward: bl(false),
 					ExpressionAttributeValues: vals(":p", p, ":s", sk, ":e", sk+40)}},
 			pair{stmt: fmt.Sprintf(`SELECT * FROM "eqv" WHERE pk = '%s' AND a = %d`, p, a),
-				query: &QueryInput{KeyConditionExpression: sp("pk = :p"), FilterExpression: sp("#a = :a"),
+				query: &api.QueryInput{KeyConditionExpression: sp("pk = :p"), FilterExpression: sp("#a = :a"),
 					ExpressionAttributeNames: names, ExpressionAttributeValues: vals(":p", p, ":a", a)}},
 			pair{stmt: fmt.Sprintf(`SELECT * FROM "eqv" WHERE a < %d`, a),
-				scan: &ScanInput{FilterExpression: sp("#a < :a"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals(":a", a)}},
+				scan: &api.ScanInput{FilterExpression: sp("#a < :a"), ExpressionAttributeNames: names, ExpressionAttributeValues: vals(":a", a)}},
 			pair{stmt: fmt.Sprintf(`SELECT * FROM "eqv"."gix" WHERE g = 'g%d'`, n%3),
-				query: &QueryInput{IndexName: sp("gix"), KeyConditionExpression: sp("g = :g"), ExpressionAttributeValues: vals(":g", fmt.Sprint("g", n%3))}},
+				query: &api.QueryInput{IndexName: sp("gix"), KeyConditionExpression: sp("g = :g"), ExpressionAttributeValues: vals(":g", fmt.Sprint("g", n%3))}},
 		)
 	}
 	for _, pr := range pairs {
@@ -92,11 +93,11 @@ func TestPartiQLSelectEquivalence(t *testing.T) {
 			if consistent && pr.query != nil && pr.query.IndexName != nil {
 				continue
 			}
-			got, err := te.ExecuteStatement(ctx, nsA, &ExecuteStatementInput{Statement: sp(pr.stmt), ReturnConsumedCapacity: total, ConsistentRead: bl(consistent)})
+			got, err := te.ExecuteStatement(ctx, nsA, &api.ExecuteStatementInput{Statement: sp(pr.stmt), ReturnConsumedCapacity: total, ConsistentRead: bl(consistent)})
 			if err != nil {
 				t.Fatalf("%s: %v", pr.stmt, err)
 			}
-			var want *ReadManyOutput
+			var want *api.ReadManyOutput
 			if pr.query != nil {
 				q := *pr.query
 				q.TableName, q.ReturnConsumedCapacity, q.ConsistentRead = sp("eqv"), total, bl(consistent)
@@ -120,25 +121,25 @@ func TestPartiQLSelectEquivalence(t *testing.T) {
 }
 
 // streamRecords reads every record of table's stream.
-func streamRecords(t *testing.T, te *testEngine, table string) []StreamRecord {
+func streamRecords(t *testing.T, te *testEngine, table string) []api.StreamRecord {
 	t.Helper()
 	ctx := context.Background()
-	ls, err := te.ListStreams(ctx, nsA, &ListStreamsInput{TableName: sp(table)})
+	ls, err := te.ListStreams(ctx, nsA, &api.ListStreamsInput{TableName: sp(table)})
 	if err != nil || len(ls.Streams) != 1 {
 		t.Fatalf("ListStreams: %v", err)
 	}
 	arn := ls.Streams[0].StreamArn
-	d, err := te.DescribeStream(ctx, nsA, &DescribeStreamInput{StreamArn: sp(arn)})
+	d, err := te.DescribeStream(ctx, nsA, &api.DescribeStreamInput{StreamArn: sp(arn)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []StreamRecord
+	var recs []api.StreamRecord
 	for _, sh := range d.StreamDescription.Shards {
-		it, err := te.GetShardIterator(ctx, nsA, &GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(sh.ShardId), ShardIteratorType: sp("TRIM_HORIZON")})
+		it, err := te.GetShardIterator(ctx, nsA, &api.GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(sh.ShardId), ShardIteratorType: sp("TRIM_HORIZON")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := te.GetRecords(ctx, nsA, &GetRecordsInput{ShardIterator: sp(it.ShardIterator)})
+		out, err := te.GetRecords(ctx, nsA, &api.GetRecordsInput{ShardIterator: sp(it.ShardIterator)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,25 +158,25 @@ func TestPartiQLWriteEquivalence(t *testing.T) {
 	type step struct {
 		stmt    string
 		params  []av.Value
-		classic func(table string) (*WriteItemOutput, error)
+		classic func(table string) (*api.WriteItemOutput, error)
 	}
 	steps := []step{
-		{`INSERT INTO "%s" VALUE {'pk':'k','sk':1,'g':'x','n':5,'l':[1,2],'ss':<<'a'>>}`, nil, func(tb string) (*WriteItemOutput, error) {
-			return te.PutItem(ctx, nsA, &PutItemInput{TableName: sp(tb), Item: av.Item{"pk": sAV("k"), "sk": nAV(1), "g": sAV("x"), "n": nAV(5),
+		{`INSERT INTO "%s" VALUE {'pk':'k','sk':1,'g':'x','n':5,'l':[1,2],'ss':<<'a'>>}`, nil, func(tb string) (*api.WriteItemOutput, error) {
+			return te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp(tb), Item: av.Item{"pk": sAV("k"), "sk": nAV(1), "g": sAV("x"), "n": nAV(5),
 				"l": {Type: av.TypeL, L: []av.Value{nAV(1), nAV(2)}}, "ss": {Type: av.TypeSS, Set: []string{"a"}}}, ReturnConsumedCapacity: total})
 		}},
-		{`UPDATE "%s" SET n = n + ?, l = list_append(l, [3]), ss = set_add(ss, <<'b'>>) REMOVE g WHERE pk='k' AND sk=1`, []av.Value{nAV(2)}, func(tb string) (*WriteItemOutput, error) {
-			return te.UpdateItem(ctx, nsA, &UpdateItemInput{TableName: sp(tb), Key: key, UpdateExpression: sp("SET n = n + :d, l = list_append(l, :l) REMOVE g ADD ss :s"),
+		{`UPDATE "%s" SET n = n + ?, l = list_append(l, [3]), ss = set_add(ss, <<'b'>>) REMOVE g WHERE pk='k' AND sk=1`, []av.Value{nAV(2)}, func(tb string) (*api.WriteItemOutput, error) {
+			return te.UpdateItem(ctx, nsA, &api.UpdateItemInput{TableName: sp(tb), Key: key, UpdateExpression: sp("SET n = n + :d, l = list_append(l, :l) REMOVE g ADD ss :s"),
 				ConditionExpression: sp("attribute_exists(pk)"), ReturnConsumedCapacity: total,
 				ExpressionAttributeValues: map[string]av.Value{":d": nAV(2), ":l": {Type: av.TypeL, L: []av.Value{nAV(3)}}, ":s": {Type: av.TypeSS, Set: []string{"b"}}}})
 		}},
-		{`DELETE FROM "%s" WHERE pk='k' AND sk=1 AND n = 7`, nil, func(tb string) (*WriteItemOutput, error) {
-			return te.DeleteItem(ctx, nsA, &DeleteItemInput{TableName: sp(tb), Key: key, ConditionExpression: sp("n = :n"),
+		{`DELETE FROM "%s" WHERE pk='k' AND sk=1 AND n = 7`, nil, func(tb string) (*api.WriteItemOutput, error) {
+			return te.DeleteItem(ctx, nsA, &api.DeleteItemInput{TableName: sp(tb), Key: key, ConditionExpression: sp("n = :n"),
 				ExpressionAttributeValues: map[string]av.Value{":n": nAV(7)}, ReturnConsumedCapacity: total})
 		}},
 	}
 	for _, s := range steps {
-		got, err := te.ExecuteStatement(ctx, nsA, &ExecuteStatementInput{Statement: sp(fmt.Sprintf(s.stmt, "pqw")), Parameters: s.params, ReturnConsumedCapacity: total})
+		got, err := te.ExecuteStatement(ctx, nsA, &api.ExecuteStatementInput{Statement: sp(fmt.Sprintf(s.stmt, "pqw")), Parameters: s.params, ReturnConsumedCapacity: total})
 		if err != nil {
 			t.Fatalf("%s: %v", s.stmt, err)
 		}
@@ -186,8 +187,8 @@ func TestPartiQLWriteEquivalence(t *testing.T) {
 		if *got.ConsumedCapacity.CapacityUnits != *want.ConsumedCapacity.CapacityUnits {
 			t.Fatalf("%s: capacity %v, classic %v", s.stmt, *got.ConsumedCapacity.CapacityUnits, *want.ConsumedCapacity.CapacityUnits)
 		}
-		a, _ := te.GetItem(ctx, nsA, &GetItemInput{TableName: sp("pqw"), Key: key})
-		b, _ := te.GetItem(ctx, nsA, &GetItemInput{TableName: sp("clw"), Key: key})
+		a, _ := te.GetItem(ctx, nsA, &api.GetItemInput{TableName: sp("pqw"), Key: key})
+		b, _ := te.GetItem(ctx, nsA, &api.GetItemInput{TableName: sp("clw"), Key: key})
 		if !reflect.DeepEqual(a.Item, b.Item) {
 			t.Fatalf("%s: item %v, classic %v", s.stmt, a.Item, b.Item)
 		}
@@ -241,9 +242,9 @@ func FuzzPartiQLStatement(f *testing.F) {
 				params = append(params, av.Value{Type: av.TypeM, M: map[string]av.Value{"pk": sAV(s), "sk": nAV(int(n))}})
 			}
 		}
-		_, err := te.ExecuteStatement(ctx, nsA, &ExecuteStatementInput{Statement: &stmt, Parameters: params, Limit: i64(int64(r.IntN(5) + 1))})
-		var ee *Error
-		if err != nil && (!errors.As(err, &ee) || ee.Code == CodeInternalServerError || ee.Message == "") {
+		_, err := te.ExecuteStatement(ctx, nsA, &api.ExecuteStatementInput{Statement: &stmt, Parameters: params, Limit: i64(int64(r.IntN(5) + 1))})
+		var ee *api.Error
+		if err != nil && (!errors.As(err, &ee) || ee.Code == api.CodeInternalServerError || ee.Message == "") {
 			t.Fatalf("%q %v: %v", stmt, params, err)
 		}
 	})
@@ -255,11 +256,11 @@ func BenchmarkPartiQLSelectByKey(b *testing.B) {
 	te := newTestEngine(b, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1 })
 	te.mustCreate(nsA, simpleTable("bkt"))
 	ctx := context.Background()
-	if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": sAV("a"), "n": nAV(1)}}); err != nil {
+	if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bkt"), Item: av.Item{"pk": sAV("a"), "n": nAV(1)}}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("GetItem", func(b *testing.B) {
-		in := &GetItemInput{TableName: sp("bkt"), Key: av.Item{"pk": sAV("a")}}
+		in := &api.GetItemInput{TableName: sp("bkt"), Key: av.Item{"pk": sAV("a")}}
 		for b.Loop() {
 			if out, err := te.GetItem(ctx, nsA, in); err != nil || out.Item == nil {
 				b.Fatal(err)
@@ -267,31 +268,9 @@ func BenchmarkPartiQLSelectByKey(b *testing.B) {
 		}
 	})
 	b.Run("ExecuteStatement", func(b *testing.B) {
-		in := &ExecuteStatementInput{Statement: sp(`SELECT * FROM "bkt" WHERE pk = ?`), Parameters: []av.Value{sAV("a")}}
+		in := &api.ExecuteStatementInput{Statement: sp(`SELECT * FROM "bkt" WHERE pk = ?`), Parameters: []av.Value{sAV("a")}}
 		for b.Loop() {
 			if out, err := te.ExecuteStatement(ctx, nsA, in); err != nil || len(out.Items) != 1 {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkPartiQLParse measures a statement's parse on its own and through
-// the engine's statement cache.
-func BenchmarkPartiQLParse(b *testing.B) {
-	te := newTestEngine(b, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1 })
-	const stmt = `SELECT a, b.c, d[2] FROM "tbl" WHERE pk = ? AND sk BETWEEN 1 AND 9 AND (attribute_exists(x) OR begins_with(s, 'pre')) ORDER BY sk DESC`
-	b.Run("uncached", func(b *testing.B) {
-		for b.Loop() {
-			te.pq = partiqlState{}
-			if _, err := te.parseStatement(stmt); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("cached", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := te.parseStatement(stmt); err != nil {
 				b.Fatal(err)
 			}
 		}

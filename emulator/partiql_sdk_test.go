@@ -16,7 +16,8 @@ import (
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
-// The PartiQL test cases of the reference (partiql-facts.md §6), through
+// The PartiQL test cases (API Reference, ExecuteStatement; the Developer
+// Guide's PartiQL statement pages; docs/differences.md, "PartiQL"), through
 // the SDK against the real server. Tables: H (pk S), C (pk S, sk N),
 // G (pk S, GSI g on gk), CS (pk S, sk S).
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -23,8 +24,8 @@ func BenchmarkPutItemPITR(b *testing.B) {
 				te := streamBenchEngine(b, "")
 				ctx := context.Background()
 				if pitr {
-					if _, err := te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("bench"),
-						PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &pitr}}); err != nil {
+					if _, err := te.UpdateContinuousBackups(ctx, nsA, &api.UpdateContinuousBackupsInput{TableName: sp("bench"),
+						PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &pitr}}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -35,7 +36,7 @@ func BenchmarkPutItemPITR(b *testing.B) {
 					if mode == "overwrite" {
 						k = i % 1000
 					}
-					if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: benchItem(k)}); err != nil {
+					if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: benchItem(k)}); err != nil {
 						b.Fatal(err)
 					}
 					i++
@@ -56,24 +57,24 @@ func BenchmarkRestorePointInTime(b *testing.B) {
 	te.Engine.opts.PITRLag = -1
 	ctx := context.Background()
 	on := true
-	if _, err := te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("bench"),
-		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
+	if _, err := te.UpdateContinuousBackups(ctx, nsA, &api.UpdateContinuousBackupsInput{TableName: sp("bench"),
+		PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
 		b.Fatal(err)
 	}
 	te.clock.Add(time.Second)
 	at := epochSeconds(te.clock.Now())
 	te.clock.Add(time.Second)
 	for i := 0; i < n; i += 10 {
-		if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": avS("item-" + strconv.Itoa(i)), "v": avS("new")}}); err != nil {
+		if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": avS("item-" + strconv.Itoa(i)), "v": avS("new")}}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	for i := 0; b.Loop(); i++ {
-		if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bench"),
+		if _, err := te.RestoreTableToPointInTime(ctx, nsA, &api.RestoreTableToPointInTimeInput{SourceTableName: sp("bench"),
 			TargetTableName: sp("restored-" + strconv.Itoa(i)), RestoreDateTime: &at}); err != nil {
 			b.Fatal(err)
 		}
-		te.bk.wg.Wait()
+		te.bk.Tasks.Wait()
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "items/s")
 }

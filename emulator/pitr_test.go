@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/kv"
 )
 
 // pitrTable is backupTable with PITR on and no lag: n items "0".."n-1"
@@ -23,8 +26,8 @@ func pitrTable(t testing.TB, n int) *testEngine {
 	})
 	in := simpleTable("bkt")
 	in.AttributeDefinitions = attrs("pk", "S", "g", "S")
-	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
-		Projection: &Projection{ProjectionType: sp("ALL")}}}
+	in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{{IndexName: sp("gix"), KeySchema: keys("g", "HASH"),
+		Projection: &api.Projection{ProjectionType: sp("ALL")}}}
 	te.mustCreate(nsA, in)
 	te.setPITR(true)
 	te.clock.Add(time.Second)
@@ -36,15 +39,15 @@ func pitrTable(t testing.TB, n int) *testEngine {
 
 func (te *testEngine) setPITR(on bool) {
 	te.t.Helper()
-	if _, err := te.UpdateContinuousBackups(context.Background(), nsA, &UpdateContinuousBackupsInput{TableName: sp("bkt"),
-		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
+	if _, err := te.UpdateContinuousBackups(context.Background(), nsA, &api.UpdateContinuousBackupsInput{TableName: sp("bkt"),
+		PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}}); err != nil {
 		te.t.Fatal(err)
 	}
 }
 
 func (te *testEngine) pput(pk, v string) {
 	te.t.Helper()
-	if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("bkt"),
+	if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("bkt"),
 		Item: av.Item{"pk": avS(pk), "g": avS("x"), "v": avS(v)}}); err != nil {
 		te.t.Fatal(err)
 	}
@@ -52,7 +55,7 @@ func (te *testEngine) pput(pk, v string) {
 
 func (te *testEngine) pdel(pk string) {
 	te.t.Helper()
-	if _, err := te.DeleteItem(context.Background(), nsA, &DeleteItemInput{TableName: sp("bkt"), Key: av.Item{"pk": avS(pk)}}); err != nil {
+	if _, err := te.DeleteItem(context.Background(), nsA, &api.DeleteItemInput{TableName: sp("bkt"), Key: av.Item{"pk": avS(pk)}}); err != nil {
 		te.t.Fatal(err)
 	}
 }
@@ -63,7 +66,7 @@ func (te *testEngine) contents(table string) map[string]string {
 	out := map[string]string{}
 	var start av.Item
 	for {
-		s, err := te.Scan(context.Background(), nsA, &ScanInput{TableName: &table, ExclusiveStartKey: start})
+		s, err := te.Scan(context.Background(), nsA, &api.ScanInput{TableName: &table, ExclusiveStartKey: start})
 		if err != nil {
 			te.t.Fatal(err)
 		}
@@ -93,7 +96,7 @@ func (te *testEngine) mutate(n int, v string) {
 // restore time, though the source changed before and after the restart.
 // The table is CREATING until the last item is in.
 func TestPITRRestoreResumesAfterRestart(t *testing.T) {
-	n := 3*backupChunk + 10
+	n := 3*backups.Chunk + 10
 	te := pitrTable(t, n)
 	ctx := context.Background()
 	te.clock.Add(time.Second)
@@ -101,8 +104,8 @@ func TestPITRRestoreResumesAfterRestart(t *testing.T) {
 	at := te.clock.Now()
 	te.clock.Add(time.Second)
 	te.mutate(n, "1")
-	reached, free := pauseJob(t, te, "restore", backupChunk)
-	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+	reached, free := pauseJob(t, te, "restore", backups.Chunk)
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &api.RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
 		TargetTableName: sp("rtb"), RestoreDateTime: refOf(epochSeconds(at))}); err != nil {
 		t.Fatal(err)
 	}
@@ -114,13 +117,13 @@ func TestPITRRestoreResumesAfterRestart(t *testing.T) {
 	// the restore (they come after its time).
 	te.clock.Add(time.Second)
 	te.mutate(n+100, "2")
-	te.bk.cancel()
+	te.bk.Tasks.Cancel()
 	free()
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	te.restart()
 	te.clock.Add(time.Second)
 	te.mutate(n+200, "3")
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	d := te.describeT(nsA, "rtb")
 	if d.TableStatus != statusActive || d.RestoreSummary.RestoreInProgress || d.ItemCount != int64(n) {
 		t.Fatalf("restored table: %s, in progress %v, %d items; want ACTIVE, false, %d", d.TableStatus, d.RestoreSummary.RestoreInProgress, d.ItemCount, n)
@@ -138,27 +141,27 @@ func TestPITRRestoreResumesAfterRestart(t *testing.T) {
 // whose source turned PITR off meanwhile (the history is dropped) fails
 // cleanly: the half-made table is dropped, never made ACTIVE.
 func TestPITRRestoreFailsWithoutHistory(t *testing.T) {
-	n := 2*backupChunk + 1
+	n := 2*backups.Chunk + 1
 	te := pitrTable(t, n)
 	ctx := context.Background()
 	te.clock.Add(time.Second)
-	reached, free := pauseJob(t, te, "restore", backupChunk)
-	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+	reached, free := pauseJob(t, te, "restore", backups.Chunk)
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &api.RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
 		TargetTableName: sp("rtb"), UseLatestRestorableTime: refOf(true)}); err != nil {
 		t.Fatal(err)
 	}
 	<-reached
 	te.setPITR(false)
-	te.bk.cancel()
+	te.bk.Tasks.Cancel()
 	free()
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	rid := te.tables[nsA]["rtb"].ID
 	te.restart()
-	te.bk.wg.Wait()
-	if _, err := te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &Error{Code: CodeResourceNotFound}) {
+	te.bk.Tasks.Wait()
+	if _, err := te.DescribeTable(ctx, nsA, &api.DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &api.Error{Code: api.CodeResourceNotFound}) {
 		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
 	}
-	if rows, _, err := nextEntries(te.store, itemPrefix(rid), prefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+	if rows, _, err := nextEntries(te.store, itemPrefix(rid), kv.PrefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
 		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
 	}
 }
@@ -173,7 +176,7 @@ func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
 	id := te.tables[nsA]["bkt"].ID
 	want := te.contents("bkt")
 	count := func() int {
-		k, _, err := nextEntries(te.store, pitrPrefix(id), prefixEnd(pitrPrefix(id)), 1<<20)
+		k, _, err := nextEntries(te.store, pitrPrefix(id), kv.PrefixEnd(pitrPrefix(id)), 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,8 +195,8 @@ func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
 	te.clock.Add(12*time.Hour + 2*pitrTrimMargin)
 	days := int64(1)
 	on := true
-	if _, err := te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("bkt"),
-		PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on, RecoveryPeriodInDays: &days}}); err != nil {
+	if _, err := te.UpdateContinuousBackups(ctx, nsA, &api.UpdateContinuousBackupsInput{TableName: sp("bkt"),
+		PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on, RecoveryPeriodInDays: &days}}); err != nil {
 		t.Fatal(err)
 	}
 	te.clock.Add(time.Second)
@@ -204,11 +207,11 @@ func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
 		t.Fatalf("trim deleted %d (%v), %d left; want 10, 10", n, err, count())
 	}
 	earliest, _ := te.pitrWindow(te.tables[nsA]["bkt"], te.clock.Now())
-	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &api.RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
 		TargetTableName: sp("rtb"), RestoreDateTime: refOf(epochSeconds(earliest))}); err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	if got := te.contents("rtb"); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("restore at the earliest time after a trim: %v, want %v", got, want)
 	}
@@ -222,10 +225,10 @@ func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
 	}
 	te.setPITR(true)
 	te.pput("0", "4")
-	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("bkt")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("bkt")}); err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	if c := count(); c != 0 {
 		t.Fatalf("%d undo records after DeleteTable", c)
 	}
@@ -236,12 +239,12 @@ func TestPITRHistoryTrimmedAndDropped(t *testing.T) {
 func TestPITRHistoryCoversTTLDeletes(t *testing.T) {
 	te := pitrTable(t, 3)
 	ctx := context.Background()
-	if _, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: sp("bkt"),
-		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
+	if _, err := te.UpdateTimeToLive(ctx, nsA, &api.UpdateTimeToLiveInput{TableName: sp("bkt"),
+		TimeToLiveSpecification: &api.TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
 		t.Fatal(err)
 	}
 	exp := strconv.FormatInt(te.clock.Now().Add(time.Minute).Unix(), 10)
-	if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bkt"),
+	if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bkt"),
 		Item: av.Item{"pk": avS("ttl"), "g": avS("x"), "v": avS("0"), "exp": {Type: av.TypeN, S: exp}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -251,11 +254,11 @@ func TestPITRHistoryCoversTTLDeletes(t *testing.T) {
 	if n, err := te.ExpireTTL(ctx); err != nil || n != 1 {
 		t.Fatalf("ExpireTTL: %d, %v", n, err)
 	}
-	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
+	if _, err := te.RestoreTableToPointInTime(ctx, nsA, &api.RestoreTableToPointInTimeInput{SourceTableName: sp("bkt"),
 		TargetTableName: sp("rtb"), RestoreDateTime: refOf(epochSeconds(at))}); err != nil {
 		t.Fatal(err)
 	}
-	te.bk.wg.Wait()
+	te.bk.Tasks.Wait()
 	if got := te.contents("rtb"); len(got) != 4 || got["ttl"] != "0" {
 		t.Fatalf("restore before the TTL deletion: %v", got)
 	}
@@ -289,10 +292,10 @@ func TestItemsAsOf(t *testing.T) {
 		}
 	}
 	err := te.ItemsAsOf(ctx, nsA, "bkt", at.Add(-time.Hour), func(av.Item) error { return nil })
-	if !errors.Is(err, &Error{Code: CodeInvalidRestoreTime}) {
+	if !errors.Is(err, &api.Error{Code: api.CodeInvalidRestoreTime}) {
 		t.Fatalf("before the window: %v", err)
 	}
-	if err := te.ItemsAsOf(ctx, nsA, "bkt", te.clock.Now().Add(time.Second), func(av.Item) error { return nil }); !errors.Is(err, &Error{Code: CodeInvalidRestoreTime}) {
+	if err := te.ItemsAsOf(ctx, nsA, "bkt", te.clock.Now().Add(time.Second), func(av.Item) error { return nil }); !errors.Is(err, &api.Error{Code: api.CodeInvalidRestoreTime}) {
 		t.Fatalf("in the future: %v", err)
 	}
 	earliest, latest, err := te.RestorableWindow(nsA, "bkt")
@@ -301,10 +304,10 @@ func TestItemsAsOf(t *testing.T) {
 	}
 	te.setPITR(false)
 	err = te.ItemsAsOf(ctx, nsA, "bkt", at, func(av.Item) error { return nil })
-	if !errors.Is(err, &Error{Code: CodePointInTimeRecoveryUnavailable}) {
+	if !errors.Is(err, &api.Error{Code: api.CodePointInTimeRecoveryUnavailable}) {
 		t.Fatalf("without PITR: %v", err)
 	}
-	if _, _, err := te.RestorableWindow(nsA, "bkt"); !errors.Is(err, &Error{Code: CodePointInTimeRecoveryUnavailable}) {
+	if _, _, err := te.RestorableWindow(nsA, "bkt"); !errors.Is(err, &api.Error{Code: api.CodePointInTimeRecoveryUnavailable}) {
 		t.Fatalf("RestorableWindow without PITR: %v", err)
 	}
 }
@@ -326,12 +329,12 @@ func FuzzRestoreTableToPointInTime(f *testing.F) {
 	te := pitrTable(f, 3)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
-		var in RestoreTableToPointInTimeInput
+		var in api.RestoreTableToPointInTimeInput
 		if json.Unmarshal(data, &in) != nil {
 			return
 		}
 		out, err := te.RestoreTableToPointInTime(ctx, nsA, &in)
-		var de *Error
+		var de *api.Error
 		if err != nil && !errors.As(err, &de) {
 			t.Fatalf("untyped error: %v", err)
 		}
@@ -339,8 +342,8 @@ func FuzzRestoreTableToPointInTime(f *testing.F) {
 			t.Fatalf("empty error: %+v", de)
 		}
 		if err == nil {
-			te.bk.wg.Wait()
-			if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: &out.TableDescription.TableName}); err != nil {
+			te.bk.Tasks.Wait()
+			if _, err := te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: &out.TableDescription.TableName}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -357,7 +360,7 @@ func TestPITRTrimWorker(t *testing.T) {
 	id := te.tables[nsA]["bkt"].ID
 	te.clock.Add(36 * 24 * time.Hour)
 	for range 1000 {
-		k, _, err := nextEntries(te.store, pitrPrefix(id), prefixEnd(pitrPrefix(id)), 1)
+		k, _, err := nextEntries(te.store, pitrPrefix(id), kv.PrefixEnd(pitrPrefix(id)), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -416,11 +419,11 @@ func TestPITREnableWaitsForWritesInFlight(t *testing.T) {
 	te.mustCreate(nsA, simpleTable("bkt"))
 	// A write in flight: it holds a stripe.
 	te.Engine.items.locks.mu[7].Lock()
-	done := make(chan *UpdateContinuousBackupsOutput)
+	done := make(chan *api.UpdateContinuousBackupsOutput)
 	go func() {
 		on := true
-		out, err := te.UpdateContinuousBackups(context.Background(), nsA, &UpdateContinuousBackupsInput{TableName: sp("bkt"),
-			PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}})
+		out, err := te.UpdateContinuousBackups(context.Background(), nsA, &api.UpdateContinuousBackupsInput{TableName: sp("bkt"),
+			PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: &on}})
 		if err != nil {
 			t.Error(err)
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/throttle"
 )
 
@@ -15,7 +17,7 @@ import (
 // table, the index, the key condition against the schema, the start key,
 // and the rules that depend on the index's projection.
 
-func toLegacy(m map[string]Condition) (map[string]expr.LegacyCondition, error) {
+func toLegacy(m map[string]api.Condition) (map[string]expr.LegacyCondition, error) {
 	out := make(map[string]expr.LegacyCondition, len(m))
 	for _, k := range sortedNames(m) {
 		c := m[k]
@@ -30,23 +32,23 @@ func toLegacy(m map[string]Condition) (map[string]expr.LegacyCondition, error) {
 }
 
 // readShape checks the members Query and Scan share.
-func readShape(v *violations, table, index, sel, condOp, retConsumed *string, atg []string, limit *int64) {
-	v.enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
+func readShape(v *shape.Violations, table, index, sel, condOp, retConsumed *string, atg []string, limit *int64) {
+	v.Enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
 	if atg != nil {
 		if len(atg) < 1 {
-			v.add("'[]'", "attributesToGet", "Member must have length greater than or equal to 1")
+			v.Add("'[]'", "attributesToGet", "Member must have length greater than or equal to 1")
 		}
 		if len(atg) > 255 {
-			v.add(quoteValue("["+joinNames(atg)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
+			v.Add(shape.QuoteValue("["+joinNames(atg)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
 		}
 	}
-	v.enum("select", sel, enumSelect...)
-	v.enum("conditionalOperator", condOp, enumCondOperator...)
-	v.dataTableRef("tableName", table)
-	v.name("indexName", index, false)
+	v.Enum("select", sel, enumSelect...)
+	v.Enum("conditionalOperator", condOp, enumCondOperator...)
+	v.DataTableRef("tableName", table)
+	v.Name("indexName", index, false)
 	if limit != nil && *limit < 1 {
 		// The service names the member in its wire case and quotes no value.
-		v.addUnquoted("Limit", "Member must have value greater than or equal to 1")
+		v.AddUnquoted("Limit", "Member must have value greater than or equal to 1")
 	}
 }
 
@@ -55,7 +57,7 @@ func startKeyValues(esk av.Item) error {
 	if err := av.ValidateItem(esk); err != nil {
 		var ve *av.ValidationError
 		if errors.As(err, &ve) {
-			return Validation("%s: %s", msgBadStartKey, ve.Message)
+			return api.Validation("%s: %s", msgBadStartKey, ve.Message)
 		}
 		return exprError(err)
 	}
@@ -78,7 +80,7 @@ func keyNamesOf(ks []keyElem) []string {
 
 // Query reads the items of one partition (of the table or an index) in
 // sort-key order.
-func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
+func (e *Engine) Query(ctx context.Context, ns api.Namespace, in *api.QueryInput) (*api.ReadManyOutput, error) {
 	return e.query(ctx, ns, in, false)
 }
 
@@ -86,94 +88,18 @@ func (e *Engine) Query(ctx context.Context, ns Namespace, in *QueryInput) (*Read
 // form itself (the wire layer): a page of whole items comes in the
 // output's StoredItems, with Items nil, which spares decoding every item
 // only to encode it again.
-func (e *Engine) QueryStored(ctx context.Context, ns Namespace, in *QueryInput) (*ReadManyOutput, error) {
+func (e *Engine) QueryStored(ctx context.Context, ns api.Namespace, in *api.QueryInput) (*api.ReadManyOutput, error) {
 	return e.query(ctx, ns, in, true)
 }
 
-func (e *Engine) query(ctx context.Context, ns Namespace, in *QueryInput, stored bool) (*ReadManyOutput, error) {
+func (e *Engine) query(ctx context.Context, ns api.Namespace, in *api.QueryInput, stored bool) (*api.ReadManyOutput, error) {
 	if in == nil {
-		in = &QueryInput{}
+		in = &api.QueryInput{}
 	}
 	if err := e.throttleAccount(ns, in.TableName, throttle.Read); err != nil {
 		return nil, err
 	}
-	var v violations
-	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)
-	if err := v.err(); err != nil {
-		return nil, err
-	}
-	if err := checkBareName(*in.TableName); err != nil {
-		return nil, err
-	}
-	exprs := present(in.KeyConditionExpression, "KeyConditionExpression", present(in.FilterExpression, "FilterExpression", present(in.ProjectionExpression, "ProjectionExpression", nil)))
-	var legacy []string
-	if in.AttributesToGet != nil {
-		legacy = append(legacy, "AttributesToGet")
-	}
-	if in.QueryFilter != nil {
-		legacy = append(legacy, "QueryFilter")
-	}
-	if in.ConditionalOperator != nil {
-		legacy = append(legacy, "ConditionalOperator")
-	}
-	// DynamoDB accepts legacy KeyConditions beside FilterExpression and
-	// ProjectionExpression (not beside KeyConditionExpression, nor with
-	// another legacy member).
-	if in.KeyConditions != nil && (len(legacy) > 0 || in.KeyConditionExpression != nil) {
-		legacy = append(legacy, "KeyConditions")
-	}
-	if err := expr.CheckParameterMix(exprs, legacy, []string{"FilterExpression", "KeyConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
-		return nil, exprError(err)
-	}
-	filter, proj, err := legacyFilterAndProjection("queryFilter", in.QueryFilter, in.ConditionalOperator, in.AttributesToGet)
-	if err != nil {
-		return nil, err
-	}
-	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
-		return nil, err
-	}
-	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
-		return nil, Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
-	}
-	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, err
-	}
-	var kc *expr.KeyCondition
-	if in.KeyConditionExpression != nil {
-		if kc, err = p.KeyCondition(*in.KeyConditionExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if in.FilterExpression != nil {
-		if filter, err = p.Filter(*in.FilterExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if in.ProjectionExpression != nil {
-		if proj, err = p.Projection(*in.ProjectionExpression); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if err := p.CheckUnused(); err != nil {
-		return nil, exprError(err)
-	}
-	if in.KeyConditions != nil {
-		conv, err := toLegacy(in.KeyConditions)
-		if err != nil {
-			return nil, err
-		}
-		if kc, err = expr.FromKeyConditions(conv); err != nil {
-			return nil, exprError(err)
-		}
-		// Up to eight conditions fit a multi-attribute GSI key; whether
-		// more than two fit the index queried is known only with its
-		// schema (below).
-		if n := len(kc.Terms()); n < 1 || n > 2*maxGSIHashOrRangeKs {
-			return nil, Validation(msgKeyConditionsLength)
-		}
-	}
-	sel, err := selectRules(in.Select, in.IndexName != nil, in.ProjectionExpression != nil, in.AttributesToGet != nil)
+	qx, err := e.parseQuery(in)
 	if err != nil {
 		return nil, err
 	}
@@ -192,119 +118,50 @@ func (e *Engine) query(ctx context.Context, ns Namespace, in *QueryInput, stored
 		schema = ix.KeySchema
 	}
 	hashKeys, rangeKeys := splitKeySchema(schema)
-	if in.KeyConditions != nil && len(kc.Terms()) > 2 && len(hashKeys) == 1 && len(rangeKeys) <= 1 {
-		return nil, Validation(msgKeyConditionsLength)
+	if in.KeyConditions != nil && len(qx.kc.Terms()) > 2 && len(hashKeys) == 1 && len(rangeKeys) <= 1 {
+		return nil, api.Validation(msgKeyConditionsLength)
 	}
-	q, err := kc.ResolveKeys(keyNamesOf(hashKeys), keyNamesOf(rangeKeys))
+	q, err := qx.kc.ResolveKeys(keyNamesOf(hashKeys), keyNamesOf(rangeKeys))
 	if err != nil {
 		return nil, exprError(err)
 	}
 	if callerFrom(ctx) != nil {
-		acc := (&access{selectValue: deref(in.Select)}).projecting(proj)
-		for _, term := range kc.Terms() {
-			if len(hashKeys) > 0 && term.Name == hashKeys[0].Name && len(term.Values) > 0 {
-				acc.leadingKeys = append(acc.leadingKeys, leadingKey(term.Values[0]))
-			}
-		}
-		if err := e.authorize(ctx, "dynamodb:Query", t, deref(in.IndexName), "", acc); err != nil {
+		if err := e.authorizeQuery(ctx, in, t, qx.kc, qx.proj, hashKeys); err != nil {
 			return nil, err
 		}
 	}
-	for _, term := range kc.Terms() {
-		for _, ke := range schema {
-			if ke.Name != term.Name {
-				continue
-			}
-			for _, val := range term.Values {
-				if val.Type != avType(ke.Type) {
-					return nil, invalidParam("Condition parameter type does not match schema type")
-				}
-			}
-			if term.Op == "BEGINS_WITH" && ke.Type == "N" {
-				return nil, Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
-			}
-		}
+	if err := checkKeyConditionTypes(qx.kc, schema); err != nil {
+		return nil, err
 	}
 	if in.ExclusiveStartKey != nil {
-		if err := checkStartKey(t, ix, in.ExclusiveStartKey, true); err != nil {
+		if err := checkQueryStartKey(t, ix, in.ExclusiveStartKey, &q, hashKeys, rangeKeys); err != nil {
 			return nil, err
 		}
-		if len(rangeKeys) == 0 && ix == nil {
-			// A hash-only table's partition holds one item, so there is
-			// no position inside it to resume from.
-			return nil, Validation(msgBadStartKey)
-		}
-		for i, hk := range hashKeys {
-			if !av.Equal(in.ExclusiveStartKey[hk.Name], q.PartitionValues[i]) {
-				return nil, Validation("The provided starting key is outside query boundaries based on provided conditions")
-			}
-		}
-		for i, v := range q.SortPrefix {
-			if !av.Equal(in.ExclusiveStartKey[rangeKeys[i].Name], v) {
-				return nil, Validation(msgStartKeyPredicate)
-			}
-		}
-		if q.Sort != nil && !q.Sort.Match(in.ExclusiveStartKey[rangeKeys[len(q.SortPrefix)].Name]) {
-			return nil, Validation(msgStartKeyPredicate)
+	}
+	if qx.filter != nil {
+		if err := checkQueryFilterKeys(in.QueryFilter, qx.filter, schema); err != nil {
+			return nil, err
 		}
 	}
-	tableKeys := []string{t.hashKey().Name}
-	if rk, ok := t.rangeKey(); ok {
-		tableKeys = append(tableKeys, rk.Name)
-	}
-	if filter != nil {
-		if in.QueryFilter != nil {
-			for _, ke := range schema {
-				if _, ok := in.QueryFilter[ke.Name]; ok {
-					return nil, Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: %s", ke.Name)
-				}
-			}
-		} else {
-			names := make([]string, len(schema))
-			for i, ke := range schema {
-				names[i] = ke.Name
-			}
-			if err := filter.CheckNoKeyAttributes(names...); err != nil {
-				return nil, exprError(err)
-			}
-		}
-		if err := filter.CheckKeyPaths(tableKeys...); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	if proj != nil {
-		if err := proj.CheckKeyPaths(tableKeys...); err != nil {
-			return nil, exprError(err)
-		}
+	if err := checkTableKeyPaths(t, qx.filter, qx.proj); err != nil {
+		return nil, err
 	}
 	plan := &readPlan{
 		t: t, ix: ix,
 		forward:    in.ScanIndexForward == nil || *in.ScanIndexForward,
-		filter:     filter,
-		proj:       proj,
-		count:      sel == selCount,
+		filter:     qx.filter,
+		proj:       qx.proj,
+		count:      qx.sel == selCount,
 		consistent: consistent && (ix == nil || ix.Local),
 		stored:     stored,
 	}
 	if in.Limit != nil {
 		plan.limit = *in.Limit
 	}
-	if err := plan.selection(sel); err != nil {
+	if err := plan.selection(qx.sel); err != nil {
 		return nil, err
 	}
-	if ix == nil {
-		plan.pk = itemPartitionPrefix(t, q.PartitionValue)
-	} else {
-		plan.pk = indexPartitionPrefix(t, ix, q.PartitionValues)
-	}
-	// The equalities on leading RANGE attributes of a multi-attribute key
-	// extend the prefix: the last condition then narrows it as a sort-key
-	// condition does.
-	prefix := plan.pk
-	for _, v := range q.SortPrefix {
-		prefix = av.AppendKey(prefix[:len(prefix):len(prefix)], v)
-	}
-	plan.lower, plan.upper = sortBounds(prefix, q.Sort)
+	plan.queryBounds(&q)
 	if in.ExclusiveStartKey != nil {
 		plan.applyStartKey(storageKeyOf(t, ix, in.ExclusiveStartKey))
 	}
@@ -316,4 +173,238 @@ func (e *Engine) query(ctx context.Context, ns Namespace, in *QueryInput, stored
 		return nil, err
 	}
 	return res.output(*in.TableName, in.ReturnConsumedCapacity, plan.count), nil
+}
+
+// queryExprs is what a Query's request says, parsed before its table is
+// looked up.
+type queryExprs struct {
+	kc     *expr.KeyCondition
+	filter *expr.Condition
+	proj   *expr.Projection
+	sel    string
+}
+
+// parseQuery checks what needs no table: the member shapes, the
+// expression/legacy mix, the legacy members, the expressions and their
+// placeholders, the Select rules.
+func (e *Engine) parseQuery(in *api.QueryInput) (queryExprs, error) {
+	var qx queryExprs
+	var v shape.Violations
+	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)
+	if err := v.Err(); err != nil {
+		return qx, err
+	}
+	if err := shape.CheckBareName(*in.TableName); err != nil {
+		return qx, err
+	}
+	if err := queryParameterMix(in); err != nil {
+		return qx, err
+	}
+	filter, proj, err := legacyFilterAndProjection("queryFilter", in.QueryFilter, in.ConditionalOperator, in.AttributesToGet)
+	if err != nil {
+		return qx, err
+	}
+	if err := startKeyValues(in.ExclusiveStartKey); err != nil {
+		return qx, err
+	}
+	if in.KeyConditions == nil && in.KeyConditionExpression == nil {
+		return qx, api.Validation("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
+	}
+	p, err := e.exprParams(in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err != nil {
+		return qx, err
+	}
+	var kc *expr.KeyCondition
+	if in.KeyConditionExpression != nil {
+		if kc, err = p.KeyCondition(*in.KeyConditionExpression); err != nil {
+			return qx, exprError(err)
+		}
+	}
+	if in.FilterExpression != nil {
+		if filter, err = p.Filter(*in.FilterExpression); err != nil {
+			return qx, exprError(err)
+		}
+	}
+	if in.ProjectionExpression != nil {
+		if proj, err = p.Projection(*in.ProjectionExpression); err != nil {
+			return qx, exprError(err)
+		}
+	}
+	if err := p.CheckUnused(); err != nil {
+		return qx, exprError(err)
+	}
+	if in.KeyConditions != nil {
+		if kc, err = legacyKeyConditions(in.KeyConditions); err != nil {
+			return qx, err
+		}
+	}
+	sel, err := selectRules(in.Select, in.IndexName != nil, in.ProjectionExpression != nil, in.AttributesToGet != nil)
+	if err != nil {
+		return qx, err
+	}
+	return queryExprs{kc: kc, filter: filter, proj: proj, sel: sel}, nil
+}
+
+// queryParameterMix refuses expressions and legacy members DynamoDB does
+// not accept together.
+func queryParameterMix(in *api.QueryInput) error {
+	exprs := present(in.KeyConditionExpression, "KeyConditionExpression", present(in.FilterExpression, "FilterExpression", present(in.ProjectionExpression, "ProjectionExpression", nil)))
+	var legacy []string
+	if in.AttributesToGet != nil {
+		legacy = append(legacy, "AttributesToGet")
+	}
+	if in.QueryFilter != nil {
+		legacy = append(legacy, "QueryFilter")
+	}
+	if in.ConditionalOperator != nil {
+		legacy = append(legacy, "ConditionalOperator")
+	}
+	// DynamoDB accepts legacy KeyConditions beside FilterExpression and
+	// ProjectionExpression (not beside KeyConditionExpression, nor with
+	// another legacy member).
+	if in.KeyConditions != nil && (len(legacy) > 0 || in.KeyConditionExpression != nil) {
+		legacy = append(legacy, "KeyConditions")
+	}
+	if err := expr.CheckParameterMix(exprs, legacy, []string{"FilterExpression", "KeyConditionExpression"}, in.ExpressionAttributeNames != nil, in.ExpressionAttributeValues != nil); err != nil {
+		return exprError(err)
+	}
+	return nil
+}
+
+// legacyKeyConditions converts a Query's KeyConditions.
+func legacyKeyConditions(m map[string]api.Condition) (*expr.KeyCondition, error) {
+	conv, err := toLegacy(m)
+	if err != nil {
+		return nil, err
+	}
+	kc, err := expr.FromKeyConditions(conv)
+	if err != nil {
+		return nil, exprError(err)
+	}
+	// Up to eight conditions fit a multi-attribute GSI key; whether
+	// more than two fit the index queried is known only with its
+	// schema (query).
+	if n := len(kc.Terms()); n < 1 || n > 2*maxGSIHashOrRangeKs {
+		return nil, api.Validation(msgKeyConditionsLength)
+	}
+	return kc, nil
+}
+
+// authorizeQuery asks IAM, with the partition keys queried as
+// dynamodb:LeadingKeys.
+func (e *Engine) authorizeQuery(ctx context.Context, in *api.QueryInput, t *tableMeta, kc *expr.KeyCondition, proj *expr.Projection, hashKeys []keyElem) error {
+	acc := (&access{selectValue: deref(in.Select)}).projecting(proj)
+	for _, term := range kc.Terms() {
+		if len(hashKeys) > 0 && term.Name == hashKeys[0].Name && len(term.Values) > 0 {
+			acc.leadingKeys = append(acc.leadingKeys, leadingKey(term.Values[0]))
+		}
+	}
+	return e.authorize(ctx, "dynamodb:Query", t, deref(in.IndexName), "", acc)
+}
+
+// checkKeyConditionTypes checks the key condition's values against the
+// types of the key schema.
+func checkKeyConditionTypes(kc *expr.KeyCondition, schema []keyElem) error {
+	for _, term := range kc.Terms() {
+		for _, ke := range schema {
+			if ke.Name != term.Name {
+				continue
+			}
+			for _, val := range term.Values {
+				if val.Type != avType(ke.Type) {
+					return shape.InvalidParam("Condition parameter type does not match schema type")
+				}
+			}
+			if term.Op == "BEGINS_WITH" && ke.Type == "N" {
+				return api.Validation("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")
+			}
+		}
+	}
+	return nil
+}
+
+// checkQueryStartKey checks an ExclusiveStartKey lies inside the
+// partition and sort-key range queried.
+func checkQueryStartKey(t *tableMeta, ix *indexMeta, esk av.Item, q *expr.KeyQuery, hashKeys, rangeKeys []keyElem) error {
+	if err := checkStartKey(t, ix, esk, true); err != nil {
+		return err
+	}
+	if len(rangeKeys) == 0 && ix == nil {
+		// A hash-only table's partition holds one item, so there is
+		// no position inside it to resume from.
+		return api.Validation(msgBadStartKey)
+	}
+	for i, hk := range hashKeys {
+		if !av.Equal(esk[hk.Name], q.PartitionValues[i]) {
+			return api.Validation("The provided starting key is outside query boundaries based on provided conditions")
+		}
+	}
+	for i, v := range q.SortPrefix {
+		if !av.Equal(esk[rangeKeys[i].Name], v) {
+			return api.Validation(msgStartKeyPredicate)
+		}
+	}
+	if q.Sort != nil && !q.Sort.Match(esk[rangeKeys[len(q.SortPrefix)].Name]) {
+		return api.Validation(msgStartKeyPredicate)
+	}
+	return nil
+}
+
+// checkQueryFilterKeys refuses a filter on the key attributes of the
+// table or index queried.
+func checkQueryFilterKeys(queryFilter map[string]api.Condition, filter *expr.Condition, schema []keyElem) error {
+	if queryFilter != nil {
+		for _, ke := range schema {
+			if _, ok := queryFilter[ke.Name]; ok {
+				return api.Validation("QueryFilter can only contain non-primary key attributes: Primary key attribute: %s", ke.Name)
+			}
+		}
+		return nil
+	}
+	names := make([]string, len(schema))
+	for i, ke := range schema {
+		names[i] = ke.Name
+	}
+	if err := filter.CheckNoKeyAttributes(names...); err != nil {
+		return exprError(err)
+	}
+	return nil
+}
+
+// checkTableKeyPaths refuses a filter or projection with a path into the
+// table's key attributes (Query and Scan).
+func checkTableKeyPaths(t *tableMeta, filter *expr.Condition, proj *expr.Projection) error {
+	tableKeys := []string{t.hashKey().Name}
+	if rk, ok := t.rangeKey(); ok {
+		tableKeys = append(tableKeys, rk.Name)
+	}
+	if filter != nil {
+		if err := filter.CheckKeyPaths(tableKeys...); err != nil {
+			return exprError(err)
+		}
+	}
+	if proj != nil {
+		if err := proj.CheckKeyPaths(tableKeys...); err != nil {
+			return exprError(err)
+		}
+	}
+	return nil
+}
+
+// queryBounds sets the partition the plan reads and the range of its sort
+// keys.
+func (p *readPlan) queryBounds(q *expr.KeyQuery) {
+	if p.ix == nil {
+		p.pk = itemPartitionPrefix(p.t, q.PartitionValue)
+	} else {
+		p.pk = indexPartitionPrefix(p.t, p.ix, q.PartitionValues)
+	}
+	// The equalities on leading RANGE attributes of a multi-attribute key
+	// extend the prefix: the last condition then narrows it as a sort-key
+	// condition does.
+	prefix := p.pk
+	for _, v := range q.SortPrefix {
+		prefix = av.AppendKey(prefix[:len(prefix):len(prefix)], v)
+	}
+	p.lower, p.upper = sortBounds(prefix, q.Sort)
 }

@@ -17,8 +17,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
+	"github.com/extenddb/extenddb/emulator/work"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
 )
@@ -116,9 +119,9 @@ func storageKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
 // mismatch two ways: a Scan of the table itself adds the key-schema
 // detail, a Query or a Scan of an index does not.
 func checkStartKey(t *tableMeta, ix *indexMeta, esk av.Item, query bool) error {
-	bad := Validation(msgBadStartKey)
+	bad := api.Validation(msgBadStartKey)
 	if !query && ix == nil {
-		bad = Validation("%s: %s", msgBadStartKey, msgKeyMismatch)
+		bad = api.Validation("%s: %s", msgBadStartKey, msgKeyMismatch)
 	}
 	names := startKeyElems(t, ix)
 	if len(esk) != len(names) {
@@ -130,7 +133,7 @@ func checkStartKey(t *tableMeta, ix *indexMeta, esk av.Item, query bool) error {
 			return bad
 		}
 		if v.Type != av.TypeN && v.S == "" {
-			return Validation("%s: One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", msgBadStartKey, strings.ToLower(typeWord(v.Type)), ke.Name)
+			return api.Validation("%s: One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s", msgBadStartKey, strings.ToLower(typeWord(v.Type)), ke.Name)
 		}
 	}
 	return nil
@@ -200,13 +203,13 @@ func (p *readPlan) selection(sel string) error {
 	}
 	if !ix.Local {
 		if sel == selAll {
-			return invalidParam("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", ix.Name)
+			return shape.InvalidParam("Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", ix.Name)
 		}
 		if len(projMissing) > 0 {
-			return invalidParam("Global secondary index %s does not project [%s]", ix.Name, strings.Join(projMissing, ", "))
+			return shape.InvalidParam("Global secondary index %s does not project [%s]", ix.Name, strings.Join(projMissing, ", "))
 		}
 		if len(filterMissing) > 0 {
-			return invalidParam("Secondary index %s does not project one or more filter attributes: [%s]", ix.Name, strings.Join(filterMissing, ", "))
+			return shape.InvalidParam("Secondary index %s does not project one or more filter attributes: [%s]", ix.Name, strings.Join(filterMissing, ", "))
 		}
 		return nil
 	}
@@ -261,11 +264,12 @@ func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
 	res.isRaw = p.raw()
 	// Only a filter needs the decoded item of a raw page.
 	decode := !res.isRaw || p.filter != nil
+	// The meter stops the page once the request is over: a filter of 300
+	// operators over 400 KB items makes even one page a long loop.
+	m := work.New(ctx, &e.work)
 	for ; ok; ok = step() {
-		if res.scanned%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+		if !m.Step(1) {
+			return nil, m.Err()
 		}
 		val := it.Value()
 		if !decode {
@@ -285,7 +289,7 @@ func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
 			read += av.ItemSize(entry)
 			res.scanned++
 			last = entry
-			if err := e.keep(p, r, res, entry, val, &tableUnits); err != nil {
+			if err := e.keep(p, r, res, entry, val, &tableUnits, &m); err != nil {
 				return nil, err
 			}
 		}
@@ -315,7 +319,7 @@ func (e *Engine) run(ctx context.Context, p *readPlan) (*readResult, error) {
 // keep filters one decoded entry (completed from the table first when the
 // plan fetches) and adds it to the page if it matches: projected, or its
 // stored bytes val on a raw page.
-func (e *Engine) keep(p *readPlan, r kv.Reader, res *readResult, entry av.Item, val []byte, tableUnits *float64) error {
+func (e *Engine) keep(p *readPlan, r kv.Reader, res *readResult, entry av.Item, val []byte, tableUnits *float64, m *work.Meter) error {
 	full := entry
 	if p.fetch {
 		item, err := readItem(r, itemKey(p.t, entry))
@@ -327,7 +331,7 @@ func (e *Engine) keep(p *readPlan, r kv.Reader, res *readResult, entry av.Item, 
 			*tableUnits += ReadUnits(av.ItemSize(item), p.consistent)
 		}
 	}
-	match, err := p.filter.Eval(full)
+	match, err := p.filter.EvalMetered(full, m)
 	if err != nil {
 		return exprError(err)
 	}
@@ -415,8 +419,8 @@ func lekOf(t *tableMeta, ix *indexMeta, item av.Item) av.Item {
 }
 
 // output renders a page as Query's and Scan's response.
-func (res *readResult) output(tableName string, mode *string, count bool) *ReadManyOutput {
-	out := &ReadManyOutput{
+func (res *readResult) output(tableName string, mode *string, count bool) *api.ReadManyOutput {
+	out := &api.ReadManyOutput{
 		Count:            res.count,
 		ScannedCount:     res.scanned,
 		LastEvaluatedKey: res.lek,
@@ -425,9 +429,10 @@ func (res *readResult) output(tableName string, mode *string, count bool) *ReadM
 	switch {
 	case count:
 	case res.isRaw:
-		out.stored = res.raw
-		if out.stored == nil {
-			out.stored = [][]byte{}
+		if res.raw == nil {
+			out.SetStoredItems([][]byte{})
+		} else {
+			out.SetStoredItems(res.raw)
 		}
 	default:
 		out.Items = res.items
@@ -460,22 +465,22 @@ func selectRules(sel *string, hasIndex, hasPE, hasATG bool) (string, error) {
 	switch *sel {
 	case selCount:
 		if what != "" {
-			return "", Validation("Cannot specify the %s when choosing to get only the Count", what)
+			return "", api.Validation("Cannot specify the %s when choosing to get only the Count", what)
 		}
 	case selAll:
 		if what != "" {
-			return "", Validation("Cannot specify the %s when choosing to get ALL_ATTRIBUTES", what)
+			return "", api.Validation("Cannot specify the %s when choosing to get ALL_ATTRIBUTES", what)
 		}
 	case selProjected:
 		if what != "" {
-			return "", Validation("Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES", what)
+			return "", api.Validation("Cannot specify the %s when choosing to get ALL_PROJECTED_ATTRIBUTES", what)
 		}
 		if !hasIndex {
-			return "", Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
+			return "", api.Validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName")
 		}
 	case selSpecific:
 		if what == "" {
-			return "", Validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
+			return "", api.Validation("Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")
 		}
 	}
 	return *sel, nil
@@ -488,13 +493,13 @@ func readIndex(t *tableMeta, name *string, consistent bool, now time.Time) (*ind
 	}
 	ix, ok := t.index(*name, now)
 	if !ok || ix.Deleted {
-		return nil, Validation("The table does not have the specified index: %s", *name)
+		return nil, api.Validation("The table does not have the specified index: %s", *name)
 	}
 	if !ix.Local && consistent {
-		return nil, Validation("Consistent reads are not supported on global secondary indexes")
+		return nil, api.Validation("Consistent reads are not supported on global secondary indexes")
 	}
 	if ix.Backfill && ix.status(now) == statusCreating {
-		return nil, Validation("Cannot read from backfilling global secondary index: %s", ix.Name)
+		return nil, api.Validation("Cannot read from backfilling global secondary index: %s", ix.Name)
 	}
 	return ix, nil
 }
@@ -510,7 +515,7 @@ func segmentBounds(prefix []byte, seg, total int64) (lower, upper []byte) {
 	}
 	lower = bound(seg)
 	if seg == total-1 {
-		return lower, prefixEnd(prefix)
+		return lower, kv.PrefixEnd(prefix)
 	}
 	return lower, bound(seg + 1)
 }
@@ -519,7 +524,7 @@ func segmentBounds(prefix []byte, seg, total int64) (lower, upper []byte) {
 // condition term (nil: the whole partition).
 func sortBounds(p []byte, term *expr.KeyTerm) (lower, upper []byte) {
 	enc := func(v av.Value) []byte { return av.AppendKey(append([]byte(nil), p...), v) }
-	lower, upper = p, prefixEnd(p)
+	lower, upper = p, kv.PrefixEnd(p)
 	if term == nil {
 		return lower, upper
 	}
@@ -527,23 +532,23 @@ func sortBounds(p []byte, term *expr.KeyTerm) (lower, upper []byte) {
 	switch term.Op {
 	case "EQ":
 		k := enc(v)
-		return k, prefixEnd(k)
+		return k, kv.PrefixEnd(k)
 	case "LT":
 		return lower, enc(v)
 	case "LE":
-		return lower, prefixEnd(enc(v))
+		return lower, kv.PrefixEnd(enc(v))
 	case "GT":
-		return prefixEnd(enc(v)), upper
+		return kv.PrefixEnd(enc(v)), upper
 	case "GE":
 		return enc(v), upper
 	case "BETWEEN":
-		return enc(v), prefixEnd(enc(term.Values[1]))
+		return enc(v), kv.PrefixEnd(enc(term.Values[1]))
 	case "BEGINS_WITH":
 		// The escaped bytes of a string (or binary) without its terminator
 		// prefix the encoding of every value that starts with it.
 		k := enc(v)
 		k = k[:len(k)-2]
-		return k, prefixEnd(k)
+		return k, kv.PrefixEnd(k)
 	}
 	return lower, upper
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -19,7 +20,7 @@ func readBenchEngine(b *testing.B) *Engine {
 	name := "plain"
 	for p := range 10 {
 		for s := range 10 {
-			if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name,
+			if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name,
 				Item: av.Item{"pk": avS("p" + strconv.Itoa(p)), "sk": avN(strconv.Itoa(s)), "payload": benchPayload()}}); err != nil {
 				b.Fatal(err)
 			}
@@ -31,10 +32,10 @@ func readBenchEngine(b *testing.B) *Engine {
 func BenchmarkEngineQuery10(b *testing.B) {
 	e := readBenchEngine(b)
 	name, kce := "plain", "pk = :p"
-	in := &QueryInput{TableName: &name, KeyConditionExpression: &kce, ExpressionAttributeValues: map[string]av.Value{":p": avS("p3")}}
+	in := &api.QueryInput{TableName: &name, KeyConditionExpression: &kce, ExpressionAttributeValues: map[string]av.Value{":p": avS("p3")}}
 	for _, m := range []struct {
 		name string
-		f    func(*Engine, context.Context, Namespace, *QueryInput) (*ReadManyOutput, error)
+		f    func(*Engine, context.Context, api.Namespace, *api.QueryInput) (*api.ReadManyOutput, error)
 	}{{"decoded", (*Engine).Query}, {"stored", (*Engine).QueryStored}} {
 		b.Run(m.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -50,10 +51,10 @@ func BenchmarkEngineQuery10(b *testing.B) {
 func BenchmarkEngineScan100(b *testing.B) {
 	e := readBenchEngine(b)
 	name := "plain"
-	in := &ScanInput{TableName: &name}
+	in := &api.ScanInput{TableName: &name}
 	for _, m := range []struct {
 		name string
-		f    func(*Engine, context.Context, Namespace, *ScanInput) (*ReadManyOutput, error)
+		f    func(*Engine, context.Context, api.Namespace, *api.ScanInput) (*api.ReadManyOutput, error)
 	}{{"decoded", (*Engine).Scan}, {"stored", (*Engine).ScanStored}} {
 		b.Run(m.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -72,10 +73,10 @@ func BenchmarkEngineBatchGet100(b *testing.B) {
 	for i := range 100 {
 		keys = append(keys, av.Item{"pk": avS("p" + strconv.Itoa(i/10)), "sk": avN(strconv.Itoa(i % 10))})
 	}
-	in := &BatchGetItemInput{RequestItems: map[string]KeysAndAttributes{"plain": {Keys: keys}}}
+	in := &api.BatchGetItemInput{RequestItems: map[string]api.KeysAndAttributes{"plain": {Keys: keys}}}
 	for _, m := range []struct {
 		name string
-		f    func(*Engine, context.Context, Namespace, *BatchGetItemInput) (*BatchGetItemOutput, error)
+		f    func(*Engine, context.Context, api.Namespace, *api.BatchGetItemInput) (*api.BatchGetItemOutput, error)
 	}{{"decoded", (*Engine).BatchGetItem}, {"stored", (*Engine).BatchGetItemStored}} {
 		b.Run(m.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -104,10 +105,10 @@ func TestBatchGetDuplicateOrder(t *testing.T) {
 		{[]av.Item{key("a"), badKey, key("a")}, msgKeyMismatch},
 		{[]av.Item{key("b"), key("a"), key("c"), key("a")}, msgBatchDuplicates},
 	} {
-		_, err := e.BatchGetItemStored(context.Background(), testNS, &BatchGetItemInput{RequestItems: map[string]KeysAndAttributes{"plain": {Keys: tc.keys}}})
+		_, err := e.BatchGetItemStored(context.Background(), testNS, &api.BatchGetItemInput{RequestItems: map[string]api.KeysAndAttributes{"plain": {Keys: tc.keys}}})
 		got := ""
 		if err != nil {
-			got = err.(*Error).Message
+			got = err.(*api.Error).Message
 		}
 		if got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.keys, got, tc.want)

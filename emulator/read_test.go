@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/kv"
 )
 
 func sv(s string) av.Value { return av.Value{Type: av.TypeS, S: s} }
@@ -94,7 +96,7 @@ func TestSegmentBoundsPartitionTheHashSpace(t *testing.T) {
 			if seg == 0 && !bytes.Equal(lower, hashKey(0)) {
 				t.Fatalf("total %d: segment 0 starts at %x", total, lower)
 			}
-			if seg == total-1 && !bytes.Equal(upper, prefixEnd(prefix)) {
+			if seg == total-1 && !bytes.Equal(upper, kv.PrefixEnd(prefix)) {
 				t.Fatalf("total %d: last segment ends at %x", total, upper)
 			}
 			if seg+1 < total {
@@ -147,7 +149,7 @@ func TestSelectRules(t *testing.T) {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			got, err := selectRules(tc.sel, tc.index, tc.pe, tc.atg)
 			if tc.err != "" {
-				var e *Error
+				var e *api.Error
 				if err == nil || !errors.As(err, &e) || e.Message != tc.err {
 					t.Fatalf("got %v, want %q", err, tc.err)
 				}

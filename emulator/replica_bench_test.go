@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -31,25 +32,25 @@ func BenchmarkPutItemReplicated(b *testing.B) {
 				te = streamBenchEngine(b, c.view)
 			} else {
 				te = newTestEngine(b, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1; o.LegacyGlobalTables = true })
-				for _, ns := range []Namespace{nsA, nsB} {
+				for _, ns := range []api.Namespace{nsA, nsB} {
 					in := simpleTable("bench")
-					in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp(c.view)}
+					in.StreamSpecification = &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp(c.view)}
 					te.mustCreate(ns, in)
 				}
-				if _, err := te.CreateGlobalTable(ctx, nsA, &CreateGlobalTableInput{GlobalTableName: sp("bench"),
-					ReplicationGroup: []GlobalTableReplica{{RegionName: sp(nsA.Region)}, {RegionName: sp(nsB.Region)}}}); err != nil {
+				if _, err := te.CreateGlobalTable(ctx, nsA, &api.CreateGlobalTableInput{GlobalTableName: sp("bench"),
+					ReplicationGroup: []api.GlobalTableReplica{{RegionName: sp(nsA.Region)}, {RegionName: sp(nsB.Region)}}}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			if c.replica {
-				if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("bench"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+				if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("bench"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
+				if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -71,7 +72,7 @@ func BenchmarkReplicationLag(b *testing.B) {
 			ctx := context.Background()
 			te := newTestEngine(b, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1; o.Clock = SystemClock })
 			te.mustCreate(nsA, simpleTable("bench"))
-			if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("bench"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+			if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("bench"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
 				b.Fatal(err)
 			}
 			if err := WaitReplication(te.Engine); err != nil {
@@ -87,7 +88,7 @@ func BenchmarkReplicationLag(b *testing.B) {
 			go func() {
 				for s := range pending {
 					for {
-						out, err := te.GetItem(ctx, nsB, &GetItemInput{TableName: sp("bench"), Key: av.Item{"pk": avS(s.pk)}, ConsistentRead: bl(true)})
+						out, err := te.GetItem(ctx, nsB, &api.GetItemInput{TableName: sp("bench"), Key: av.Item{"pk": avS(s.pk)}, ConsistentRead: bl(true)})
 						if err != nil {
 							done <- err
 							return
@@ -109,7 +110,7 @@ func BenchmarkReplicationLag(b *testing.B) {
 					time.Sleep(d)
 				}
 				it := benchItem(i)
-				if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: it}); err != nil {
+				if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: it}); err != nil {
 					b.Fatal(err)
 				}
 				pending <- sent{it["pk"].S, time.Now()}

@@ -13,11 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/kv"
 )
 
 // nsThird is a third Region of nsA's account.
-var nsThird = Namespace{Account: nsA.Account, Region: "ap-northeast-1"}
+var nsThird = api.Namespace{Account: nsA.Account, Region: "ap-northeast-1"}
 
 // TestReplicationConvergesThreeRegions: two writers in each of three
 // Regions on 12 shared keys, with puts, UpdateItem (SET and ADD), deletes
@@ -30,11 +32,11 @@ var nsThird = Namespace{Account: nsA.Account, Region: "ap-northeast-1"}
 func TestReplicationConvergesThreeRegions(t *testing.T) {
 	te := globalEngine(t, 0)
 	ctx := context.Background()
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsThird.Region)}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsThird.Region)}); err != nil {
 		t.Fatal(err)
 	}
 	te.settle(t)
-	regions := []Namespace{nsA, nsB, nsThird}
+	regions := []api.Namespace{nsA, nsB, nsThird}
 	for _, ns := range regions {
 		if d := te.describeT(ns, "gtab"); len(d.Replicas) != 2 {
 			t.Fatalf("%s: Replicas %+v, want the two others", ns.Region, d.Replicas)
@@ -95,19 +97,19 @@ func TestReplicationConvergesThreeRegions(t *testing.T) {
 				switch op := r.IntN(10); {
 				case op < 3:
 					it := av.Item{"pk": avS(pk), "v": avS(tag), "n": avN("1")}
-					if _, err = te.PutItem(ctx, ns, &PutItemInput{TableName: sp("gtab"), Item: it}); err == nil {
+					if _, err = te.PutItem(ctx, ns, &api.PutItemInput{TableName: sp("gtab"), Item: it}); err == nil {
 						ack(pk, it)
 					}
 				case op < 6:
-					var out *WriteItemOutput
-					out, err = te.UpdateItem(ctx, ns, &UpdateItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)},
+					var out *api.WriteItemOutput
+					out, err = te.UpdateItem(ctx, ns, &api.UpdateItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)},
 						UpdateExpression: sp("SET v = :v ADD n :one"), ReturnValues: sp("ALL_NEW"),
 						ExpressionAttributeValues: map[string]av.Value{":v": avS(tag), ":one": avN("1")}})
 					if err == nil {
 						ack(pk, out.Attributes)
 					}
 				case op < 8:
-					if _, err = te.DeleteItem(ctx, ns, &DeleteItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)}}); err == nil {
+					if _, err = te.DeleteItem(ctx, ns, &api.DeleteItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)}}); err == nil {
 						ack(pk, nil)
 					}
 				default:
@@ -116,15 +118,15 @@ func TestReplicationConvergesThreeRegions(t *testing.T) {
 						other = pk + "x"
 					}
 					it := av.Item{"pk": avS(pk), "v": avS(tag + "/tx"), "n": avN("7")}
-					_, err = te.TransactWriteItems(ctx, ns, &TransactWriteItemsInput{TransactItems: []TransactWriteItem{
-						{Put: &TransactPut{TableName: sp("gtab"), Item: it}},
-						{Delete: &TransactDelete{TableName: sp("gtab"), Key: av.Item{"pk": avS(other)}}},
+					_, err = te.TransactWriteItems(ctx, ns, &api.TransactWriteItemsInput{TransactItems: []api.TransactWriteItem{
+						{Put: &api.TransactPut{TableName: sp("gtab"), Item: it}},
+						{Delete: &api.TransactDelete{TableName: sp("gtab"), Key: av.Item{"pk": avS(other)}}},
 					}})
 					switch {
 					case err == nil:
 						ack(pk, it)
 						ack(other, nil)
-					case errors.Is(err, &Error{Code: CodeTransactionCanceled}), errors.Is(err, &Error{Code: CodeTransactionConflict}):
+					case errors.Is(err, &api.Error{Code: api.CodeTransactionCanceled}), errors.Is(err, &api.Error{Code: api.CodeTransactionConflict}):
 						conflicts.Add(1) // not acknowledged: it changed nothing
 						err = nil
 					}
@@ -144,7 +146,7 @@ func TestReplicationConvergesThreeRegions(t *testing.T) {
 	var first map[string]string
 	var firstVersions map[string]string
 	for _, ns := range regions {
-		out, err := te.Scan(ctx, ns, &ScanInput{TableName: sp("gtab"), ConsistentRead: bl(true)})
+		out, err := te.Scan(ctx, ns, &api.ScanInput{TableName: sp("gtab"), ConsistentRead: bl(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,13 +197,13 @@ func TestReplicationConvergesThreeRegions(t *testing.T) {
 // versions returns the version (ts@origin Region) of each key of "gtab"
 // in ns that has one, and the origin Region alone under "pk:" + pk for
 // each of pks.
-func (te *testEngine) versions(t *testing.T, ns Namespace, pks []string) map[string]string {
+func (te *testEngine) versions(t *testing.T, ns api.Namespace, pks []string) map[string]string {
 	t.Helper()
 	te.mu.RLock()
 	tm := te.lookup(ns, "gtab", te.now())
 	te.mu.RUnlock()
 	p := versionPrefix(tm.ID)
-	it, err := te.store.NewIter(p, prefixEnd(p))
+	it, err := te.store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
 	}

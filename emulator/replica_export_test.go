@@ -6,7 +6,7 @@ import "context"
 // then applies every queued replicated change that is due, so a test can
 // read a replica's converged state.
 func WaitReplication(e *Engine) error {
-	e.repl.seeds.Wait()
-	_, err := e.drainOutboxes(context.Background())
+	e.repl.WaitSeeds()
+	_, err := e.repl.Drain(context.Background(), (*gtCore)(e))
 	return err
 }

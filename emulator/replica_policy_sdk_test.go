@@ -10,7 +10,8 @@ import (
 )
 
 // TestGlobalTableReplicaStartsWithoutResourcePolicies: a resource policy
-// is per replica (control-plane-facts §1.4), so a new replica has none, on
+// is per replica (Developer Guide, "Resource-based policy
+// considerations"), so a new replica has none, on
 // its table or its stream, whatever the table it was made from has; one
 // put on the replica stays the replica's.
 func TestGlobalTableReplicaStartsWithoutResourcePolicies(t *testing.T) {
@@ -59,7 +60,8 @@ func TestGlobalTableReplicaStartsWithoutResourcePolicies(t *testing.T) {
 }
 
 // TestGlobalTableReplicaStartsWithoutContributorInsights: Contributor
-// Insights is per replica too (control-plane-facts §1.4), on the table and
+// Insights is per replica too (docs/differences.md, "Global tables"), on
+// the table and
 // on its GSIs.
 func TestGlobalTableReplicaStartsWithoutContributorInsights(t *testing.T) {
 	f := newGlobalFixture(t)

@@ -1,24 +1,19 @@
 package emulator
 
-// Seeding a new replica: a persisted, resumable job, like a GSI backfill
-// (backfill.go). The replica's group entry is stored Seeding in the batch
-// that creates it, so the replica is CREATING until the job clears the flag
-// in the batch that records its end; New resumes every replica left
-// Seeding. The cursor (the last source item key copied) is saved after
+// Seeding a new replica: the engine's steps of the job
+// emulator/internal/globaltables runs (its loop, its claim and its resumption
+// at start). The cursor (the last source item key copied) is saved after
 // every chunk under the replica's index family, so DeleteTable removes it.
-//
 // Each item is read under its source stripe with its version, then applied
-// to the replica like a replicated change (replicate.go): last writer wins,
-// so a change the applier brought first, or a copy a resumed job repeats,
-// is never overwritten by an older one.
+// to the replica like a replicated change (replicate.go): last writer wins.
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -32,92 +27,8 @@ func seedCursorKey(t tableID) []byte {
 }
 
 // startSeed runs the seeding job of rt, a replica whose own entry is
-// Seeding. On a shared store only the leader runs it, once (lease.go).
-func (e *Engine) startSeed(rt *tableMeta) {
-	job := fmt.Sprintf("seed/%x", rt.ID[:])
-	if !e.claimJob(job) {
-		return
-	}
-	e.repl.wg.Add(1)
-	e.repl.seeds.Add(1)
-	go func() {
-		defer e.repl.wg.Done()
-		defer e.repl.seeds.Done()
-		defer e.releaseJob(job)
-		err := e.seed(e.repl.ctx, rt)
-		switch {
-		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
-		default:
-			e.log.Error().Err(err).Str("table", rt.Name).Str("region", rt.Region).Msg("replica seeding failed; it resumes at the next start")
-		}
-	}()
-}
-
-// resumeSeeds starts the job of every replica left Seeding.
-func (e *Engine) resumeSeeds() {
-	var jobs []*tableMeta
-	e.rlockCatalog()
-	for _, m := range e.tables {
-		for _, t := range m {
-			if r := t.member(t.Region); r != nil && r.Seeding && !t.Deleting {
-				jobs = append(jobs, t)
-			}
-		}
-	}
-	e.mu.RUnlock()
-	for _, t := range jobs {
-		e.startSeed(t)
-	}
-}
-
-func (e *Engine) seed(ctx context.Context, rt *tableMeta) error {
-	self := rt.member(rt.Region)
-	src := rt.member(self.SeedFrom)
-	var srcT *tableMeta
-	if src != nil {
-		e.rlockCatalog()
-		srcT = e.lookup(Namespace{Account: rt.Account, Region: src.Region}, rt.Name, e.now())
-		e.mu.RUnlock()
-	}
-	if srcT == nil || srcT.ID != src.ID {
-		// The source went away before the copy: the replica keeps what it
-		// has and what the other members send it.
-		return e.finishSeed(rt)
-	}
-	ck := seedCursorKey(rt.ID)
-	p := itemPrefix(srcT.ID)
-	lower := p
-	if cur, err := e.opts.Store.Get(ck); err == nil {
-		lower = append(cur, 0)
-	} else if !errors.Is(err, kv.ErrNotFound) {
-		return err
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		keys, err := nextKeys(e.opts.Store, lower, prefixEnd(p), backfillChunk)
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if err := e.seedOne(rt, srcT, k); err != nil {
-				return err
-			}
-		}
-		if len(keys) < backfillChunk {
-			return e.finishSeed(rt)
-		}
-		last := keys[len(keys)-1]
-		if err := e.saveCursor(rt, ck, last); err != nil {
-			return err
-		}
-		lower = append(last, 0)
-		if f := e.repl.afterSeedChunk; f != nil {
-			f(ctx)
-		}
-	}
-}
+// Seeding.
+func (e *Engine) startSeed(rt *tableMeta) { e.repl.StartSeed((*gtCore)(e), gtTable(rt, e.now())) }
 
 // seedOne copies the source item at k into rt.
 func (e *Engine) seedOne(rt, src *tableMeta, k []byte) error {
@@ -163,13 +74,13 @@ func (e *Engine) finishSeed(rt *tableMeta) error {
 	for _, r := range c.Group {
 		m := c
 		if r.Region != rt.Region {
-			m = e.lookup(Namespace{Account: rt.Account, Region: r.Region}, rt.Name, now)
-			if m == nil || m.ID != r.ID || m.Deleting {
+			m = e.lookup(api.Namespace{Account: rt.Account, Region: r.Region}, rt.Name, now)
+			if m == nil || m.ID != tableID(r.ID) || m.Deleting {
 				continue
 			}
 		}
 		nm := m.clone()
-		if self := nm.member(rt.Region); self != nil && self.ID == rt.ID {
+		if self := nm.Member(rt.Region); self != nil && self.ID == globaltables.TableID(rt.ID) {
 			self.Seeding = false
 		}
 		if err := putTable(b, nm); err != nil {
@@ -186,3 +97,6 @@ func (e *Engine) finishSeed(rt *tableMeta) error {
 	}
 	return nil
 }
+
+// resumeSeeds starts the job of every replica left Seeding.
+func (e *Engine) resumeSeeds() { e.repl.ResumeSeeds((*gtCore)(e)) }

@@ -11,14 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/kv"
 )
 
 // Global tables at the engine level: validation, statuses on the fake
 // clock, last writer wins, convergence, restarts.
 
-func createReplica(region string) []ReplicationGroupUpdate {
-	return []ReplicationGroupUpdate{{Create: &ReplicationGroupMemberAction{RegionName: sp(region)}}}
+func createReplica(region string) []api.ReplicationGroupUpdate {
+	return []api.ReplicationGroupUpdate{{Create: &api.ReplicationGroupMemberAction{RegionName: sp(region)}}}
 }
 
 // globalEngine creates on-demand table "gtab" in nsA with n items and a
@@ -30,7 +33,7 @@ func globalEngine(t *testing.T, n int, mod ...func(*Options)) *testEngine {
 	for i := range n {
 		te.put(t, nsA, "k"+strconv.Itoa(i), "seed")
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
 		t.Fatal(err)
 	}
 	te.settle(t)
@@ -44,24 +47,24 @@ func (te *testEngine) settle(t *testing.T) {
 	}
 }
 
-func (te *testEngine) put(t *testing.T, ns Namespace, pk, v string) {
+func (te *testEngine) put(t *testing.T, ns api.Namespace, pk, v string) {
 	t.Helper()
-	if _, err := te.PutItem(context.Background(), ns, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(pk), "v": avS(v)}}); err != nil {
+	if _, err := te.PutItem(context.Background(), ns, &api.PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(pk), "v": avS(v)}}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func (te *testEngine) del(t *testing.T, ns Namespace, pk string) {
+func (te *testEngine) del(t *testing.T, ns api.Namespace, pk string) {
 	t.Helper()
-	if _, err := te.DeleteItem(context.Background(), ns, &DeleteItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)}}); err != nil {
+	if _, err := te.DeleteItem(context.Background(), ns, &api.DeleteItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)}}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // items returns pk → v of every item of "gtab" in ns.
-func (te *testEngine) items(t *testing.T, ns Namespace) map[string]string {
+func (te *testEngine) items(t *testing.T, ns api.Namespace) map[string]string {
 	t.Helper()
-	out, err := te.Scan(context.Background(), ns, &ScanInput{TableName: sp("gtab"), ConsistentRead: bl(true)})
+	out, err := te.Scan(context.Background(), ns, &api.ScanInput{TableName: sp("gtab"), ConsistentRead: bl(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,44 +83,44 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 	te.mustCreate(nsA, prov)
 	te.mustCreate(nsB, simpleTable("there"))
 	te.mustCreate(nsA, simpleTable("there"))
-	member := func(region string) *ReplicationGroupMemberAction {
-		return &ReplicationGroupMemberAction{RegionName: sp(region)}
+	member := func(region string) *api.ReplicationGroupMemberAction {
+		return &api.ReplicationGroupMemberAction{RegionName: sp(region)}
 	}
 	cases := []struct {
 		name string
-		in   UpdateTableInput
+		in   api.UpdateTableInput
 		code string
 		msg  string
 	}{
-		{"region missing", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: &ReplicationGroupMemberAction{}}}},
-			CodeValidation, "1 validation error detected: Value null at 'replicaUpdates.1.member.create.regionName' failed to satisfy constraint: Member must not be null"},
-		{"bad class", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"), TableClassOverride: sp("X")}}}},
-			CodeValidation, "1 validation error detected: Value 'X' at 'replicaUpdates.1.member.create.tableClassOverride' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]"},
-		{"no action", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{}}}, CodeValidation, msgNoReplicaActions},
-		{"two actions", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Create: member("eu-west-1"), Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}},
-			CodeValidation, msgMixedReplicaActions},
-		{"bad Region", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("EU-WEST-1")},
-			CodeValidation, "Region EU-WEST-1 is not supported. The latest version of global tables are only supported in the following regions: [" + strings.Join(supportedRegions, ", ") + "]."},
-		{"update and delete unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"), TableClassOverride: sp(classIA)}}, {Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}},
-			CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1, us-west-2]."},
-		{"with billing", UpdateTableInput{TableName: sp("gtab"), BillingMode: sp("PAY_PER_REQUEST"), ReplicaUpdates: createReplica("eu-west-1")},
-			CodeValidation, "One or more parameter values were invalid: Replica modification must be the only operation in the request"},
-		{"witness without strong", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1"),
-			GlobalTableWitnessUpdates: []GlobalTableWitnessGroupUpdate{{Create: &DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}},
-			CodeValidation, msgWitnessNeedsStrong},
-		{"strong, two Regions", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("us-east-2"), MultiRegionConsistency: sp("STRONG")},
-			CodeValidation, msgMRSCCount},
-		{"strong, three Regions", UpdateTableInput{TableName: sp("gtab"), MultiRegionConsistency: sp("STRONG"),
-			ReplicaUpdates: []ReplicationGroupUpdate{{Create: member("us-east-2")}, {Create: member("us-west-2")}}},
-			CodeValidation, "One or more parameter values were invalid: MultiRegionConsistency STRONG (multi-Region strong consistency) is not supported by ExtendDB"},
-		{"create local", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsA.Region)}, CodeValidation, msgLocalRegionCreateDelete},
-		{"delete local", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp(nsA.Region)}}}}, CodeValidation, msgLocalRegionCreateDelete},
-		{"update local", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member(nsA.Region)}}}, CodeValidation, msgLocalRegionUpdate},
-		{"update unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member("eu-west-1")}}}, CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1]."},
-		{"delete unknown", UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}}, CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1]."},
-		{"provisioned", UpdateTableInput{TableName: sp("prov"), ReplicaUpdates: createReplica("eu-west-1")}, CodeValidation, msgWriteCapacity},
-		{"table exists there", UpdateTableInput{TableName: sp("there"), ReplicaUpdates: createReplica("eu-west-1")},
-			CodeValidation, "Failed to create a the new replica of table with name: 'there' because one or more replicas already existed as tables."},
+		{"region missing", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Create: &api.ReplicationGroupMemberAction{}}}},
+			api.CodeValidation, "1 validation error detected: Value null at 'replicaUpdates.1.member.create.regionName' failed to satisfy constraint: Member must not be null"},
+		{"bad class", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Create: &api.ReplicationGroupMemberAction{RegionName: sp("eu-west-1"), TableClassOverride: sp("X")}}}},
+			api.CodeValidation, "1 validation error detected: Value 'X' at 'replicaUpdates.1.member.create.tableClassOverride' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, STANDARD_INFREQUENT_ACCESS]"},
+		{"no action", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{}}}, api.CodeValidation, globaltables.MsgNoReplicaActions},
+		{"two actions", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Create: member("eu-west-1"), Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}},
+			api.CodeValidation, globaltables.MsgMixedReplicaActions},
+		{"bad Region", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("EU-WEST-1")},
+			api.CodeValidation, "Region EU-WEST-1 is not supported. The latest version of global tables are only supported in the following regions: [" + strings.Join(globaltables.SupportedRegions, ", ") + "]."},
+		{"update and delete unknown", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Update: &api.ReplicationGroupMemberAction{RegionName: sp("eu-west-1"), TableClassOverride: sp(classIA)}}, {Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}},
+			api.CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1, us-west-2]."},
+		{"with billing", api.UpdateTableInput{TableName: sp("gtab"), BillingMode: sp("PAY_PER_REQUEST"), ReplicaUpdates: createReplica("eu-west-1")},
+			api.CodeValidation, "One or more parameter values were invalid: Replica modification must be the only operation in the request"},
+		{"witness without strong", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1"),
+			GlobalTableWitnessUpdates: []api.GlobalTableWitnessGroupUpdate{{Create: &api.DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}},
+			api.CodeValidation, globaltables.MsgWitnessNeedsStrong},
+		{"strong, two Regions", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("us-east-2"), MultiRegionConsistency: sp("STRONG")},
+			api.CodeValidation, globaltables.MsgMRSCCount},
+		{"strong, three Regions", api.UpdateTableInput{TableName: sp("gtab"), MultiRegionConsistency: sp("STRONG"),
+			ReplicaUpdates: []api.ReplicationGroupUpdate{{Create: member("us-east-2")}, {Create: member("us-west-2")}}},
+			api.CodeValidation, "One or more parameter values were invalid: MultiRegionConsistency STRONG (multi-Region strong consistency) is not supported by ExtendDB"},
+		{"create local", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsA.Region)}, api.CodeValidation, globaltables.MsgLocalRegionCreateDelete},
+		{"delete local", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp(nsA.Region)}}}}, api.CodeValidation, globaltables.MsgLocalRegionCreateDelete},
+		{"update local", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Update: member(nsA.Region)}}}, api.CodeValidation, globaltables.MsgLocalRegionUpdate},
+		{"update unknown", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Update: member("eu-west-1")}}}, api.CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1]."},
+		{"delete unknown", api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp("eu-west-1")}}}}, api.CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [eu-west-1]."},
+		{"provisioned", api.UpdateTableInput{TableName: sp("prov"), ReplicaUpdates: createReplica("eu-west-1")}, api.CodeValidation, msgWriteCapacity},
+		{"table exists there", api.UpdateTableInput{TableName: sp("there"), ReplicaUpdates: createReplica("eu-west-1")},
+			api.CodeValidation, "Failed to create a the new replica of table with name: 'there' because one or more replicas already existed as tables."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -130,27 +133,27 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 	}
 
 	// Once global: a second Create, an empty Update, disabling the stream.
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1")}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1")}); err != nil {
 		t.Fatal(err)
 	}
 	te.settle(t)
-	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1")})
-	wantErr(t, err, CodeValidation, "Failed to create a the new replica of table with name: 'gtab' because one or more replicas already existed as tables.")
-	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: member("eu-west-1")}}})
-	wantErr(t, err, CodeValidation, msgNoReplicaActions)
-	for _, ns := range []Namespace{nsA, nsB} {
-		_, err = te.UpdateTable(context.Background(), ns, &UpdateTableInput{TableName: sp("gtab"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}})
-		wantErr(t, err, CodeValidation, "One or more parameter values were invalid: "+msgDisableGlobalStream)
+	_, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica("eu-west-1")})
+	wantErr(t, err, api.CodeValidation, "Failed to create a the new replica of table with name: 'gtab' because one or more replicas already existed as tables.")
+	_, err = te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Update: member("eu-west-1")}}})
+	wantErr(t, err, api.CodeValidation, globaltables.MsgNoReplicaActions)
+	for _, ns := range []api.Namespace{nsA, nsB} {
+		_, err = te.UpdateTable(context.Background(), ns, &api.UpdateTableInput{TableName: sp("gtab"), StreamSpecification: &api.StreamSpecification{StreamEnabled: bl(false)}})
+		wantErr(t, err, api.CodeValidation, "One or more parameter values were invalid: "+globaltables.MsgDisableGlobalStream)
 	}
-	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: &ReplicationGroupMemberAction{RegionName: sp("eu-west-1"),
-		ProvisionedThroughputOverride: &ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)}}}}})
-	wantErr(t, err, CodeValidation, "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
+	_, err = te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Update: &api.ReplicationGroupMemberAction{RegionName: sp("eu-west-1"),
+		ProvisionedThroughputOverride: &api.ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)}}}}})
+	wantErr(t, err, api.CodeValidation, "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST")
 
 	// What the service accepts: a Create repeated in one request, and a
 	// Create's read-capacity and unknown-index overrides (ignored).
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("there"), ReplicaUpdates: []ReplicationGroupUpdate{
-		{Create: &ReplicationGroupMemberAction{RegionName: sp("us-west-2"), ProvisionedThroughputOverride: &ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)},
-			GlobalSecondaryIndexes: []ReplicaGlobalSecondaryIndex{{IndexName: sp("nope"), OnDemandThroughputOverride: &OnDemandThroughputOverride{MaxReadRequestUnits: i64(9)}}}}},
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("there"), ReplicaUpdates: []api.ReplicationGroupUpdate{
+		{Create: &api.ReplicationGroupMemberAction{RegionName: sp("us-west-2"), ProvisionedThroughputOverride: &api.ProvisionedThroughputOverride{ReadCapacityUnits: i64(5)},
+			GlobalSecondaryIndexes: []api.ReplicaGlobalSecondaryIndex{{IndexName: sp("nope"), OnDemandThroughputOverride: &api.OnDemandThroughputOverride{MaxReadRequestUnits: i64(9)}}}}},
 		{Create: member("us-west-2")}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -162,9 +165,9 @@ func TestReplicaUpdatesValidation(t *testing.T) {
 
 func TestReplicaUpdateOverrides(t *testing.T) {
 	te := globalEngine(t, 0)
-	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []ReplicationGroupUpdate{{Update: &ReplicationGroupMemberAction{
+	_, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: []api.ReplicationGroupUpdate{{Update: &api.ReplicationGroupMemberAction{
 		RegionName: sp(nsB.Region), KMSMasterKeyId: sp("alias/mine"), TableClassOverride: sp(classIA),
-		OnDemandThroughputOverride: &OnDemandThroughputOverride{MaxReadRequestUnits: i64(500)}}}}})
+		OnDemandThroughputOverride: &api.OnDemandThroughputOverride{MaxReadRequestUnits: i64(500)}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +193,7 @@ func TestReplicaStatusesFollowTransitionDelay(t *testing.T) {
 	te := newTestEngine(t, func(o *Options) { o.TransitionDelay = 2 * time.Second })
 	te.mustCreate(nsA, simpleTable("gtab"))
 	te.clock.Add(2 * time.Second)
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
 		t.Fatal(err)
 	}
 	te.settle(t)
@@ -200,18 +203,18 @@ func TestReplicaStatusesFollowTransitionDelay(t *testing.T) {
 	}
 	// Meanwhile every change is refused, deletion protection included,
 	// after the checks the service makes first.
-	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), DeletionProtectionEnabled: bl(true)})
-	wantErr(t, err, CodeResourceInUse, msgGroupBusy)
-	_, err = te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"),
-		ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}})
-	wantErr(t, err, CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [us-west-2].")
+	_, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), DeletionProtectionEnabled: bl(true)})
+	wantErr(t, err, api.CodeResourceInUse, msgGroupBusy)
+	_, err = te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"),
+		ReplicaUpdates: []api.ReplicationGroupUpdate{{Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp("us-west-2")}}}})
+	wantErr(t, err, api.CodeValidation, "Update global table operation failed because one or more replicas were not part of the global table. Please retry the request without these replicas: [us-west-2].")
 	te.clock.Add(2 * time.Second)
 	a, b = te.describeT(nsA, "gtab"), te.describeT(nsB, "gtab")
 	if a.TableStatus != statusActive || a.Replicas[0].ReplicaStatus != statusActive || b.TableStatus != statusActive || b.Replicas[0].ReplicaStatus != statusActive {
 		t.Errorf("after the delay: source %s, entry %s, replica %s, its entry %s", a.TableStatus, a.Replicas[0].ReplicaStatus, b.TableStatus, b.Replicas[0].ReplicaStatus)
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"),
-		ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp(nsB.Region)}}}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"),
+		ReplicaUpdates: []api.ReplicationGroupUpdate{{Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp(nsB.Region)}}}}); err != nil {
 		t.Fatal(err)
 	}
 	a = te.describeT(nsA, "gtab")
@@ -223,7 +226,7 @@ func TestReplicaStatusesFollowTransitionDelay(t *testing.T) {
 	if len(a.Replicas) != 0 || a.GlobalTableVersion != "" || a.TableStatus != statusActive {
 		t.Errorf("after the delete delay: %s %+v %q", a.TableStatus, a.Replicas, a.GlobalTableVersion)
 	}
-	if _, err := te.DescribeTable(context.Background(), nsB, &DescribeTableInput{TableName: sp("gtab")}); err == nil {
+	if _, err := te.DescribeTable(context.Background(), nsB, &api.DescribeTableInput{TableName: sp("gtab")}); err == nil {
 		t.Error("the deleted replica's table is still there")
 	}
 }
@@ -232,11 +235,11 @@ func TestReplicaDeletion(t *testing.T) {
 	te := globalEngine(t, 3)
 	// ReplicaUpdates Delete removes the replica's table; the stream stays
 	// on, and can be turned off once the table is no longer global.
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"),
-		ReplicaUpdates: []ReplicationGroupUpdate{{Delete: &DeleteReplicationGroupMemberAction{RegionName: sp(nsB.Region)}}}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"),
+		ReplicaUpdates: []api.ReplicationGroupUpdate{{Delete: &api.DeleteReplicationGroupMemberAction{RegionName: sp(nsB.Region)}}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := te.DescribeTable(context.Background(), nsB, &DescribeTableInput{TableName: sp("gtab")}); err == nil {
+	if _, err := te.DescribeTable(context.Background(), nsB, &api.DescribeTableInput{TableName: sp("gtab")}); err == nil {
 		t.Fatal("replica table still there")
 	}
 	a := te.describeT(nsA, "gtab")
@@ -247,18 +250,18 @@ func TestReplicaDeletion(t *testing.T) {
 	if n := countKeys(t, te.store, []byte{famOutbox}); n != 0 {
 		t.Errorf("a plain table queued %d changes", n)
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), StreamSpecification: &api.StreamSpecification{StreamEnabled: bl(false)}}); err != nil {
 		t.Errorf("disabling the stream of a table no longer global: %v", err)
 	}
 
 	// DeleteTable of either member deletes that member only.
-	for _, gone := range []Namespace{nsB, nsA} {
+	for _, gone := range []api.Namespace{nsB, nsA} {
 		te := globalEngine(t, 3)
 		stay := nsA
 		if gone == nsA {
 			stay = nsB
 		}
-		if _, err := te.DeleteTable(context.Background(), gone, &DeleteTableInput{TableName: sp("gtab")}); err != nil {
+		if _, err := te.DeleteTable(context.Background(), gone, &api.DeleteTableInput{TableName: sp("gtab")}); err != nil {
 			t.Fatal(err)
 		}
 		d := te.describeT(stay, "gtab")
@@ -299,7 +302,7 @@ func TestReplicationLastWriterWins(t *testing.T) {
 			}
 			te.clock.Add(time.Hour)
 			te.settle(t)
-			for _, ns := range []Namespace{nsA, nsB} {
+			for _, ns := range []api.Namespace{nsA, nsB} {
 				if got := te.items(t, ns)["k0"]; got != c.want {
 					t.Errorf("%s: k0 = %q, want %q", ns.Region, got, c.want)
 				}
@@ -316,7 +319,7 @@ func TestReplicationConverges(t *testing.T) {
 	te := globalEngine(t, 0)
 	var wg sync.WaitGroup
 	for w := range 4 {
-		ns := []Namespace{nsA, nsB}[w%2]
+		ns := []api.Namespace{nsA, nsB}[w%2]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -325,9 +328,9 @@ func TestReplicationConverges(t *testing.T) {
 				pk := "k" + strconv.Itoa(r.IntN(20))
 				var err error
 				if r.IntN(5) == 0 {
-					_, err = te.DeleteItem(context.Background(), ns, &DeleteItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)}})
+					_, err = te.DeleteItem(context.Background(), ns, &api.DeleteItemInput{TableName: sp("gtab"), Key: av.Item{"pk": avS(pk)}})
 				} else {
-					_, err = te.PutItem(context.Background(), ns, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(pk), "v": avS(fmt.Sprintf("%d-%d", w, i))}})
+					_, err = te.PutItem(context.Background(), ns, &api.PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(pk), "v": avS(fmt.Sprintf("%d-%d", w, i))}})
 				}
 				if err != nil {
 					t.Error(err)
@@ -364,7 +367,7 @@ func TestReplicationSurvivesRestart(t *testing.T) {
 	te.opts.ReplicationDelay = 0
 	te.restart()
 	te.settle(t)
-	for _, ns := range []Namespace{nsA, nsB} {
+	for _, ns := range []api.Namespace{nsA, nsB} {
 		if got := te.items(t, ns); got["a"] != "1" || got["b"] != "2" {
 			t.Errorf("%s after restart: %v", ns.Region, got)
 		}
@@ -382,11 +385,11 @@ func TestReplicaSeedingResumes(t *testing.T) {
 	}
 	reached := make(chan struct{})
 	var once sync.Once
-	te.repl.afterSeedChunk = func(ctx context.Context) {
+	te.repl.AfterSeedChunk = func(ctx context.Context) {
 		once.Do(func() { close(reached) })
 		<-ctx.Done() // hold the job until Close
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
 		t.Fatal(err)
 	}
 	<-reached
@@ -406,16 +409,16 @@ func TestReplicaSeedingResumes(t *testing.T) {
 // its record in the other Region without the TTL service identity.
 func TestReplicatedTTL(t *testing.T) {
 	te := globalEngine(t, 0, func(o *Options) { o.TTLInterval = -1 })
-	if _, err := te.UpdateTimeToLive(context.Background(), nsA, &UpdateTimeToLiveInput{TableName: sp("gtab"),
-		TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
+	if _, err := te.UpdateTimeToLive(context.Background(), nsA, &api.UpdateTimeToLiveInput{TableName: sp("gtab"),
+		TimeToLiveSpecification: &api.TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
 		t.Fatal(err)
 	}
-	if d, err := te.DescribeTimeToLive(context.Background(), nsB, &DescribeTimeToLiveInput{TableName: sp("gtab")}); err != nil || d.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
+	if d, err := te.DescribeTimeToLive(context.Background(), nsB, &api.DescribeTimeToLiveInput{TableName: sp("gtab")}); err != nil || d.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
 		t.Fatalf("replica TTL: %+v, %v", d, err)
 	}
 	past := strconv.FormatInt(te.clock.Now().Add(-time.Hour).Unix(), 10)
-	for _, ns := range []Namespace{nsA, nsB} {
-		if _, err := te.PutItem(context.Background(), ns, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS("from-" + ns.Region), "exp": avN(past)}}); err != nil {
+	for _, ns := range []api.Namespace{nsA, nsB} {
+		if _, err := te.PutItem(context.Background(), ns, &api.PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS("from-" + ns.Region), "exp": avN(past)}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -425,7 +428,7 @@ func TestReplicatedTTL(t *testing.T) {
 		t.Fatalf("ExpireTTL deleted %d (%v), want 2: each item once, in the Region that wrote it", n, err)
 	}
 	te.settle(t)
-	for _, ns := range []Namespace{nsA, nsB} {
+	for _, ns := range []api.Namespace{nsA, nsB} {
 		if got := te.items(t, ns); len(got) != 0 {
 			t.Errorf("%s keeps %v", ns.Region, got)
 		}
@@ -436,13 +439,13 @@ func TestReplicatedTTL(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := streamKey(tm.ID, 'r')
-		keys, vals, err := nextEntries(te.store, p, prefixEnd(p), 100)
+		keys, vals, err := nextEntries(te.store, p, kv.PrefixEnd(p), 100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var own, replicated int
 		for i := range keys {
-			var rec StreamRecord
+			var rec api.StreamRecord
 			if err := json.Unmarshal(vals[i], &rec); err != nil {
 				t.Fatal(err)
 			}
@@ -467,33 +470,33 @@ func TestReplicatedTTL(t *testing.T) {
 func TestGlobalTableGSIChangesReachEveryMember(t *testing.T) {
 	te := globalEngine(t, 0)
 	for i := range 5 {
-		if _, err := te.PutItem(context.Background(), nsA, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
+		if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": avS(strconv.Itoa(i)), "g": avS("x")}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	te.settle(t)
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), AttributeDefinitions: attrs("g", "S"),
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("byG", keys("g", "HASH"), nil)}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), AttributeDefinitions: attrs("g", "S"),
+		GlobalSecondaryIndexUpdates: []api.GlobalSecondaryIndexUpdate{gsiCreate("byG", keys("g", "HASH"), nil)}}); err != nil {
 		t.Fatal(err)
 	}
 	WaitBackfills(te.Engine)
-	for _, ns := range []Namespace{nsA, nsB} {
+	for _, ns := range []api.Namespace{nsA, nsB} {
 		d := te.describeT(ns, "gtab")
 		if len(d.GlobalSecondaryIndexes) != 1 || d.GlobalSecondaryIndexes[0].IndexStatus != statusActive || d.GlobalSecondaryIndexes[0].ItemCount != 5 {
 			t.Errorf("%s: GSIs %+v, want byG ACTIVE with 5 items", ns.Region, d.GlobalSecondaryIndexes)
 		}
 	}
-	if _, err := te.UpdateTable(context.Background(), nsB, &UpdateTableInput{TableName: sp("gtab"),
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{{Delete: &DeleteGlobalSecondaryIndexAction{IndexName: sp("byG")}}}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsB, &api.UpdateTableInput{TableName: sp("gtab"),
+		GlobalSecondaryIndexUpdates: []api.GlobalSecondaryIndexUpdate{{Delete: &api.DeleteGlobalSecondaryIndexAction{IndexName: sp("byG")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, ns := range []Namespace{nsA, nsB} {
+	for _, ns := range []api.Namespace{nsA, nsB} {
 		if d := te.describeT(ns, "gtab"); len(d.GlobalSecondaryIndexes) != 0 {
 			t.Errorf("%s: GSIs %+v after the delete", ns.Region, d.GlobalSecondaryIndexes)
 		}
 	}
-	_, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("gtab"), BillingMode: sp(billingProvisioned), ProvisionedThroughput: pt(5, 5)})
-	wantErr(t, err, CodeValidation, msgWriteCapacity)
+	_, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("gtab"), BillingMode: sp(billingProvisioned), ProvisionedThroughput: pt(5, 5)})
+	wantErr(t, err, api.CodeValidation, msgWriteCapacity)
 }
 
 // TestApplierHonoursDelay runs the applier on the wall clock: a change
@@ -559,7 +562,7 @@ func TestOutboxSequenceSurvivesClockGoingBack(t *testing.T) {
 func TestQueuedChangesOutliveTheirSource(t *testing.T) {
 	te := globalEngine(t, 0, func(o *Options) { o.ReplicationDelay = time.Hour })
 	te.put(t, nsA, "last", "words")
-	if _, err := te.DeleteTable(context.Background(), nsA, &DeleteTableInput{TableName: sp("gtab")}); err != nil {
+	if _, err := te.DeleteTable(context.Background(), nsA, &api.DeleteTableInput{TableName: sp("gtab")}); err != nil {
 		t.Fatal(err)
 	}
 	te.clock.Add(2 * time.Hour)
@@ -573,8 +576,8 @@ func TestQueuedChangesOutliveTheirSource(t *testing.T) {
 // applies to every member; MaxReadRequestUnits stays the Region's own.
 func TestGlobalTableWriteCapIsShared(t *testing.T) {
 	te := globalEngine(t, 0)
-	if _, err := te.UpdateTable(context.Background(), nsB, &UpdateTableInput{TableName: sp("gtab"),
-		OnDemandThroughput: &OnDemandThroughput{MaxWriteRequestUnits: i64(70), MaxReadRequestUnits: i64(90)}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsB, &api.UpdateTableInput{TableName: sp("gtab"),
+		OnDemandThroughput: &api.OnDemandThroughput{MaxWriteRequestUnits: i64(70), MaxReadRequestUnits: i64(90)}}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := te.describeT(nsA, "gtab").OnDemandThroughput, te.describeT(nsB, "gtab").OnDemandThroughput

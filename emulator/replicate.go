@@ -1,53 +1,36 @@
 package emulator
 
-// Replication between the members of a global table (MREC): asynchronous,
-// last writer wins, persisted.
+// The engine's side of replication between the members of a global table
+// (emulator/internal/globaltables owns the applier loop and the seeding
+// jobs): the items' versions and the outboxes in the keyspace, the
+// derivation that stages them with each local write, and the application
+// of one queued change through the write pipeline.
 //
 // Keys (keys.go families 'v' and 'q'):
 //
 //	'v' <tableID> <encoded primary key> → version: ts:8 BE (Unix ns) | origin Region
-//	'q' <dst tableID> <seq:8 BE>        → JSON replEntry (the outbox of dst)
+//	'q' <dst tableID> <seq:8 BE>        → JSON globaltables.Entry (the outbox of dst)
 //
-// An applied change consumes write capacity in the destination's buckets
-// (never refused) and is told to the Observer, like a local write.
-//
-// A write of an item of a table with replicas (any path: single item,
-// batch, transaction, PartiQL, TTL) stages, in the batch that writes the
-// item, the item's new version and one outbox entry per other member. So
-// a write is acknowledged only with its replication queued, and a restart
-// loses nothing: the applier drains whatever the store holds at New.
-// Tables without replicas skip all of it (one length check in stage).
-//
-// The applier takes an entry, locks the destination item's stripe, and
-// applies it only if its version is newer than the destination's (ts,
-// then Region name: every member decides the same way), writing the
-// destination's item, indexes, stats, stream record and version, and
-// deleting the entry, in one batch. Deletes leave their version behind as
-// a tombstone, so an older write arriving later cannot resurrect the
-// item. A local write's version is later than the item's current one
-// even if a replicated write came from a clock ahead of this one.
-//
-// Order does not matter for the outcome (LWW), so the outbox is a set
-// drained in key order; Options.ReplicationDelay holds entries back.
+// Tables without replicas skip all of it (one length check in stage). A
+// local write's version is later than the item's current one even if a
+// replicated write came from a clock ahead of this one.
 
 import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/kv"
 )
 
 const (
 	famVersion = 'v'
 	famOutbox  = 'q'
-	// replChunk is how many outbox entries the applier reads at a time.
-	replChunk = 256
 )
 
 // version is an item's last-write stamp.
@@ -94,42 +77,20 @@ func readVersion(r kv.Reader, itemKey []byte) (version, error) {
 }
 
 // replEntry is one change queued for one replica.
-type replEntry struct {
-	Key    []byte    `json:"k"` // primary key encoding (after the table prefix)
-	Item   []byte    `json:"i,omitempty"`
-	Delete bool      `json:"d,omitempty"`
-	TS     int64     `json:"ts"`
-	Origin string    `json:"o"`
-	At     time.Time `json:"at"` // when it was queued (ReplicationDelay)
-}
+type replEntry = globaltables.Entry
 
-// replState is the applier and the seeding jobs. New initialises it.
+// replState is the applier and the seeding jobs (globaltables), and the
+// sequence of outbox keys the write path takes.
 type replState struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	seeds  sync.WaitGroup // the seeding jobs only (tests wait on it)
-	wake   chan struct{}
-	seq    atomic.Uint64
-	// applied, if set (tests), is called after each drain pass.
-	applied func()
-	// afterSeedChunk, if set (tests), runs after each saved seeding chunk.
-	afterSeedChunk func(ctx context.Context)
+	globaltables.Replicator
+	seq atomic.Uint64
 }
 
 func (e *Engine) startReplication() {
-	s := &e.repl
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.wake = make(chan struct{}, 1)
 	// Outbox keys only need to be unique: start above any earlier run's,
 	// even if the wall clock went back.
-	s.seq.Store(max(uint64(time.Now().UnixNano()), e.lastOutboxSeq()))
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		e.applier(s.ctx)
-	}()
-	e.resumeSeeds()
+	e.repl.seq.Store(max(uint64(time.Now().UnixNano()), e.lastOutboxSeq()))
+	e.repl.Start((*gtCore)(e))
 }
 
 // lastOutboxSeq returns the highest sequence number of a queued entry (0
@@ -149,127 +110,9 @@ func (e *Engine) lastOutboxSeq() uint64 {
 	return last
 }
 
-func (e *Engine) stopReplication() {
-	if e.repl.cancel == nil {
-		return
-	}
-	e.repl.cancel()
-	e.repl.wg.Wait()
-}
+func (e *Engine) stopReplication() { e.repl.Stop() }
 
-func (e *Engine) wakeApplier() {
-	select {
-	case e.repl.wake <- struct{}{}:
-	default:
-	}
-}
-
-// applier drains the outboxes whenever woken, and when held-back entries
-// fall due.
-func (e *Engine) applier(ctx context.Context) {
-	delay := e.opts.ReplicationDelay
-	for {
-		next, err := e.drainOutboxes(ctx)
-		if err != nil && ctx.Err() == nil {
-			e.log.Error().Err(err).Msg("replication: applying queued changes failed; retrying")
-			next = e.now().Add(time.Second)
-		}
-		if !e.waitForWork(ctx, next, delay) {
-			return
-		}
-	}
-}
-
-// waitForWork waits until next (zero: no held-back entry) or, without a
-// delay, until a write queues work. With a delay a new entry is due no
-// sooner than delay from now, so a wake only arms the timer: the outbox is
-// not rescanned on every write while entries wait. It reports false once
-// ctx is done.
-func (e *Engine) waitForWork(ctx context.Context, next time.Time, delay time.Duration) bool {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	arm := func() <-chan time.Time {
-		if next.IsZero() {
-			return nil
-		}
-		if timer != nil {
-			timer.Stop()
-		}
-		timer = time.NewTimer(max(next.Sub(e.now()), time.Millisecond))
-		return timer.C
-	}
-	due := arm()
-	for {
-		select {
-		case <-ctx.Done():
-			return false
-		case <-due:
-			return true
-		case <-e.repl.wake:
-			if delay <= 0 {
-				return true
-			}
-			if next.IsZero() {
-				next = e.now().Add(delay)
-				due = arm()
-			}
-		}
-	}
-}
-
-// drainOutboxes applies every due entry once and returns when the earliest
-// held-back one falls due (zero if none).
-func (e *Engine) drainOutboxes(ctx context.Context) (time.Time, error) {
-	defer func() {
-		if f := e.repl.applied; f != nil {
-			f()
-		}
-	}()
-	var next time.Time
-	delay := e.opts.ReplicationDelay
-	lower := []byte{famOutbox}
-	for {
-		if err := ctx.Err(); err != nil {
-			return next, err
-		}
-		keys, vals, err := nextEntries(e.opts.Store, lower, []byte{famOutbox + 1}, replChunk)
-		if err != nil {
-			return next, err
-		}
-		tables := e.replicatedTables()
-		now := e.now()
-		for i, k := range keys {
-			var en replEntry
-			if err := json.Unmarshal(vals[i], &en); err != nil {
-				e.log.Error().Err(err).Msg("replication: dropping an unreadable queued change")
-				if err := e.deleteKey(k); err != nil {
-					return next, err
-				}
-				continue
-			}
-			if due := en.At.Add(delay); delay > 0 && now.Before(due) {
-				if next.IsZero() || due.Before(next) {
-					next = due
-				}
-				continue
-			}
-			var dst tableID
-			copy(dst[:], k[1:17])
-			t := tables[dst]
-			if err := e.applyReplicated(t, &en, k); err != nil {
-				return next, err
-			}
-		}
-		if len(keys) < replChunk {
-			return next, nil
-		}
-		lower = append(keys[len(keys)-1], 0)
-	}
-}
+func (e *Engine) wakeApplier() { e.repl.Wake() }
 
 func (e *Engine) deleteKey(k []byte) error {
 	b := e.opts.Store.NewBatch()
@@ -278,23 +121,6 @@ func (e *Engine) deleteKey(k []byte) error {
 		return err
 	}
 	return e.commit(b)
-}
-
-// replicatedTables maps the ID of every cached table not being deleted to
-// it: a table that has left its group (its source was deleted) still gets
-// the changes queued for it before.
-func (e *Engine) replicatedTables() map[tableID]*tableMeta {
-	e.rlockCatalog()
-	defer e.mu.RUnlock()
-	out := map[tableID]*tableMeta{}
-	for _, m := range e.tables {
-		for _, t := range m {
-			if !t.Deleting {
-				out[t.ID] = t
-			}
-		}
-	}
-	return out
 }
 
 // nextEntries returns up to n keys and values in [lower, upper).
@@ -426,14 +252,28 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 		return internalError(err)
 	}
 	for _, r := range targets {
-		seq, err := wb.nextSeq(streamKey(r.ID, 'o'), &wb.e.repl.seq)
+		seq, err := wb.nextSeq(streamKey(tableID(r.ID), 'o'), &wb.e.repl.seq)
 		if err != nil {
 			return err
 		}
-		if err := wb.b.Set(outboxKey(r.ID, seq), val); err != nil {
+		if err := wb.b.Set(outboxKey(tableID(r.ID), seq), val); err != nil {
 			return internalError(err)
 		}
 	}
 	wb.enqueued = true
 	return nil
+}
+
+// replicationDerivation keeps a global table's members in step: for a
+// local write, the item's new version and an outbox entry per other
+// member; for an applied replicated change (itemChange.repl), only the
+// version it carries, so a change is never sent on again.
+type replicationDerivation struct{ perItem }
+
+func (replicationDerivation) wants(_ *Engine, t *tableMeta) bool { return len(t.Group) > 0 }
+
+func (replicationDerivation) oldImage() bool { return true }
+
+func (replicationDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
+	return wb.stageReplication(&pw.change)
 }

@@ -53,8 +53,8 @@ func TestKeyFamiliesDistinct(t *testing.T) {
 // (the SDK test cannot see a copied one, as the replica's stream has
 // another label, but a later label clash would expose it).
 func TestNewReplicaTableHasNoPolicies(t *testing.T) {
-	src := &tableMeta{Region: nsA.Region, Name: "t", ResourcePolicy: "{}",
-		Policy: &resourcePolicy{Doc: "{}"}, StreamPolicies: map[string]*resourcePolicy{"l": {Doc: "{}"}}}
+	src := &tableMeta{Region: nsA.Region, Name: "t", tableAccess: tableAccess{ResourcePolicy: "{}",
+		Policy: &resourcePolicy{Doc: "{}"}, StreamPolicies: map[string]*resourcePolicy{"l": {Doc: "{}"}}}}
 	rt, err := newReplicaTable(src, nsB.Region, time.Now(), 0)
 	if err != nil {
 		t.Fatal(err)

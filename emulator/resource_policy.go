@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/policy"
 )
 
@@ -73,25 +75,25 @@ func nextRevision(prev *resourcePolicy, now time.Time) string {
 // checkPolicyDocument applies the size limit and the IAM grammar.
 func checkPolicyDocument(doc string) (*policy.Document, error) {
 	if len(doc) > maxPolicyBytes {
-		return nil, Validation("Resource-based policy size %d bytes exceeds the maximum allowed size of %d bytes", len(doc), maxPolicyBytes)
+		return nil, api.Validation("Resource-based policy size %d bytes exceeds the maximum allowed size of %d bytes", len(doc), maxPolicyBytes)
 	}
 	d, err := policy.Parse(doc)
 	var pe *policy.Error
 	if errors.As(err, &pe) {
-		return nil, Validation("%s", pe.Message)
+		return nil, api.Validation("%s", pe.Message)
 	}
 	return d, err
 }
 
-func policyShape(v *violations, arn *string, expected *string) {
+func policyShape(v *shape.Violations, arn *string, expected *string) {
 	resourceArnShape(v, arn)
 	if expected != nil {
-		v.length("expectedRevisionId", *expected, 1, 255)
+		v.Length("expectedRevisionId", *expected, 1, 255)
 	}
 }
 
 func policyNotFound(arn string) error {
-	return NewError(CodePolicyNotFound, "Resource-based policy not found for the provided ResourceArn: %s", arn)
+	return api.NewError(api.CodePolicyNotFound, "Resource-based policy not found for the provided ResourceArn: %s", arn)
 }
 
 // checkExpected applies ExpectedRevisionId to the current policy.
@@ -102,12 +104,12 @@ func checkExpected(t *tableMeta, arn string, cur *resourcePolicy, expected *stri
 	switch {
 	case *expected == noPolicyRevision:
 		if cur.present() {
-			return NewError(CodePolicyNotFound, "Resource-based policy not found for the provided ResourceArn: Requested policy update expecting none to be present for table %s, but a policy exists with revision id %s.", t.Name, cur.Revision)
+			return api.NewError(api.CodePolicyNotFound, "Resource-based policy not found for the provided ResourceArn: Requested policy update expecting none to be present for table %s, but a policy exists with revision id %s.", t.Name, cur.Revision)
 		}
 	case !cur.present():
 		return policyNotFound(arn)
 	case *expected != cur.Revision:
-		return NewError(CodePolicyNotFound, "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id %s, but the policy associated to target table %s has revision id %s.", *expected, t.Name, cur.Revision)
+		return api.NewError(api.CodePolicyNotFound, "Resource-based policy not found for the provided ResourceArn: Requested update for policy with revision id %s, but the policy associated to target table %s has revision id %s.", *expected, t.Name, cur.Revision)
 	}
 	return nil
 }
@@ -116,41 +118,39 @@ func checkExpected(t *tableMeta, arn string, cur *resourcePolicy, expected *stri
 // a stream ARN, the stream's label, checking that the stream exists. It
 // takes no engine lock for long: the caller looks the table up again under
 // e.mu.
-func (e *Engine) policyTarget(ns Namespace, arn string, now time.Time) (Namespace, string, string, error) {
+func (e *Engine) policyTarget(ns api.Namespace, arn string, now time.Time) (api.Namespace, string, string, error) {
 	if !strings.HasPrefix(arn, "arn:") {
-		return ns, "", "", invalidParam("ARNs must start with 'arn:': %s", arn)
+		return ns, "", "", shape.InvalidParam("ARNs must start with 'arn:': %s", arn)
 	}
 	parts := strings.SplitN(arn, ":", 6)
 	if len(parts) != 6 || parts[2] != "dynamodb" {
-		return ns, "", "", invalidParam("Provided Arn is not a DynamoDB resource arn: %s", arn)
+		return ns, "", "", shape.InvalidParam("Provided Arn is not a DynamoDB resource arn: %s", arn)
 	}
 	a, err := parseARN(arn)
 	if err != nil || a.index != "" {
-		return ns, "", "", invalidParam("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", arn)
+		return ns, "", "", shape.InvalidParam("Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s", arn)
 	}
 	if a.region != ns.Region || a.partition != ns.Partition() {
-		return ns, "", "", Validation("Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
+		return ns, "", "", api.Validation("Invalid TableArn: Invalid ResourceArn provided as input %s", arn)
 	}
-	tns := Namespace{Account: a.account, Region: a.region}
+	tns := api.Namespace{Account: a.account, Region: a.region}
 	if a.stream == "" {
 		return tns, a.table, "", nil
 	}
-	_, st, _, err := e.resolveStream(tns, arn, now)
-	if err != nil {
+	if err := e.checkStream(tns, arn, now); err != nil {
 		return ns, "", "", err
 	}
-	st.mu.Unlock()
 	return tns, a.table, a.stream, nil
 }
 
 // policyTable looks the target's table up under e.mu.
-func (e *Engine) policyTable(tns Namespace, name, label, arn string, now time.Time) (*tableMeta, error) {
+func (e *Engine) policyTable(tns api.Namespace, name, label, arn string, now time.Time) (*tableMeta, error) {
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		if label != "" {
 			return nil, streamNotFound(arn)
 		}
-		return nil, TableNotFound(name)
+		return nil, api.TableNotFound(name)
 	}
 	return t, nil
 }
@@ -159,24 +159,24 @@ func (e *Engine) policyTable(tns Namespace, name, label, arn string, now time.Ti
 // the previous one, as DynamoDB blocks updates for 15 seconds.
 func (e *Engine) policyUpdateBlocked(cur *resourcePolicy, arn string, now time.Time) error {
 	if d := e.opts.PolicyUpdateBlock; d > 0 && cur != nil && !cur.Updated.IsZero() && now.Before(cur.Updated.Add(d)) {
-		return NewError(CodeResourceInUse, "Attempt to change a resource which is still in use: the resource-based policy of %s was changed less than %s ago", arn, d)
+		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: the resource-based policy of %s was changed less than %s ago", arn, d)
 	}
 	return nil
 }
 
 // PutResourcePolicy attaches a policy to a table or stream.
-func (e *Engine) PutResourcePolicy(ctx context.Context, ns Namespace, in *PutResourcePolicyInput) (*PutResourcePolicyOutput, error) {
+func (e *Engine) PutResourcePolicy(ctx context.Context, ns api.Namespace, in *api.PutResourcePolicyInput) (*api.PutResourcePolicyOutput, error) {
 	if in == nil {
-		in = &PutResourcePolicyInput{}
+		in = &api.PutResourcePolicyInput{}
 	}
-	var v violations
+	var v shape.Violations
 	policyShape(&v, in.ResourceArn, in.ExpectedRevisionId)
 	if in.Policy == nil {
-		v.null("policy")
+		v.Null("policy")
 	} else {
-		v.length("policy", *in.Policy, 1, maxPolicyBytes)
+		v.Length("policy", *in.Policy, 1, maxPolicyBytes)
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	arn := *in.ResourceArn
@@ -204,14 +204,14 @@ func (e *Engine) PutResourcePolicy(ctx context.Context, ns Namespace, in *PutRes
 	}
 	if cur.present() && cur.Doc == *in.Policy {
 		// An identical Put changes nothing and keeps the revision.
-		return &PutResourcePolicyOutput{RevisionId: cur.Revision}, nil
+		return &api.PutResourcePolicyOutput{RevisionId: cur.Revision}, nil
 	}
 	if err := e.policyUpdateBlocked(cur, arn, now); err != nil {
 		return nil, err
 	}
 	self := policy.Request{Account: ns.Account, Action: "dynamodb:PutResourcePolicy", Resource: arn}
 	if doc.Denies(self) && (in.ConfirmRemoveSelfResourceAccess == nil || !*in.ConfirmRemoveSelfResourceAccess) {
-		return nil, Validation("The policy denies the caller permission to change the resource-based policy of %s in the future. Set ConfirmRemoveSelfResourceAccess to true to confirm.", arn)
+		return nil, api.Validation("The policy denies the caller permission to change the resource-based policy of %s in the future. Set ConfirmRemoveSelfResourceAccess to true to confirm.", arn)
 	}
 	np := &resourcePolicy{Doc: *in.Policy, Revision: nextRevision(cur, now), Updated: now}
 	nt := t.clone()
@@ -219,17 +219,17 @@ func (e *Engine) PutResourcePolicy(ctx context.Context, ns Namespace, in *PutRes
 	if err := e.saveTable(nt); err != nil {
 		return nil, internalError(err)
 	}
-	return &PutResourcePolicyOutput{RevisionId: np.Revision}, nil
+	return &api.PutResourcePolicyOutput{RevisionId: np.Revision}, nil
 }
 
 // GetResourcePolicy returns the policy of a table or stream.
-func (e *Engine) GetResourcePolicy(ctx context.Context, ns Namespace, in *GetResourcePolicyInput) (*GetResourcePolicyOutput, error) {
+func (e *Engine) GetResourcePolicy(ctx context.Context, ns api.Namespace, in *api.GetResourcePolicyInput) (*api.GetResourcePolicyOutput, error) {
 	if in == nil {
-		in = &GetResourcePolicyInput{}
+		in = &api.GetResourcePolicyInput{}
 	}
-	var v violations
+	var v shape.Violations
 	policyShape(&v, in.ResourceArn, nil)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	arn := *in.ResourceArn
@@ -248,18 +248,18 @@ func (e *Engine) GetResourcePolicy(ctx context.Context, ns Namespace, in *GetRes
 	if !cur.present() {
 		return nil, policyNotFound(arn)
 	}
-	return &GetResourcePolicyOutput{Policy: cur.Doc, RevisionId: cur.Revision}, nil
+	return &api.GetResourcePolicyOutput{Policy: cur.Doc, RevisionId: cur.Revision}, nil
 }
 
 // DeleteResourcePolicy removes the policy of a table or stream; with no
 // policy and no ExpectedRevisionId it succeeds with no RevisionId.
-func (e *Engine) DeleteResourcePolicy(ctx context.Context, ns Namespace, in *DeleteResourcePolicyInput) (*DeleteResourcePolicyOutput, error) {
+func (e *Engine) DeleteResourcePolicy(ctx context.Context, ns api.Namespace, in *api.DeleteResourcePolicyInput) (*api.DeleteResourcePolicyOutput, error) {
 	if in == nil {
-		in = &DeleteResourcePolicyInput{}
+		in = &api.DeleteResourcePolicyInput{}
 	}
-	var v violations
+	var v shape.Violations
 	policyShape(&v, in.ResourceArn, in.ExpectedRevisionId)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	arn := *in.ResourceArn
@@ -282,7 +282,7 @@ func (e *Engine) DeleteResourcePolicy(ctx context.Context, ns Namespace, in *Del
 		return nil, err
 	}
 	if !cur.present() {
-		return &DeleteResourcePolicyOutput{}, nil
+		return &api.DeleteResourcePolicyOutput{}, nil
 	}
 	if err := e.policyUpdateBlocked(cur, arn, now); err != nil {
 		return nil, err
@@ -292,5 +292,5 @@ func (e *Engine) DeleteResourcePolicy(ctx context.Context, ns Namespace, in *Del
 	if err := e.saveTable(nt); err != nil {
 		return nil, internalError(err)
 	}
-	return &DeleteResourcePolicyOutput{RevisionId: cur.Revision}, nil
+	return &api.DeleteResourcePolicyOutput{RevisionId: cur.Revision}, nil
 }

@@ -18,7 +18,8 @@ import (
 
 // Resource-based policies through the SDK: the three operations on tables
 // and streams, CreateTable's ResourcePolicy, the RevisionId rules and
-// messages (control-plane-facts §6.2), validation, persistence.
+// messages (API Reference, PutResourcePolicy and DeleteResourcePolicy:
+// ExpectedRevisionId), validation, persistence.
 
 const rpARN = "arn:aws:dynamodb:us-east-1:" + sdkAccount + ":table/txt"
 

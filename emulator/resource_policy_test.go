@@ -10,7 +10,7 @@ import (
 // creation time as its revision, and a change replaces it.
 func TestPolicyOfUnversionedMetadata(t *testing.T) {
 	created := time.Date(2026, 1, 2, 3, 4, 5, 6000000, time.UTC)
-	tm := &tableMeta{ResourcePolicy: `{"Statement":[]}`, CreatedAt: created}
+	tm := &tableMeta{tableAccess: tableAccess{ResourcePolicy: `{"Statement":[]}`}, CreatedAt: created}
 	p := tm.policyOf("")
 	if !p.present() || p.Doc != `{"Statement":[]}` || p.Revision != "1767323045006" {
 		t.Fatalf("policyOf = %+v", p)

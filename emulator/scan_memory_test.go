@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/pebblestore"
 )
@@ -42,25 +43,25 @@ func benchmarkScanMemory(b *testing.B, items int) {
 	}
 	defer e.Close()
 	ctx := context.Background()
-	ns := emulator.Namespace{Account: "111122223333", Region: "us-east-1"}
+	ns := api.Namespace{Account: "111122223333", Region: "us-east-1"}
 	name, pk, s, od := "big", "pk", "S", "PAY_PER_REQUEST"
 	hash := "HASH"
-	if _, err := e.CreateTable(ctx, ns, &emulator.CreateTableInput{
+	if _, err := e.CreateTable(ctx, ns, &api.CreateTableInput{
 		TableName:            &name,
-		AttributeDefinitions: []emulator.AttributeDefinition{{AttributeName: &pk, AttributeType: &s}},
-		KeySchema:            []emulator.KeySchemaElement{{AttributeName: &pk, KeyType: &hash}},
+		AttributeDefinitions: []api.AttributeDefinition{{AttributeName: &pk, AttributeType: &s}},
+		KeySchema:            []api.KeySchemaElement{{AttributeName: &pk, KeyType: &hash}},
 		BillingMode:          &od,
 	}); err != nil {
 		b.Fatal(err)
 	}
 	pad := av.Value{Type: av.TypeS, S: strings.Repeat("x", itemBytes)}
 	for i := 0; i < items; i += 25 {
-		reqs := make([]emulator.WriteRequest, 0, 25)
+		reqs := make([]api.WriteRequest, 0, 25)
 		for j := i; j < i+25; j++ {
 			item := av.Item{"pk": {Type: av.TypeS, S: fmt.Sprintf("k%07d", j)}, "pad": pad}
-			reqs = append(reqs, emulator.WriteRequest{PutRequest: &emulator.PutRequest{Item: item}})
+			reqs = append(reqs, api.WriteRequest{PutRequest: &api.PutRequest{Item: item}})
 		}
-		out, err := e.BatchWriteItem(ctx, ns, &emulator.BatchWriteItemInput{RequestItems: map[string][]emulator.WriteRequest{name: reqs}})
+		out, err := e.BatchWriteItem(ctx, ns, &api.BatchWriteItemInput{RequestItems: map[string][]api.WriteRequest{name: reqs}})
 		if err != nil || len(out.UnprocessedItems) > 0 {
 			b.Fatalf("load: %v", err)
 		}
@@ -100,7 +101,7 @@ func benchmarkScanMemory(b *testing.B, items int) {
 		seen := 0
 		var start av.Item
 		for {
-			out, err := e.Scan(ctx, ns, &emulator.ScanInput{TableName: &name, ExclusiveStartKey: start})
+			out, err := e.Scan(ctx, ns, &api.ScanInput{TableName: &name, ExclusiveStartKey: start})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package emulator
 import (
 	"errors"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -35,7 +36,7 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 	e.mu.RUnlock()
 	if atG {
 		if c == nil || c.ID != t.ID {
-			return nil, ResourceNotFound()
+			return nil, api.ResourceNotFound()
 		}
 		return c, nil
 	}
@@ -46,7 +47,7 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 	e.refreshSoon()
 	v, err := r.Get(metaKey(t.ns(), t.Name))
 	if errors.Is(err, kv.ErrNotFound) {
-		return nil, ResourceNotFound()
+		return nil, api.ResourceNotFound()
 	}
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 		return nil, err
 	}
 	if m.ID != t.ID || m.gone(now) {
-		return nil, ResourceNotFound()
+		return nil, api.ResourceNotFound()
 	}
 	if c != nil && c.ID == m.ID {
 		adoptHandles(m, c)

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/internal/pgtest"
+	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pgstore"
 )
 
@@ -71,16 +73,16 @@ func TestSharedStoreStatsRecordInTransaction(t *testing.T) {
 			for range rounds {
 				// Each round creates the item and deletes it: the count
 				// goes up and down by one, so a lost merge shows.
-				if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("stats"), Item: av.Item{"pk": sv(k)}}); err != nil {
+				if _, err := e.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("stats"), Item: av.Item{"pk": sv(k)}}); err != nil {
 					errs <- err
 					return
 				}
-				if _, err := e.DeleteItem(ctx, nsA, &DeleteItemInput{TableName: sp("stats"), Key: av.Item{"pk": sv(k)}}); err != nil {
+				if _, err := e.DeleteItem(ctx, nsA, &api.DeleteItemInput{TableName: sp("stats"), Key: av.Item{"pk": sv(k)}}); err != nil {
 					errs <- err
 					return
 				}
 			}
-			if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("stats"), Item: av.Item{"pk": sv(k)}}); err != nil {
+			if _, err := e.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("stats"), Item: av.Item{"pk": sv(k)}}); err != nil {
 				errs <- err
 			}
 		})
@@ -91,7 +93,7 @@ func TestSharedStoreStatsRecordInTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, e := range []*Engine{a, b} {
-		d, err := e.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("stats")})
+		d, err := e.DescribeTable(ctx, nsA, &api.DescribeTableInput{TableName: sp("stats")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +127,7 @@ func BenchmarkPGPutItem(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": sv(fmt.Sprint(i % 1000)), "v": sv("x")}}); err != nil {
+		if _, err := e.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": sv(fmt.Sprint(i % 1000)), "v": sv("x")}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -145,8 +147,8 @@ func TestSharedStoreTokenExpiry(t *testing.T) {
 	}
 	b := openPGEngine(t, dsn, mod)
 	tx := func(e *Engine, token, by string) error {
-		_, err := e.TransactWriteItems(ctx, nsA, &TransactWriteItemsInput{ClientRequestToken: sp(token), TransactItems: []TransactWriteItem{
-			{Update: &TransactUpdate{TableName: sp("tokx"), Key: av.Item{"pk": sv("k")}, UpdateExpression: sp("ADD n :by"),
+		_, err := e.TransactWriteItems(ctx, nsA, &api.TransactWriteItemsInput{ClientRequestToken: sp(token), TransactItems: []api.TransactWriteItem{
+			{Update: &api.TransactUpdate{TableName: sp("tokx"), Key: av.Item{"pk": sv("k")}, UpdateExpression: sp("ADD n :by"),
 				ExpressionAttributeValues: map[string]av.Value{":by": {Type: av.TypeN, S: by}}}}}})
 		return err
 	}
@@ -156,14 +158,14 @@ func TestSharedStoreTokenExpiry(t *testing.T) {
 		}
 	}
 	clk.Add(tokenTTL - time.Second)
-	if err := tx(b, "t1", "5"); !errors.Is(err, &Error{Code: CodeIdempotentParameterMismatch}) {
+	if err := tx(b, "t1", "5"); !errors.Is(err, &api.Error{Code: api.CodeIdempotentParameterMismatch}) {
 		t.Fatalf("other parameters within the window on the other process: %v, want IdempotentParameterMismatchException", err)
 	}
 	clk.Add(2 * time.Second)
 	if err := tx(b, "t1", "5"); err != nil {
 		t.Fatalf("other parameters after the window: %v, want it to run", err)
 	}
-	g, err := b.GetItem(ctx, nsA, &GetItemInput{TableName: sp("tokx"), Key: av.Item{"pk": sv("k")}, ConsistentRead: ptrTo(true)})
+	g, err := b.GetItem(ctx, nsA, &api.GetItemInput{TableName: sp("tokx"), Key: av.Item{"pk": sv("k")}, ConsistentRead: bl(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func TestSharedStoreOutboxKeysUnique(t *testing.T) {
 	if _, err := a.CreateTable(ctx, nsA, simpleTable("gtab")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
+	if _, err := a.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("gtab"), ReplicaUpdates: createReplica(nsB.Region)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WaitReplication(a); err != nil {
@@ -214,7 +216,7 @@ func TestSharedStoreOutboxKeysUnique(t *testing.T) {
 	for i, e := range []*Engine{a, b} {
 		wg.Go(func() {
 			for n := range writes {
-				if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": sv(fmt.Sprintf("p%d-%d", i, n))}}); err != nil {
+				if _, err := e.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("gtab"), Item: av.Item{"pk": sv(fmt.Sprintf("p%d-%d", i, n))}}); err != nil {
 					errs <- err
 					return
 				}
@@ -231,7 +233,7 @@ func TestSharedStoreOutboxKeysUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := outboxPrefix(replica.ID)
-	it, err := a.opts.Store.NewIter(p, prefixEnd(p))
+	it, err := a.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
 	}

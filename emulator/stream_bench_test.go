@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -12,7 +13,7 @@ func streamBenchEngine(b *testing.B, view string) *testEngine {
 	te := newTestEngine(b, func(o *Options) { o.Throttle.Off = true; o.TTLInterval = -1 })
 	in := simpleTable("bench")
 	if view != "" {
-		in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp(view)}
+		in.StreamSpecification = &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp(view)}
 	}
 	te.mustCreate(nsA, in)
 	return te
@@ -36,7 +37,7 @@ func BenchmarkPutItemStream(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
+				if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -52,12 +53,12 @@ func BenchmarkGetRecords(b *testing.B) {
 	ctx := context.Background()
 	const n = 10000
 	for i := range n {
-		if _, err := te.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
+		if _, err := te.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bench"), Item: benchItem(i)}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	arn := nsA.TableARN("bench") + "/stream/" + te.clock.Now().UTC().Format(streamLabelLayout)
-	d, err := te.DescribeStream(ctx, nsA, &DescribeStreamInput{StreamArn: sp(arn)})
+	d, err := te.DescribeStream(ctx, nsA, &api.DescribeStreamInput{StreamArn: sp(arn)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,13 +66,13 @@ func BenchmarkGetRecords(b *testing.B) {
 	b.ReportAllocs()
 	read := 0
 	for b.Loop() {
-		it, err := te.GetShardIterator(ctx, nsA, &GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(shard), ShardIteratorType: sp("TRIM_HORIZON")})
+		it, err := te.GetShardIterator(ctx, nsA, &api.GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(shard), ShardIteratorType: sp("TRIM_HORIZON")})
 		if err != nil {
 			b.Fatal(err)
 		}
 		iter := it.ShardIterator
 		for {
-			out, err := te.GetRecords(ctx, nsA, &GetRecordsInput{ShardIterator: sp(iter)})
+			out, err := te.GetRecords(ctx, nsA, &api.GetRecordsInput{ShardIterator: sp(iter)})
 			if err != nil {
 				b.Fatal(err)
 			}

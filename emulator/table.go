@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/autoscale"
+	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/insights"
+	"github.com/extenddb/extenddb/emulator/internal/kinesis"
+	"github.com/extenddb/extenddb/emulator/internal/streams"
+	"github.com/extenddb/extenddb/emulator/internal/ttl"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
 )
@@ -100,18 +109,19 @@ type indexMeta struct {
 	Deleted       bool      `json:"deleted,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
 	// Insights is the index's Contributor Insights setting (insights.go).
-	Insights *insightsState `json:"ci,omitempty"`
+	Insights *insights.Setting `json:"ci,omitempty"`
 
-	// Scaling is the index's auto scaling (autoscaling.go); nil: none.
-	Scaling *capacityScaling `json:"scaling,omitempty"`
+	// Scaling is the index's auto scaling (emulator/internal/autoscale);
+	// nil: none.
+	Scaling *autoscale.Scaling `json:"scaling,omitempty"`
 
 	// thr is a GSI's throttle handle, set with its table's (see
 	// throttle_engine.go); nil for an LSI, which shares its table's
 	// capacity. Not stored.
 	thr *throttle.Index
 	// ci counts the GSI's keys while Contributor Insights is on
-	// (insights_count.go); not stored.
-	ci *insightsTracker
+	// (insights.go); not stored.
+	ci *insights.Counter
 }
 
 // status derives the index status at now.
@@ -135,6 +145,15 @@ func (ix *indexMeta) gone(now time.Time) bool {
 // tableMeta is everything the engine knows about one table. A *tableMeta
 // handed out by the cache is never modified: changes build a copy (clone),
 // persist it and swap it in, so readers need no lock.
+//
+// It is stored as JSON. The state of each capability is a struct of its
+// own (tableBilling, streams.Spec, tableSSE, tableClassState, tableAccess,
+// ttl.TTL, globaltables.Membership, backups.PITR, tableTransitions, tableSource,
+// tableInsights), embedded without a json tag: encoding/json promotes the
+// group's fields, so the stored JSON is the flat object it always was
+// (TestTableMetaJSONGolden pins it), and Go code reads them as before
+// (t.StreamEnabled). A group's fields must keep their place in the stored
+// order, and no two groups may share a field name.
 type tableMeta struct {
 	Version   int       `json:"v"`
 	Account   string    `json:"account"`
@@ -148,6 +167,46 @@ type tableMeta struct {
 	// only those a live key still uses, as DynamoDB prunes them.
 	AttrDefs []attrDef `json:"attrs"`
 
+	tableBilling
+
+	GSIs        []*indexMeta `json:"gsis,omitempty"`
+	LSIs        []*indexMeta `json:"lsis,omitempty"`
+	NextIndexID uint32       `json:"nextIndexID"`
+
+	streams.Spec // DynamoDB Streams (emulator/internal/streams)
+	tableSSE
+	tableClassState
+	tableAccess
+	// TTL is the table's Time to Live setting (emulator/internal/ttl).
+	ttl.TTL
+	globaltables.Membership // the table's global table membership (emulator/internal/globaltables)
+
+	// Kinesis is the table's Kinesis streaming destinations
+	// (emulator/internal/kinesis).
+	Kinesis kinesis.Destinations `json:"kinesis,omitempty"`
+
+	// Scaling is the table's auto scaling (emulator/internal/autoscale):
+	// read settings are this Region's, write settings the group's, kept in
+	// step.
+	Scaling *autoscale.Scaling `json:"scaling,omitempty"`
+
+	backups.PITR // point-in-time recovery (emulator/internal/backups)
+	tableTransitions
+	tableSource
+	tableInsights
+
+	// thr is the table's throttle handle, set by cacheTable (see
+	// throttle_engine.go); not stored.
+	thr *throttle.Table
+	// streamsView is what the streams package reads of the table, built
+	// once by cacheTable rather than on every write; not stored.
+	streamsView *streams.Table
+}
+
+// tableBilling is the table's billing mode and capacity: CreateTable and
+// UpdateTable set it (control_create.go, control_update.go), the throttle
+// (throttle_engine.go) enforces it.
+type tableBilling struct {
 	BillingMode string `json:"billing"`
 	// LastPayPerRequest is when the table last became PAY_PER_REQUEST
 	// (zero if it never was); BillingModeSummary is shown once it is set.
@@ -156,24 +215,27 @@ type tableMeta struct {
 	Throughput        ptState   `json:"pt"`
 	OnDemand          odtCaps   `json:"odt"`
 	Warm              warmState `json:"warm"`
+}
 
-	GSIs        []*indexMeta `json:"gsis,omitempty"`
-	LSIs        []*indexMeta `json:"lsis,omitempty"`
-	NextIndexID uint32       `json:"nextIndexID"`
-
-	StreamEnabled  bool   `json:"streamOn,omitempty"`
-	StreamViewType string `json:"streamView,omitempty"`
-	// StreamLabel is the latest stream's label; it outlives a disable, as
-	// DynamoDB keeps LatestStreamArn/Label after the stream is turned off.
-	StreamLabel string `json:"streamLabel,omitempty"`
-
+// tableSSE is the table's encryption at rest, its SSESpecification
+// (control_create.go, control_update.go).
+type tableSSE struct {
 	SSEEnabled   bool   `json:"sse,omitempty"`
 	SSEKMSKeyArn string `json:"sseKey,omitempty"`
+}
 
+// tableClassState is the table's class, STANDARD or
+// STANDARD_INFREQUENT_ACCESS (control_update.go).
+type tableClassState struct {
 	TableClass       string    `json:"class,omitempty"`
 	TableClassSet    bool      `json:"classSet,omitempty"`
 	TableClassUpdate time.Time `json:"classUpdate,omitzero"`
+}
 
+// tableAccess is what guards and labels the table: deletion protection
+// (DeleteTable, control_tables.go), resource-based policies
+// (resource_policy.go) and tags (TagResource, control_misc.go).
+type tableAccess struct {
 	DeletionProtection bool `json:"dp,omitempty"`
 	// ResourcePolicy is the unversioned CreateTable policy of metadata
 	// written before Policy existed (read through policyOf).
@@ -182,29 +244,14 @@ type tableMeta struct {
 	// its streams by label (resource_policy.go).
 	Policy         *resourcePolicy            `json:"rpolicy,omitempty"`
 	StreamPolicies map[string]*resourcePolicy `json:"streamPolicies,omitempty"`
-	Tags           []Tag                      `json:"tags,omitempty"`
+	Tags           []api.Tag                  `json:"tags,omitempty"`
+}
 
-	TTLEnabled bool   `json:"ttl,omitempty"`
-	TTLAttr    string `json:"ttlAttr,omitempty"`
-
-	// Group is the global table's replication group, this table
-	// included (replica.go); nil for a table that never had replicas.
-	Group []*replicaMeta `json:"group,omitempty"`
-	// Legacy is set on the members of a legacy (2017.11.29) global table,
-	// whose group is Group (globaltable_legacy.go).
-	Legacy *legacyGroup `json:"legacyGT,omitempty"`
-
-	// Kinesis is the table's Kinesis streaming destinations (kinesis.go).
-	Kinesis []*kinesisDest `json:"kinesis,omitempty"`
-
-	// Scaling is the table's auto scaling (autoscaling.go): read settings
-	// are this Region's, write settings the group's, kept in step.
-	Scaling *capacityScaling `json:"scaling,omitempty"`
-
-	PITREnabled   bool      `json:"pitr,omitempty"`
-	PITRDays      int64     `json:"pitrDays,omitempty"`
-	PITREnabledAt time.Time `json:"pitrAt,omitzero"`
-
+// tableTransitions is the table's status timers: how long the transition
+// delay keeps it CREATING, UPDATING or DELETING (status; CreateTable,
+// UpdateTable and DeleteTable in control_create.go, control_update.go and
+// control_tables.go).
+type tableTransitions struct {
 	CreatingUntil time.Time `json:"creatingUntil,omitzero"`
 	UpdatingUntil time.Time `json:"updatingUntil,omitzero"`
 	// UpdatingWhat names the change in flight, for ResourceInUse messages.
@@ -213,27 +260,32 @@ type tableMeta struct {
 	// table visible as DELETING until DeletingUntil.
 	Deleting      bool      `json:"deleting,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
-
-	// Restore is set on a table made by RestoreTableFromBackup; while its
-	// InProgress is set the restore job (restore.go) is copying the items
-	// in and the table is CREATING.
-	Restore *restoreState `json:"restore,omitempty"`
-	// Importing is the ARN of the ImportTable job (import.go) loading the
-	// table; while it is set the table is CREATING.
-	Importing string `json:"importing,omitempty"`
-
-	// Insights is the table's Contributor Insights setting (insights.go).
-	Insights *insightsState `json:"ci,omitempty"`
-
-	// thr is the table's throttle handle, set by cacheTable (see
-	// throttle_engine.go); not stored.
-	thr *throttle.Table
-	// ci counts the table's keys while Contributor Insights is on
-	// (insights_count.go); not stored.
-	ci *insightsTracker
 }
 
-func (t *tableMeta) ns() Namespace { return Namespace{Account: t.Account, Region: t.Region} }
+// tableSource is the job filling a table made by a restore
+// (emulator/internal/backups) or an import (emulator/internal/s3io); the
+// table is CREATING while it runs.
+type tableSource struct {
+	// Restore is set on a table made by RestoreTableFromBackup or
+	// RestoreTableToPointInTime; while its InProgress is set the restore
+	// job is copying the items in and the table is CREATING.
+	Restore *backups.Restore `json:"restore,omitempty"`
+	// Importing is the ARN of the ImportTable job (s3io_core.go) loading
+	// the table; while it is set the table is CREATING.
+	Importing string `json:"importing,omitempty"`
+}
+
+// tableInsights is the table's Contributor Insights (insights.go,
+// emulator/internal/insights).
+type tableInsights struct {
+	// Insights is the table's Contributor Insights setting (insights.go).
+	Insights *insights.Setting `json:"ci,omitempty"`
+	// ci counts the table's keys while Contributor Insights is on
+	// (insights.go); not stored.
+	ci *insights.Counter
+}
+
+func (t *tableMeta) ns() api.Namespace { return api.Namespace{Account: t.Account, Region: t.Region} }
 
 // ARN is the table's ARN.
 func (t *tableMeta) ARN() string { return t.ns().TableARN(t.Name) }
@@ -249,7 +301,7 @@ func (t *tableMeta) status(now time.Time) string {
 		return statusUpdating
 	}
 	if len(t.Group) > 0 {
-		if s := t.groupStatus(now); s != "" {
+		if s := t.GroupStatus(t.Region, now); s != "" {
 			return s
 		}
 	}
@@ -391,10 +443,11 @@ func (e *Engine) cacheTable(t *tableMeta) {
 	}
 	e.throttleCached(t)
 	e.insightsCached(t)
+	t.streamsView = newStreamsTable(t)
 	m[t.Name] = t
 }
 
-func (e *Engine) uncacheTable(ns Namespace, name string) {
+func (e *Engine) uncacheTable(ns api.Namespace, name string) {
 	if m := e.tables[ns]; m != nil {
 		if t := m[name]; t != nil {
 			e.items.stats.forget(t.ID)
@@ -402,12 +455,12 @@ func (e *Engine) uncacheTable(ns Namespace, name string) {
 		delete(m, name)
 	}
 	e.throttleUncached(ns, name)
-	e.insightsUncached(ns, name)
+	e.ci.Forget(ns, name)
 }
 
 // lookup returns the cached table or nil; a table whose deletion has
 // completed counts as absent. The caller holds e.mu (read or write).
-func (e *Engine) lookup(ns Namespace, name string, now time.Time) *tableMeta {
+func (e *Engine) lookup(ns api.Namespace, name string, now time.Time) *tableMeta {
 	t := e.tables[ns][name]
 	if t == nil || t.gone(now) {
 		return nil
@@ -419,7 +472,7 @@ func (e *Engine) lookup(ns Namespace, name string, now time.Time) *tableMeta {
 // namespace and name it designates. Another account's ARN resolves in that
 // account, as cross-account access through resource policies does; another
 // Region's ARN is rejected as DynamoDB rejects it.
-func resolveName(ns Namespace, nameOrARN string) (Namespace, string, error) {
+func resolveName(ns api.Namespace, nameOrARN string) (api.Namespace, string, error) {
 	if !strings.HasPrefix(nameOrARN, "arn:") {
 		return ns, nameOrARN, nil
 	}
@@ -428,15 +481,15 @@ func resolveName(ns Namespace, nameOrARN string) (Namespace, string, error) {
 		return ns, "", err
 	}
 	if a.partition != ns.Partition() {
-		return ns, "", Validation("1 validation error detected: Invalid AWS partition in '%s'", nameOrARN)
+		return ns, "", api.Validation("1 validation error detected: Invalid AWS partition in '%s'", nameOrARN)
 	}
 	if a.region != ns.Region {
-		return ns, "", Validation("1 validation error detected: Invalid AWS region in '%s'", nameOrARN)
+		return ns, "", api.Validation("1 validation error detected: Invalid AWS region in '%s'", nameOrARN)
 	}
 	if a.index != "" || a.stream != "" || a.table == "" {
-		return ns, "", Validation("1 validation error detected: Invalid resource type in '%s'", nameOrARN)
+		return ns, "", api.Validation("1 validation error detected: Invalid resource type in '%s'", nameOrARN)
 	}
-	return Namespace{Account: a.account, Region: a.region}, a.table, nil
+	return api.Namespace{Account: a.account, Region: a.region}, a.table, nil
 }
 
 // arn is a parsed DynamoDB ARN.
@@ -450,7 +503,7 @@ type arnParts struct {
 // splitting and builds errors only when it fails.
 func parseARN(s string) (arnParts, error) {
 	bad := func() error {
-		return Validation("1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in '%s'", s)
+		return api.Validation("1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in '%s'", s)
 	}
 	var f [5]string
 	rest := s
@@ -466,7 +519,7 @@ func parseARN(s string) (arnParts, error) {
 	}
 	a := arnParts{partition: f[1], service: f[2], region: f[3], account: f[4]}
 	if a.service != "dynamodb" || !strings.HasPrefix(rest, "table/") {
-		return a, Validation("1 validation error detected: Invalid resource type in '%s'", s)
+		return a, api.Validation("1 validation error detected: Invalid resource type in '%s'", s)
 	}
 	rest = rest[len("table/"):]
 	a.table = rest
@@ -496,7 +549,7 @@ func parseARN(s string) (arnParts, error) {
 // returns tables in every state but gone (check t.status for ACTIVE), and
 // ResourceNotFoundException with DynamoDB's message otherwise. The returned
 // *tableMeta must not be modified.
-func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
+func (e *Engine) table(ns api.Namespace, nameOrARN string) (*tableMeta, error) {
 	tns, name, err := resolveName(ns, nameOrARN)
 	if err != nil {
 		return nil, err
@@ -505,7 +558,7 @@ func (e *Engine) table(ns Namespace, nameOrARN string) (*tableMeta, error) {
 	t := e.lookup(tns, name, e.now())
 	e.mu.RUnlock()
 	if t == nil {
-		return nil, TableNotFound(name)
+		return nil, api.TableNotFound(name)
 	}
 	return t, nil
 }
@@ -552,7 +605,7 @@ func (e *Engine) saveTable(t *tableMeta) error {
 // dropTableData deletes every key of table id in b.
 func dropTableData(b kv.Batch, id tableID) error {
 	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id), versionPrefix(id), outboxPrefix(id), pitrPrefix(id)} {
-		if err := b.DeleteRange(p, prefixEnd(p)); err != nil {
+		if err := b.DeleteRange(p, kv.PrefixEnd(p)); err != nil {
 			return err
 		}
 	}
@@ -561,14 +614,16 @@ func dropTableData(b kv.Batch, id tableID) error {
 
 // internalError wraps an unexpected store failure; the wire layer answers 500.
 func internalError(err error) error {
-	var de *Error
-	if errors.As(err, &de) {
+	var de *api.Error
+	if errors.As(err, &de) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// A request stopped by its context stays recognisable as such: the
+		// wire layer answers a deadline and drops a client that left.
 		return err
 	}
 	if errors.Is(err, kv.ErrUnavailable) {
 		// A full disk or a stalled write: DynamoDB's own answer to a failing
 		// service, which the SDKs retry. The store logs the cause.
-		return &Error{Code: CodeInternalServerError, Message: "Internal server error"}
+		return &api.Error{Code: api.CodeInternalServerError, Message: "Internal server error"}
 	}
-	return &Error{Code: CodeInternalServerError, Message: "Internal server error: " + err.Error()}
+	return &api.Error{Code: api.CodeInternalServerError, Message: "Internal server error: " + err.Error()}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // BenchmarkTableLookup measures the data plane's per-request table lookup
@@ -39,7 +41,7 @@ func BenchmarkDescribeTable(b *testing.B) {
 	if _, err := te.CreateTable(context.Background(), nsA, pprTable("desc")); err != nil {
 		b.Fatal(err)
 	}
-	in := &DescribeTableInput{TableName: sp("desc")}
+	in := &api.DescribeTableInput{TableName: sp("desc")}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := te.DescribeTable(context.Background(), nsA, in); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -30,17 +31,17 @@ func TestNamespacesAreIsolated(t *testing.T) {
 	if len(want) != 3 || a.TableId == b.TableId || a.TableId == c.TableId {
 		t.Fatalf("tables share identity: %s %s %s", a.TableId, b.TableId, c.TableId)
 	}
-	if _, err := te.DeleteTable(ctx, nsB, &DeleteTableInput{TableName: sp("same")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsB, &api.DeleteTableInput{TableName: sp("same")}); err != nil {
 		t.Fatal(err)
 	}
 	te.describeT(nsA, "same")
 	te.describeT(nsC, "same")
-	_, err := te.DescribeTable(ctx, nsB, &DescribeTableInput{TableName: sp("same")})
-	wantErr(t, err, CodeResourceNotFound, "Requested resource not found: Table: same not found")
+	_, err := te.DescribeTable(ctx, nsB, &api.DescribeTableInput{TableName: sp("same")})
+	wantErr(t, err, api.CodeResourceNotFound, "Requested resource not found: Table: same not found")
 
-	cn := Namespace{Account: "111122223333", Region: "cn-north-1"}
-	d := te.mustCreate(cn, &CreateTableInput{TableName: sp("cn1"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk", "HASH"), BillingMode: sp("PAY_PER_REQUEST"),
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("pk", "HASH"), Projection: &Projection{ProjectionType: sp("ALL")}}}})
+	cn := api.Namespace{Account: "111122223333", Region: "cn-north-1"}
+	d := te.mustCreate(cn, &api.CreateTableInput{TableName: sp("cn1"), AttributeDefinitions: attrs("pk", "S"), KeySchema: keys("pk", "HASH"), BillingMode: sp("PAY_PER_REQUEST"),
+		GlobalSecondaryIndexes: []api.GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("pk", "HASH"), Projection: &api.Projection{ProjectionType: sp("ALL")}}}})
 	if d.TableArn != "arn:aws-cn:dynamodb:cn-north-1:111122223333:table/cn1" || d.GlobalSecondaryIndexes[0].IndexArn != d.TableArn+"/index/gsi" {
 		t.Fatalf("partition ARNs: %s %s", d.TableArn, d.GlobalSecondaryIndexes[0].IndexArn)
 	}
@@ -59,13 +60,13 @@ func TestTableByARN(t *testing.T) {
 		{"orders", "orders", "", ""},
 		{"arn:aws:dynamodb:us-east-1:111122223333:table/orders", "orders", "", ""},
 		{"arn:aws:dynamodb:us-east-1:444455556666:table/theirs", "theirs", "", ""},
-		{"arn:aws:dynamodb:eu-west-1:111122223333:table/orders", "", CodeValidation, "1 validation error detected: Invalid AWS region in 'arn:aws:dynamodb:eu-west-1:111122223333:table/orders'"},
-		{"arn:aws-cn:dynamodb:us-east-1:111122223333:table/orders", "", CodeValidation, "1 validation error detected: Invalid AWS partition in 'arn:aws-cn:dynamodb:us-east-1:111122223333:table/orders'"},
-		{"arn:aws:dynamodb:us-east-1:111122223333:table/orders/index/i", "", CodeValidation, "1 validation error detected: Invalid resource type in 'arn:aws:dynamodb:us-east-1:111122223333:table/orders/index/i'"},
-		{"arn:aws:s3:us-east-1:111122223333:table/orders", "", CodeValidation, "1 validation error detected: Invalid resource type in 'arn:aws:s3:us-east-1:111122223333:table/orders'"},
-		{"arn:aws:dynamodb:us-east-1", "", CodeValidation, "1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in 'arn:aws:dynamodb:us-east-1'"},
-		{"arn:aws:dynamodb:us-east-1:111122223333:table/missing", "", CodeResourceNotFound, "Requested resource not found: Table: missing not found"},
-		{"missing", "", CodeResourceNotFound, "Requested resource not found: Table: missing not found"},
+		{"arn:aws:dynamodb:eu-west-1:111122223333:table/orders", "", api.CodeValidation, "1 validation error detected: Invalid AWS region in 'arn:aws:dynamodb:eu-west-1:111122223333:table/orders'"},
+		{"arn:aws-cn:dynamodb:us-east-1:111122223333:table/orders", "", api.CodeValidation, "1 validation error detected: Invalid AWS partition in 'arn:aws-cn:dynamodb:us-east-1:111122223333:table/orders'"},
+		{"arn:aws:dynamodb:us-east-1:111122223333:table/orders/index/i", "", api.CodeValidation, "1 validation error detected: Invalid resource type in 'arn:aws:dynamodb:us-east-1:111122223333:table/orders/index/i'"},
+		{"arn:aws:s3:us-east-1:111122223333:table/orders", "", api.CodeValidation, "1 validation error detected: Invalid resource type in 'arn:aws:s3:us-east-1:111122223333:table/orders'"},
+		{"arn:aws:dynamodb:us-east-1", "", api.CodeValidation, "1 validation error detected: Valid ARN format is arn:partition:dynamodb:region:account-id:table/table-name in 'arn:aws:dynamodb:us-east-1'"},
+		{"arn:aws:dynamodb:us-east-1:111122223333:table/missing", "", api.CodeResourceNotFound, "Requested resource not found: Table: missing not found"},
+		{"missing", "", api.CodeResourceNotFound, "Requested resource not found: Table: missing not found"},
 	}
 	for _, c := range cases {
 		tm, err := te.table(nsA, c.ref)
@@ -79,15 +80,15 @@ func TestTableByARN(t *testing.T) {
 	}
 	// Every operation accepts the ARN form.
 	arn := nsA.TableARN("orders")
-	if _, err := te.DescribeTable(context.Background(), nsA, &DescribeTableInput{TableName: sp(arn)}); err != nil {
+	if _, err := te.DescribeTable(context.Background(), nsA, &api.DescribeTableInput{TableName: sp(arn)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp(arn), DeletionProtectionEnabled: bl(false)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp(arn), DeletionProtectionEnabled: bl(false)}); err != nil {
 		t.Fatal(err)
 	}
 	// A bare name longer than a table name may be, but within the ARN form's limit.
-	_, err := te.DescribeTable(context.Background(), nsA, &DescribeTableInput{TableName: sp(strings.Repeat("a", 256))})
-	wantErr(t, err, CodeValidation, "TableName must be at least 3 characters long and at most 255 characters long")
+	_, err := te.DescribeTable(context.Background(), nsA, &api.DescribeTableInput{TableName: sp(strings.Repeat("a", 256))})
+	wantErr(t, err, api.CodeValidation, "TableName must be at least 3 characters long and at most 255 characters long")
 }
 
 func FuzzParseARN(f *testing.F) {
@@ -123,14 +124,14 @@ func TestKeys(t *testing.T) {
 		{[]byte{'a', 0xff}, []byte("b")},
 		{[]byte{0xff, 0xff}, nil},
 	} {
-		if got := prefixEnd(c.in); !bytes.Equal(got, c.want) {
-			t.Errorf("prefixEnd(%q) = %q, want %q", c.in, got, c.want)
+		if got := kv.PrefixEnd(c.in); !bytes.Equal(got, c.want) {
+			t.Errorf("kv.PrefixEnd(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	// One namespace's meta prefix never covers another's.
-	p1 := metaPrefix(Namespace{Account: "1", Region: "us-east-1"})
-	p2 := metaPrefix(Namespace{Account: "1", Region: "us-east-1x"})
-	p3 := metaPrefix(Namespace{Account: "12", Region: "us-east-1"})
+	p1 := metaPrefix(api.Namespace{Account: "1", Region: "us-east-1"})
+	p2 := metaPrefix(api.Namespace{Account: "1", Region: "us-east-1x"})
+	p3 := metaPrefix(api.Namespace{Account: "12", Region: "us-east-1"})
 	if bytes.HasPrefix(p2, p1) || bytes.HasPrefix(p3, p1) {
 		t.Fatalf("meta prefixes overlap: %q %q %q", p1, p2, p3)
 	}
@@ -144,7 +145,7 @@ func TestKeys(t *testing.T) {
 // countKeys counts the store keys under prefix p.
 func countKeys(t *testing.T, r kv.Reader, p []byte) int {
 	t.Helper()
-	it, err := r.NewIter(p, prefixEnd(p))
+	it, err := r.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestDeleteTableRemovesDataAndRecreateIsFresh(t *testing.T) {
 	}
 	_ = b.Close()
 
-	out, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("data")})
+	out, err := te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("data")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +193,8 @@ func TestDeleteTableRemovesDataAndRecreateIsFresh(t *testing.T) {
 			t.Fatalf("%d keys left under %q", n, p)
 		}
 	}
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("data")})
-	wantErr(t, err, CodeResourceNotFound, "Requested resource not found: Table: data not found")
+	_, err = te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("data")})
+	wantErr(t, err, api.CodeResourceNotFound, "Requested resource not found: Table: data not found")
 
 	d := te.mustCreate(nsA, pprTable("data"))
 	if d.TableId == tm.ID.UUID() {
@@ -205,11 +206,11 @@ func TestRestartKeepsTables(t *testing.T) {
 	te := newTestEngine(t)
 	ctx := context.Background()
 	in := pprTable("keep")
-	in.Tags = []Tag{{Key: sp("k"), Value: sp("v")}}
-	in.StreamSpecification = &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
+	in.Tags = []api.Tag{{Key: sp("k"), Value: sp("v")}}
+	in.StreamSpecification = &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
 	te.mustCreate(nsA, in)
 	te.mustCreate(nsB, simpleTable("other"))
-	if _, err := te.UpdateTimeToLive(ctx, nsA, &UpdateTimeToLiveInput{TableName: sp("keep"), TimeToLiveSpecification: &TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
+	if _, err := te.UpdateTimeToLive(ctx, nsA, &api.UpdateTimeToLiveInput{TableName: sp("keep"), TimeToLiveSpecification: &api.TimeToLiveSpecification{Enabled: bl(true), AttributeName: sp("exp")}}); err != nil {
 		t.Fatal(err)
 	}
 	before := te.describeT(nsA, "keep")
@@ -218,11 +219,11 @@ func TestRestartKeepsTables(t *testing.T) {
 	if before.TableId != after.TableId || before.LatestStreamArn != after.LatestStreamArn || len(after.GlobalSecondaryIndexes) != 1 || after.CreationDateTime != before.CreationDateTime {
 		t.Fatalf("after restart:\n%+v\nwant\n%+v", after, before)
 	}
-	ttl, err := te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: sp("keep")})
+	ttl, err := te.DescribeTimeToLive(ctx, nsA, &api.DescribeTimeToLiveInput{TableName: sp("keep")})
 	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" {
 		t.Fatalf("TTL after restart: %+v %v", ttl, err)
 	}
-	tags, err := te.ListTagsOfResource(ctx, nsA, &ListTagsOfResourceInput{ResourceArn: sp(after.TableArn)})
+	tags, err := te.ListTagsOfResource(ctx, nsA, &api.ListTagsOfResourceInput{ResourceArn: sp(after.TableArn)})
 	if err != nil || len(tags.Tags) != 1 {
 		t.Fatalf("tags after restart: %+v %v", tags, err)
 	}
@@ -239,14 +240,14 @@ func TestTransitionDelay(t *testing.T) {
 	if d.TableStatus != "CREATING" || d.GlobalSecondaryIndexes[0].IndexStatus != "CREATING" {
 		t.Fatalf("CreateTable: %s / %s", d.TableStatus, d.GlobalSecondaryIndexes[0].IndexStatus)
 	}
-	_, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), DeletionProtectionEnabled: bl(true)})
-	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: slow")
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")})
-	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: slow")
-	_, err = te.DescribeTimeToLive(ctx, nsA, &DescribeTimeToLiveInput{TableName: sp("slow")})
-	wantErr(t, err, CodeValidation, "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
-	_, err = te.UpdateContinuousBackups(ctx, nsA, &UpdateContinuousBackupsInput{TableName: sp("slow"), PointInTimeRecoverySpecification: &PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}})
-	wantErr(t, err, CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: slow. Please retry later")
+	_, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("slow"), DeletionProtectionEnabled: bl(true)})
+	wantErr(t, err, api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: slow")
+	_, err = te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("slow")})
+	wantErr(t, err, api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being created: slow")
+	_, err = te.DescribeTimeToLive(ctx, nsA, &api.DescribeTimeToLiveInput{TableName: sp("slow")})
+	wantErr(t, err, api.CodeValidation, "Cannot describe time to live while table is in CREATING state: Current table state is CREATING")
+	_, err = te.UpdateContinuousBackups(ctx, nsA, &api.UpdateContinuousBackupsInput{TableName: sp("slow"), PointInTimeRecoverySpecification: &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: bl(true)}})
+	wantErr(t, err, api.CodeContinuousBackupsUnavailable, "Backups are being enabled for the table: slow. Please retry later")
 
 	te.clock.Add(delay)
 	if st := status(); st != "ACTIVE" {
@@ -254,22 +255,22 @@ func TestTransitionDelay(t *testing.T) {
 	}
 
 	// A stream change keeps the table UPDATING; deletion protection is still admitted.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("slow"), StreamSpecification: &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}}); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(); st != "UPDATING" {
 		t.Fatalf("after stream enable: %s", st)
 	}
-	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), StreamSpecification: &StreamSpecification{StreamEnabled: bl(false)}})
-	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), DeletionProtectionEnabled: bl(false)}); err != nil {
+	_, err = te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("slow"), StreamSpecification: &api.StreamSpecification{StreamEnabled: bl(false)}})
+	wantErr(t, err, api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
+	if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("slow"), DeletionProtectionEnabled: bl(false)}); err != nil {
 		t.Fatalf("DP during UPDATING: %v", err)
 	}
 	te.clock.Add(delay)
 
 	// A GSI added by UpdateTable: CREATING with Backfilling, then ACTIVE.
-	if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), AttributeDefinitions: attrs("n", "S"),
-		GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiCreate("gsi2", keys("n", "HASH"), nil)}}); err != nil {
+	if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("slow"), AttributeDefinitions: attrs("n", "S"),
+		GlobalSecondaryIndexUpdates: []api.GlobalSecondaryIndexUpdate{gsiCreate("gsi2", keys("n", "HASH"), nil)}}); err != nil {
 		t.Fatal(err)
 	}
 	d = te.describeT(nsA, "slow")
@@ -277,11 +278,11 @@ func TestTransitionDelay(t *testing.T) {
 	if g2.IndexStatus != "CREATING" || g2.Backfilling == nil || !*g2.Backfilling || d.GlobalSecondaryIndexes[0].Backfilling != nil {
 		t.Fatalf("new index: %+v", g2)
 	}
-	_, err = te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")})
-	wantErr(t, err, CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
+	_, err = te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("slow")})
+	wantErr(t, err, api.CodeResourceInUse, "Attempt to change a resource which is still in use: Table is being updated: slow")
 	te.clock.Add(delay)
 	WaitBackfills(te.Engine)
-	_, err = te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("slow"), GlobalSecondaryIndexUpdates: []GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}})
+	_, err = te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("slow"), GlobalSecondaryIndexUpdates: []api.GlobalSecondaryIndexUpdate{gsiDelete("gsi1")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,22 +297,22 @@ func TestTransitionDelay(t *testing.T) {
 	}
 
 	// DeleteTable: DELETING until the delay passes, then gone; the name is free again.
-	if _, err := te.DeleteTable(ctx, nsA, &DeleteTableInput{TableName: sp("slow")}); err != nil {
+	if _, err := te.DeleteTable(ctx, nsA, &api.DeleteTableInput{TableName: sp("slow")}); err != nil {
 		t.Fatal(err)
 	}
 	if st := status(); st != "DELETING" {
 		t.Fatalf("after DeleteTable: %s", st)
 	}
 	_, err = te.CreateTable(ctx, nsA, simpleTable("slow"))
-	wantErr(t, err, CodeResourceInUse, "Table already exists: slow")
+	wantErr(t, err, api.CodeResourceInUse, "Table already exists: slow")
 	te.restart() // a DELETING table survives a restart as DELETING
 	if st := status(); st != "DELETING" {
 		t.Fatalf("after restart: %s", st)
 	}
 	te.clock.Add(delay)
-	_, err = te.DescribeTable(ctx, nsA, &DescribeTableInput{TableName: sp("slow")})
-	var de *Error
-	if !errors.As(err, &de) || de.Code != CodeResourceNotFound {
+	_, err = te.DescribeTable(ctx, nsA, &api.DescribeTableInput{TableName: sp("slow")})
+	var de *api.Error
+	if !errors.As(err, &de) || de.Code != api.CodeResourceNotFound {
 		t.Fatalf("after delete delay: %v", err)
 	}
 	te.mustCreate(nsA, simpleTable("slow"))
@@ -345,10 +346,10 @@ func TestConcurrentControlPlane(t *testing.T) {
 	}
 	for i := range 50 {
 		key := "k" + string(rune('a'+i%26))
-		if _, err := te.TagResource(ctx, nsA, &TagResourceInput{ResourceArn: sp(nsA.TableARN("busy")), Tags: []Tag{{Key: sp(key), Value: sp("v")}}}); err != nil {
+		if _, err := te.TagResource(ctx, nsA, &api.TagResourceInput{ResourceArn: sp(nsA.TableARN("busy")), Tags: []api.Tag{{Key: sp(key), Value: sp("v")}}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := te.UpdateTable(ctx, nsA, &UpdateTableInput{TableName: sp("busy"), DeletionProtectionEnabled: bl(i%2 == 0)}); err != nil {
+		if _, err := te.UpdateTable(ctx, nsA, &api.UpdateTableInput{TableName: sp("busy"), DeletionProtectionEnabled: bl(i%2 == 0)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := te.CreateTable(ctx, nsA, simpleTable("side"+string(rune('a'+i%26))+"x")); err != nil && i < 26 {

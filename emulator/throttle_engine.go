@@ -1,6 +1,8 @@
 package emulator
 
-// The throttle wiring: how the engine uses package throttle.
+// The throttle wiring: how the engine uses the throttle manager of
+// emulator/internal/capacity (on package throttle's buckets) with its table
+// metadata and storage keys.
 //
 // Registration. Every table's buckets are (re)sized where its metadata is
 // cached (cacheTable): CreateTable, the load at start-up (so a restart
@@ -27,63 +29,22 @@ package emulator
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/capacity"
 	"github.com/extenddb/extenddb/throttle"
 )
-
-// ThrottleOptions configures the throttle manager. The account aggregate
-// and the default per-table ceiling of on-demand tables are Options.Limits
-// (what DescribeLimits reports), so the two can never disagree.
-type ThrottleOptions struct {
-	// Off turns refusals off: capacity is still computed, reported in
-	// ConsumedCapacity and charged, but no request is refused.
-	Off bool
-	// PartitionReadUnits and PartitionWriteUnits are the rates of each
-	// partition key value's buckets, in both billing modes. Defaults 3,000
-	// and 1,000 (the service's per-partition maxima).
-	PartitionReadUnits  float64
-	PartitionWriteUnits float64
-	// BurstSeconds is how many seconds of unused capacity a bucket keeps.
-	// Default 300.
-	BurstSeconds float64
-	// InitialBurstSeconds is how many seconds of its rate a table's buckets
-	// hold when the table is new (or ExtendDB has just started), from 1 to
-	// BurstSeconds. Default 1. Tests that create a small provisioned table
-	// and at once write more than a second of its capacity raise it.
-	InitialBurstSeconds float64
-}
-
-// throttleState is the engine's throttle manager.
-type throttleState struct {
-	m *throttle.Manager
-	// accounts caches the manager's account handles by Namespace, so the
-	// check every request starts with takes no manager-wide lock.
-	accounts sync.Map
-}
 
 // initThrottle builds the manager from opts; New calls it before loading
 // the tables so that loading registers them.
 func (e *Engine) initThrottle() error {
-	o, lim := e.opts.Throttle, e.opts.Limits
-	m, err := throttle.New(throttle.Config{
-		Off:                 o.Off,
-		BurstSeconds:        o.BurstSeconds,
-		InitialSeconds:      o.InitialBurstSeconds,
-		PartitionReadUnits:  o.PartitionReadUnits,
-		PartitionWriteUnits: o.PartitionWriteUnits,
-		TableReadUnits:      float64(lim.TableMaxReadCapacityUnits),
-		TableWriteUnits:     float64(lim.TableMaxWriteCapacityUnits),
-		AccountReadUnits:    float64(lim.AccountMaxReadCapacityUnits),
-		AccountWriteUnits:   float64(lim.AccountMaxWriteCapacityUnits),
-	})
+	m, err := capacity.New(e.opts.Throttle, e.opts.Limits)
 	if err != nil {
 		return fmt.Errorf("emulator: Options.Throttle: %w", err)
 	}
-	e.thr.m = m
+	e.thr = m
 	return nil
 }
 
@@ -110,14 +71,14 @@ func indexThroughputOf(t *tableMeta, ix *indexMeta) throttle.Throughput {
 // it. The caller holds e.mu for writing (or is New), which serialises
 // registrations of one table.
 func (e *Engine) throttleCached(t *tableMeta) {
-	if e.thr.m == nil {
+	if e.thr == nil {
 		return
 	}
 	if t.Deleting {
-		e.thr.m.Unregister(t.Account, t.Region, t.Name)
+		e.thr.Unregister(t.ns(), t.Name)
 		return
 	}
-	h, err := e.thr.m.Register(e.now(), t.Account, t.Region, t.Name, throughputOf(t))
+	h, err := e.thr.Register(e.now(), t.ns(), t.Name, throughputOf(t))
 	if err != nil {
 		// Validation keeps such throughputs out; an unthrottled table is
 		// better than a failed metadata change.
@@ -148,9 +109,9 @@ func (e *Engine) throttleCached(t *tableMeta) {
 }
 
 // throttleUncached forgets the buckets of table name in ns.
-func (e *Engine) throttleUncached(ns Namespace, name string) {
-	if e.thr.m != nil {
-		e.thr.m.Unregister(ns.Account, ns.Region, name)
+func (e *Engine) throttleUncached(ns api.Namespace, name string) {
+	if e.thr != nil {
+		e.thr.Unregister(ns, name)
 	}
 }
 
@@ -158,34 +119,11 @@ func (e *Engine) throttleUncached(ns Namespace, name string) {
 // direction d before anything else is looked at. A refusal names the table
 // the TableName member designates (ThrottleResource), or no resource at all
 // for a name no table can have.
-func (e *Engine) throttleAccount(ns Namespace, tableName *string, d throttle.Direction) error {
-	if e.thr.m == nil {
+func (e *Engine) throttleAccount(ns api.Namespace, tableName *string, d throttle.Direction) error {
+	if e.thr == nil {
 		return nil
 	}
-	now := e.now()
-	var a *throttle.Account
-	if v, ok := e.thr.accounts.Load(ns); ok {
-		a = v.(*throttle.Account)
-	} else {
-		a = e.thr.m.Account(now, ns.Account, ns.Region)
-		e.thr.accounts.Store(ns, a)
-	}
-	c, ok := a.Admit(now, d)
-	if ok {
-		return nil
-	}
-	res := ""
-	if tableName != nil {
-		res = ThrottleResource(ns, *tableName)
-	}
-	if o := e.opts.Observer; o != nil {
-		name := ""
-		if res != "" {
-			name = *tableName
-		}
-		e.observeRefusal(o, ns, nil, name, nil, c)
-	}
-	return ThrottleError(c, res)
+	return e.thr.AdmitAccount(e.now(), ns, tableName, d, e.opts.Observer)
 }
 
 // throttleAdmit admits a request on table t in direction d. key is the
@@ -197,17 +135,17 @@ func (e *Engine) throttleAdmit(t *tableMeta, d throttle.Direction, key []byte) e
 	if ok {
 		return nil
 	}
-	return ThrottleError(c, t.ARN())
+	return capacity.ThrottleError(c, t.ARN())
 }
 
 // throttleReason is throttleAdmit for one action of a transaction: the
 // action's cancellation reason, or nil when it is admitted.
-func (e *Engine) throttleReason(t *tableMeta, d throttle.Direction, key []byte) *CancellationReason {
+func (e *Engine) throttleReason(t *tableMeta, d throttle.Direction, key []byte) *api.CancellationReason {
 	c, ok := e.throttleCheck(t, d, key)
 	if ok {
 		return nil
 	}
-	r := ThrottleCancellationReason(c)
+	r := capacity.ThrottleCancellationReason(c)
 	return &r
 }
 
@@ -219,10 +157,10 @@ func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (
 	c, ok := t.thr.Admit(now, d, partitionOf(t, key))
 	if !ok {
 		if o := e.opts.Observer; o != nil {
-			e.observeRefusal(o, t.ns(), t, t.Name, key, c)
+			capacity.ObserveRefusal(o, t.ns(), t.Name, partitionBytes(t, key), avType(t.hashKey().Type), c)
 		}
 		if t.ci != nil {
-			t.ci.tableThrottled(now, t, key)
+			t.ci.Throttled(now, itemKeyBytes(key))
 		}
 	}
 	return c, ok
@@ -234,7 +172,7 @@ func (e *Engine) throttleCheck(t *tableMeta, d throttle.Direction, key []byte) (
 func (e *Engine) throttleIndexAdmit(t *tableMeta, ix *indexMeta, key []byte) error {
 	sh := [1]gsiShare{{ix: ix, part: indexPartitionOf(ix, key)}}
 	if c, _, ok := e.throttleShares(t, sh[:], throttle.Read); !ok {
-		return ThrottleError(c, t.ns().IndexARN(t.Name, ix.Name))
+		return capacity.ThrottleError(c, t.ns().IndexARN(t.Name, ix.Name))
 	}
 	return nil
 }
@@ -249,10 +187,10 @@ func (e *Engine) throttleShares(t *tableMeta, shares []gsiShare, d throttle.Dire
 	for _, sh := range shares {
 		if c, ok := sh.ix.thr.Admit(now, d, sh.part); !ok {
 			if o := e.opts.Observer; o != nil {
-				e.observeRefusal(o, t.ns(), t, t.Name, nil, c)
+				capacity.ObserveRefusal(o, t.ns(), t.Name, nil, avType(t.hashKey().Type), c)
 			}
 			if sh.ix.ci != nil {
-				sh.ix.ci.indexThrottled(now, sh.part, sh.entry)
+				sh.ix.ci.IndexThrottled(now, sh.part, indexKeyBytes(sh.entry))
 			}
 			return c, sh.ix, false
 		}
@@ -281,15 +219,16 @@ func (e *Engine) chargeThroughput(ctx context.Context, t *tableMeta, key []byte,
 		t.thr.Charge(now, d, partitionOf(t, key), units)
 	}
 	if t.ci != nil {
-		t.ci.tableConsumed(now, t, key, c.table)
+		t.ci.Consumed(now, itemKeyBytes(key), c.table)
 	}
 	for _, sh := range c.shares {
 		if sh.ix.ci != nil {
-			sh.ix.ci.indexConsumed(now, sh.part, sh.entry, sh.units)
+			sh.ix.ci.IndexConsumed(now, sh.part, indexKeyBytes(sh.entry), sh.units)
 		}
 	}
 	if o := e.opts.Observer; o != nil {
-		e.observeCharge(o, now, t, key, c)
+		capacity.ObserveCharge(o, now, &capacity.Charge{Namespace: t.ns(), Table: t.Name, Part: partitionBytes(t, key),
+			KeyType: avType(t.hashKey().Type), Read: c.read, Units: c.table, GSI: c.gsi, LSI: c.lsi, Buckets: t.thr})
 	}
 }
 
@@ -334,45 +273,23 @@ func partitionBytes(t *tableMeta, key []byte) []byte {
 	return p[:len(p)-len(rest)]
 }
 
-// batchThrottle collects a batch's admissions: a refused item goes back to
-// the caller as unprocessed, and the batch fails with the throttle error
-// only when no item at all was admitted, as BatchGetItem and BatchWriteItem
-// do on the service.
-type batchThrottle struct {
-	first    error
-	admitted int
-}
-
-// refused records the outcome of one item's admission (throttleAdmit's
-// error) and reports whether the item was refused.
-func (b *batchThrottle) refused(err error) bool {
-	if err == nil {
-		b.admitted++
-		return false
-	}
-	if b.first == nil {
-		b.first = err
-	}
-	return true
-}
+// batchThrottle collects a batch's admissions (capacity.Batch).
+type batchThrottle = capacity.Batch
 
 // isThrottle reports whether err is one of the three throttle errors.
-func isThrottle(err error) bool {
-	var e *Error
-	if !errors.As(err, &e) {
-		return false
-	}
-	switch e.Code {
-	case CodeProvisionedThroughputExceeded, CodeThrottling, CodeRequestLimitExceeded:
-		return true
-	}
-	return false
+func isThrottle(err error) bool { return capacity.IsThrottle(err) }
+
+// ThrottleState returns the buckets of table name in ns, or of its global
+// secondary index index when that is not "".
+func (e *Engine) ThrottleState(_ context.Context, ns api.Namespace, name, index string) (*throttle.TableState, error) {
+	return e.thr.State(e.now(), ns, name, index)
 }
 
-// err returns the first refusal's error when nothing was admitted.
-func (b *batchThrottle) err() error {
-	if b.admitted == 0 {
-		return b.first
+// ThrottleControl applies a to the buckets of table name in ns (or of its
+// GSI a.Index) and returns their state afterwards.
+func (e *Engine) ThrottleControl(ctx context.Context, ns api.Namespace, name string, a ThrottleAction) (*throttle.TableState, error) {
+	if err := e.thr.Control(e.now(), ns, name, a); err != nil {
+		return nil, err
 	}
-	return nil
+	return e.ThrottleState(ctx, ns, name, a.Index)
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/throttle"
 )
@@ -17,10 +18,10 @@ func thrS(s string) av.Value { return av.Value{Type: av.TypeS, S: s} }
 // and Scan do not.
 func TestPartitionOf(t *testing.T) {
 	te := newTestEngine(t)
-	te.mustCreate(nsA, &CreateTableInput{
+	te.mustCreate(nsA, &api.CreateTableInput{
 		TableName: sp("ranged"), AttributeDefinitions: attrs("pk", "S", "sk", "S", "g", "S"),
 		KeySchema: keys("pk", "HASH", "sk", "RANGE"), BillingMode: sp("PAY_PER_REQUEST"),
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("g", "HASH"), Projection: &Projection{ProjectionType: sp("ALL")}}},
+		GlobalSecondaryIndexes: []api.GlobalSecondaryIndex{{IndexName: sp("gsi"), KeySchema: keys("g", "HASH"), Projection: &api.Projection{ProjectionType: sp("ALL")}}},
 	})
 	te.mustCreate(nsA, simpleTable("hashonly"))
 	r, err := te.table(nsA, "ranged")
@@ -72,7 +73,7 @@ func TestThrottleRegistration(t *testing.T) {
 	te.mustCreate(nsA, in)
 	want := func(tp throttle.Throughput) {
 		t.Helper()
-		h := te.thr.m.Table(nsA.Account, nsA.Region, "reg")
+		h := te.thr.Table(nsA.Account, nsA.Region, "reg")
 		tm, err := te.table(nsA, "reg")
 		if err != nil {
 			t.Fatal(err)
@@ -82,21 +83,21 @@ func TestThrottleRegistration(t *testing.T) {
 		}
 	}
 	want(throttle.ProvisionedThroughput(3, 4))
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("reg"), ProvisionedThroughput: pt(5, 6)}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("reg"), ProvisionedThroughput: pt(5, 6)}); err != nil {
 		t.Fatal(err)
 	}
 	want(throttle.ProvisionedThroughput(5, 6))
-	if _, err := te.UpdateTable(context.Background(), nsA, &UpdateTableInput{TableName: sp("reg"), BillingMode: sp("PAY_PER_REQUEST"),
-		OnDemandThroughput: &OnDemandThroughput{MaxWriteRequestUnits: i64(7)}}); err != nil {
+	if _, err := te.UpdateTable(context.Background(), nsA, &api.UpdateTableInput{TableName: sp("reg"), BillingMode: sp("PAY_PER_REQUEST"),
+		OnDemandThroughput: &api.OnDemandThroughput{MaxWriteRequestUnits: i64(7)}}); err != nil {
 		t.Fatal(err)
 	}
 	want(throttle.OnDemandThroughput(0, 7))
 	te.restart()
 	want(throttle.OnDemandThroughput(0, 7))
-	if _, err := te.DeleteTable(context.Background(), nsA, &DeleteTableInput{TableName: sp("reg")}); err != nil {
+	if _, err := te.DeleteTable(context.Background(), nsA, &api.DeleteTableInput{TableName: sp("reg")}); err != nil {
 		t.Fatal(err)
 	}
-	if h := te.thr.m.Table(nsA.Account, nsA.Region, "reg"); h != nil {
+	if h := te.thr.Table(nsA.Account, nsA.Region, "reg"); h != nil {
 		t.Fatal("DeleteTable left the table registered")
 	}
 }
@@ -113,9 +114,9 @@ func BenchmarkPutItemThrottle(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			te := newTestEngine(b, func(o *Options) { o.Throttle.Off = off })
 			te.mustCreate(nsA, simpleTable("bench"))
-			ins := make([]*PutItemInput, 1024)
+			ins := make([]*api.PutItemInput, 1024)
 			for i := range ins {
-				ins[i] = &PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k" + strconv.Itoa(i)), "v": thrS("x")}}
+				ins[i] = &api.PutItemInput{TableName: sp("bench"), Item: av.Item{"pk": thrS("k" + strconv.Itoa(i)), "v": thrS("x")}}
 			}
 			ctx := context.Background()
 			b.ReportAllocs()

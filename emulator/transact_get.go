@@ -2,10 +2,10 @@ package emulator
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
-	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/txn"
 	"github.com/extenddb/extenddb/throttle"
 )
 
@@ -20,116 +20,23 @@ import (
 // consistent read.
 
 type txGet struct {
-	tableName string
-	key       av.Item
-	proj      *expr.Projection
-	t         *tableMeta
-	k         []byte
+	txn.Get
+	t *tableMeta
+	k []byte
 }
 
 // TransactGetItems returns the items of up to 100 Get actions, in request
 // order, from one consistent snapshot.
-func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *TransactGetItemsInput) (*TransactGetItemsOutput, error) {
+func (e *Engine) TransactGetItems(ctx context.Context, ns api.Namespace, in *api.TransactGetItemsInput) (*api.TransactGetItemsOutput, error) {
 	if in == nil {
-		in = &TransactGetItemsInput{}
+		in = &api.TransactGetItemsInput{}
 	}
-	var v violations
-	v.enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
-	txListShape(&v, in.TransactItems != nil, len(in.TransactItems))
-	if len(in.TransactItems) <= maxTransactItems {
-		for i, it := range in.TransactItems {
-			base := fmt.Sprintf("transactItems.%d.member.get", i+1)
-			g := it.Get
-			if g == nil {
-				v.null(base)
-				continue
-			}
-			if g.Key == nil {
-				v.null(base + ".key")
-			}
-			v.tableRef(base+".tableName", g.TableName)
-		}
-	}
-	if err := v.err(); err != nil {
+	gets, err := txn.ValidateGet(txnCore{e}, in, func(g *txGet) *txn.Get { return &g.Get })
+	if err != nil {
 		return nil, err
 	}
-	gets := make([]txGet, len(in.TransactItems))
-	for i, it := range in.TransactItems {
-		g := it.Get
-		if err := checkBareName(*g.TableName); err != nil {
-			return nil, err
-		}
-		exprs := present(g.ProjectionExpression, "ProjectionExpression", nil)
-		if err := expr.CheckParameterMix(exprs, nil, nil, g.ExpressionAttributeNames != nil, false); err != nil {
-			return nil, exprError(err)
-		}
-		if err := validateItemValues(g.Key); err != nil {
-			return nil, err
-		}
-		p, err := e.exprParams(g.ExpressionAttributeNames, nil)
-		if err != nil {
-			return nil, err
-		}
-		if g.ProjectionExpression != nil {
-			if gets[i].proj, err = p.Projection(*g.ProjectionExpression); err != nil {
-				return nil, exprError(err)
-			}
-		}
-		if err := p.CheckUnused(); err != nil {
-			return nil, exprError(err)
-		}
-		gets[i].tableName, gets[i].key = *g.TableName, g.Key
-	}
-
-	reasons := make([]*CancellationReason, len(gets))
-	failed := false
-	var first Namespace
-	for i := range gets {
-		g := &gets[i]
-		t, err := e.dataTable(ns, g.tableName)
-		if err != nil {
-			return nil, e.missingTable(ctx, ns, "dynamodb:GetItem", g.tableName, err)
-		}
-		if callerFrom(ctx) != nil {
-			// IAM checks each item of TransactGetItems as a GetItem.
-			if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, g.key)); err != nil {
-				return nil, err
-			}
-		}
-		g.t = t
-		if i == 0 {
-			first = t.ns()
-		} else if t.ns() != first {
-			reasons[i], failed = &CancellationReason{Code: ReasonValidationError, Message: msgTxOtherNamespace}, true
-			continue
-		}
-		if err := checkKey(t, g.key); err != nil {
-			r, rerr := reasonOf(err)
-			if rerr != nil {
-				return nil, rerr
-			}
-			reasons[i], failed = r, true
-			continue
-		}
-		g.k = itemKey(t, g.key)
-		if r := e.throttleReason(t, throttle.Read, g.k); r != nil {
-			reasons[i], failed = r, true
-		}
-	}
-	// The same item twice is refused as in TransactWriteItems.
-	seen := make(map[string]struct{}, len(gets))
-	for i := range gets {
-		if gets[i].k == nil {
-			continue
-		}
-		k := string(gets[i].k)
-		if _, dup := seen[k]; dup {
-			return nil, Validation(msgTxDuplicateItem)
-		}
-		seen[k] = struct{}{}
-	}
-	if failed {
-		return nil, cancelled(afterFirstValidationError(reasons))
+	if err := e.resolveTxGets(ctx, ns, gets); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -137,7 +44,7 @@ func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *Transac
 
 	snap := e.opts.Store.NewSnapshot()
 	defer snap.Close()
-	out := &TransactGetItemsOutput{Responses: make([]ItemResponse, len(gets))}
+	out := &api.TransactGetItemsOutput{Responses: make([]api.ItemResponse, len(gets))}
 	var capa txCapacity
 	for i := range gets {
 		g := &gets[i]
@@ -147,11 +54,60 @@ func (e *Engine) TransactGetItems(ctx context.Context, ns Namespace, in *Transac
 		}
 		u := capacityUse{read: true, table: 2 * ReadUnits(av.ItemSize(item), true)}
 		e.chargeThroughput(ctx, g.t, g.k, &u)
-		capa.add(g.t, g.tableName, u)
+		capa.add(g.t, g.TableName, u)
 		if item != nil {
-			out.Responses[i].Item = g.proj.Project(item)
+			out.Responses[i].Item = g.Proj.Project(item)
 		}
 	}
 	out.ConsumedCapacity = capa.render(in.ReturnConsumedCapacity, true)
 	return out, nil
+}
+
+// resolveTxGets looks up each Get's table, asks IAM, and checks its key
+// and throttling: a Get that fails these cancels the transaction, with a
+// reason each.
+func (e *Engine) resolveTxGets(ctx context.Context, ns api.Namespace, gets []txGet) error {
+	reasons := make([]*api.CancellationReason, len(gets))
+	failed := false
+	var first api.Namespace
+	for i := range gets {
+		g := &gets[i]
+		t, err := e.dataTable(ns, g.TableName)
+		if err != nil {
+			return e.missingTable(ctx, ns, "dynamodb:GetItem", g.TableName, err)
+		}
+		if callerFrom(ctx) != nil {
+			// IAM checks each item of TransactGetItems as a GetItem.
+			if err := e.authorize(ctx, "dynamodb:GetItem", t, "", "", itemAccess(t, g.Key)); err != nil {
+				return err
+			}
+		}
+		g.t = t
+		if i == 0 {
+			first = t.ns()
+		} else if t.ns() != first {
+			reasons[i], failed = txn.OtherNamespace(), true
+			continue
+		}
+		if err := checkKey(t, g.Key); err != nil {
+			r, rerr := txn.ReasonOf(err)
+			if rerr != nil {
+				return rerr
+			}
+			reasons[i], failed = r, true
+			continue
+		}
+		g.k = itemKey(t, g.Key)
+		if r := e.throttleReason(t, throttle.Read, g.k); r != nil {
+			reasons[i], failed = r, true
+		}
+	}
+	// The same item twice is refused as in TransactWriteItems.
+	if err := txn.CheckDuplicates(len(gets), func(i int) []byte { return gets[i].k }); err != nil {
+		return err
+	}
+	if failed {
+		return cancelled(txn.AfterFirstValidationError(reasons))
+	}
+	return nil
 }

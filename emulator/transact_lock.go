@@ -1,47 +1,18 @@
 package emulator
 
 import (
-	"errors"
-	"runtime"
 	"slices"
 	"sync"
-	"time"
-)
 
-// waitLock tries to lock mu for up to wait, backing off from a few
-// microseconds to a millisecond between attempts. A transaction holds its
-// stripes for the length of one prepare-and-commit, so a short wait absorbs
-// ordinary contention and only a truly busy item ends in a conflict.
-func waitLock(mu *sync.Mutex, wait time.Duration) bool {
-	// Yield first: the holder is usually a commit away from releasing.
-	for range 16 {
-		runtime.Gosched()
-		if mu.TryLock() {
-			return true
-		}
-	}
-	deadline := time.Now().Add(wait)
-	pause := 10 * time.Microsecond
-	for {
-		if mu.TryLock() {
-			return true
-		}
-		if !time.Now().Before(deadline) {
-			return false
-		}
-		time.Sleep(pause)
-		pause = min(2*pause, 200*time.Microsecond)
-	}
-}
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/txn"
+)
 
 // sortUnique sorts s and drops repeated stripes.
 func sortUnique(s *[]uint16) {
 	slices.Sort(*s)
 	*s = slices.Compact(*s)
 }
-
-// asError is errors.As for the engine's own error type.
-func asError(err error, target **Error) bool { return errors.As(err, target) }
 
 // waitItem locks mu, a busy stripe. While conflicting reports that the
 // item wanted is held by a transaction, it waits at most the transaction
@@ -55,7 +26,7 @@ func (e *Engine) waitItem(mu *sync.Mutex, conflicting func() bool) bool {
 			mu.Lock()
 			return true
 		}
-		if waitLock(mu, e.tx.lockWait()) {
+		if txn.WaitLock(mu, e.tx.LockWait()) {
 			return true
 		}
 		if conflicting() {
@@ -75,27 +46,8 @@ func (e *Engine) lockForWrite(key []byte) (uint16, error) {
 	if mu.TryLock() {
 		return s, nil
 	}
-	if e.waitItem(mu, func() bool { return e.tx.holds(key) }) {
+	if e.waitItem(mu, func() bool { return e.tx.Holds(key) }) {
 		return s, nil
 	}
-	return 0, NewError(CodeTransactionConflict, msgTxConflict)
-}
-
-// mark flags the items of keys as held by a running transaction (or
-// clears them). The caller holds their stripes, so no two transactions
-// flag the same item at once.
-func (s *txState) mark(keys [][]byte, held bool) {
-	for _, k := range keys {
-		if held {
-			s.items.Store(string(k), struct{}{})
-		} else {
-			s.items.Delete(string(k))
-		}
-	}
-}
-
-// holds reports whether a running transaction holds the item at key.
-func (s *txState) holds(key []byte) bool {
-	_, ok := s.items.Load(string(key))
-	return ok
+	return 0, api.NewError(api.CodeTransactionConflict, msgTxConflict)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -43,12 +44,12 @@ func TestConflictsArePerItem(t *testing.T) {
 
 	done := make(chan error, 2)
 	go func() {
-		_, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: sp("peritem"), Item: b})
+		_, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: sp("peritem"), Item: b})
 		done <- err
 	}()
 	go func() {
-		_, err := e.TransactWriteItems(context.Background(), testNS, &TransactWriteItemsInput{TransactItems: []TransactWriteItem{
-			{Put: &TransactPut{TableName: sp("peritem"), Item: av.Item{"pk": b["pk"], "v": avS("tx")}}}}})
+		_, err := e.TransactWriteItems(context.Background(), testNS, &api.TransactWriteItemsInput{TransactItems: []api.TransactWriteItem{
+			{Put: &api.TransactPut{TableName: sp("peritem"), Item: av.Item{"pk": b["pk"], "v": avS("tx")}}}}})
 		done <- err
 	}()
 	for range 2 {
@@ -60,8 +61,8 @@ func TestConflictsArePerItem(t *testing.T) {
 	// The same item: still a conflict.
 	release = HoldItemInTx(e, testNS, "peritem", a)
 	defer release()
-	_, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: sp("peritem"), Item: a})
-	if de, ok := err.(*Error); !ok || de.Code != CodeTransactionConflict {
+	_, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: sp("peritem"), Item: a})
+	if de, ok := err.(*api.Error); !ok || de.Code != api.CodeTransactionConflict {
 		t.Fatalf("write to the held item: %v, want TransactionConflictException", err)
 	}
 }

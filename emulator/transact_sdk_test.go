@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
@@ -19,7 +20,7 @@ import (
 
 const sdkAccount = "111122223333"
 
-var sdkNS = emulator.Namespace{Account: sdkAccount, Region: "us-east-1"}
+var sdkNS = api.Namespace{Account: sdkAccount, Region: "us-east-1"}
 
 func sdkServer(t *testing.T) (*testserver.Server, *dynamodb.Client) {
 	t.Helper()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/pebblestore"
 )
@@ -25,14 +26,14 @@ func acctKey(i int) av.Item { return av.Item{"pk": txS(fmt.Sprintf("a%03d", i))}
 
 // transfer moves amt from account from to each account of to, as one
 // transaction that also counts the move on every account it touches.
-func transfer(table string, from int, to []int, amt int) *TransactWriteItemsInput {
+func transfer(table string, from int, to []int, amt int) *api.TransactWriteItemsInput {
 	vals := map[string]av.Value{":a": txN(strconv.Itoa(amt * len(to))), ":one": txN("1")}
-	in := &TransactWriteItemsInput{TransactItems: []TransactWriteItem{{Update: &TransactUpdate{
+	in := &api.TransactWriteItemsInput{TransactItems: []api.TransactWriteItem{{Update: &api.TransactUpdate{
 		TableName: sp(table), Key: acctKey(from), UpdateExpression: sp("SET bal = bal - :a, n = n + :one"),
 		ConditionExpression: sp("bal >= :a"), ExpressionAttributeValues: vals,
 	}}}}
 	for _, t := range to {
-		in.TransactItems = append(in.TransactItems, TransactWriteItem{Update: &TransactUpdate{
+		in.TransactItems = append(in.TransactItems, api.TransactWriteItem{Update: &api.TransactUpdate{
 			TableName: sp(table), Key: acctKey(t), UpdateExpression: sp("SET bal = bal + :a, n = n + :one"),
 			ExpressionAttributeValues: map[string]av.Value{":a": txN(strconv.Itoa(amt)), ":one": txN("1")},
 		}})
@@ -49,7 +50,7 @@ func seedAccounts(t *testing.T, e *Engine, n, bal int) {
 	for i := range n {
 		it := acctKey(i)
 		it["bal"], it["n"] = txN(strconv.Itoa(bal)), txN("0")
-		if _, err := e.PutItem(ctx, nsA, &PutItemInput{TableName: sp("bank"), Item: it}); err != nil {
+		if _, err := e.PutItem(ctx, nsA, &api.PutItemInput{TableName: sp("bank"), Item: it}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -59,7 +60,7 @@ func seedAccounts(t *testing.T, e *Engine, n, bal int) {
 func bankState(t *testing.T, e *Engine, n int) (sum, moves int) {
 	t.Helper()
 	for i := range n {
-		out, err := e.GetItem(context.Background(), nsA, &GetItemInput{TableName: sp("bank"), Key: acctKey(i), ConsistentRead: bl(true)})
+		out, err := e.GetItem(context.Background(), nsA, &api.GetItemInput{TableName: sp("bank"), Key: acctKey(i), ConsistentRead: bl(true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,8 +123,8 @@ func TestTransactCrashAtomicity(t *testing.T) {
 						}
 					}
 					_, err := e.TransactWriteItems(context.Background(), nsA, transfer("bank", from, to, 1+r.IntN(5)))
-					var de *Error
-					if err != nil && !(errors.As(err, &de) && de.Code == CodeTransactionCanceled) {
+					var de *api.Error
+					if err != nil && !(errors.As(err, &de) && de.Code == api.CodeTransactionCanceled) {
 						if !stop.Load() {
 							t.Errorf("transfer: %v", err)
 						}
@@ -178,7 +179,7 @@ func contains(s []int, x int) bool {
 func TestTransactNoDeadlock(t *testing.T) {
 	te := newTestEngine(t)
 	e := te.Engine
-	e.tx.wait = time.Minute
+	e.tx.Wait = time.Minute
 	const accounts = 6
 	seedAccounts(t, e, accounts, 1000)
 	var wg sync.WaitGroup
@@ -194,8 +195,8 @@ func TestTransactNoDeadlock(t *testing.T) {
 					from, to = 5, []int{4, 3, 2, 1, 0}
 				}
 				if _, err := e.TransactWriteItems(context.Background(), nsA, transfer("bank", from, to, 1)); err != nil {
-					var de *Error
-					if !errors.As(err, &de) || de.Code != CodeTransactionCanceled || de.CancellationReasons[0].Code != ReasonConditionalCheckFailed {
+					var de *api.Error
+					if !errors.As(err, &de) || de.Code != api.CodeTransactionCanceled || de.CancellationReasons[0].Code != ReasonConditionalCheckFailed {
 						t.Errorf("transfer: %v", err)
 						return
 					}
@@ -233,7 +234,7 @@ func TestTransactTokenExpiry(t *testing.T) {
 	if _, err := e.CreateTable(context.Background(), nsB, simpleTable("bank")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.TransactWriteItems(context.Background(), nsB, &TransactWriteItemsInput{ClientRequestToken: sp("tok"), TransactItems: in.TransactItems}); err == nil {
+	if _, err := e.TransactWriteItems(context.Background(), nsB, &api.TransactWriteItemsInput{ClientRequestToken: sp("tok"), TransactItems: in.TransactItems}); err == nil {
 		t.Fatal("the token was shared with another Region: its replay found no items to fail on")
 	}
 	te.clock.Add(time.Second)
@@ -241,28 +242,9 @@ func TestTransactTokenExpiry(t *testing.T) {
 	if _, moves := bankState(t, e, 2); moves != 4 {
 		t.Fatalf("moves %d after expiry, want 4", moves)
 	}
-	e.tx.mu.Lock()
-	n := len(e.tx.tokens)
-	e.tx.mu.Unlock()
+	n := e.tx.TokenCount()
 	if n != 1 {
 		t.Errorf("%d tokens remembered, want 1 (expired ones are dropped)", n)
-	}
-}
-
-func TestCancelledMessage(t *testing.T) {
-	cases := []struct {
-		reasons []*CancellationReason
-		want    string
-	}{
-		{[]*CancellationReason{nil}, "[None]"},
-		{[]*CancellationReason{nil, {Code: ReasonConditionalCheckFailed}}, "[None, ConditionalCheckFailed]"},
-		{[]*CancellationReason{{Code: ReasonTransactionConflict}, {Code: ReasonValidationError}, nil}, "[TransactionConflict, ValidationError, None]"},
-	}
-	for _, tc := range cases {
-		e := cancelled(tc.reasons)
-		if e.Message != msgTxCancelledPrefix+tc.want[1:] || len(e.CancellationReasons) != len(tc.reasons) || e.CancellationReasons[len(tc.reasons)-1].Code == "" {
-			t.Errorf("%v: %q %+v", tc.want, e.Message, e.CancellationReasons)
-		}
 	}
 }
 
@@ -272,7 +254,7 @@ func TestCancelledMessage(t *testing.T) {
 func TestTransactLockOrder(t *testing.T) {
 	te := newTestEngine(t)
 	e := te.Engine
-	e.tx.wait = 5 * time.Second
+	e.tx.Wait = 5 * time.Second
 	keys := make([][]byte, 6)
 	for i := range keys {
 		keys[i] = []byte(fmt.Sprintf("item-%d", i))

@@ -1,8 +1,8 @@
 package emulator
 
-// The write path, shared by PutItem, UpdateItem and DeleteItem today and
-// meant for BatchWriteItem, TransactWriteItems, streams and the throttle
-// manager next.
+// The write path, shared by every writer of items: PutItem, UpdateItem,
+// DeleteItem, BatchWriteItem, TransactWriteItems, PartiQL, TTL deletes,
+// imports, restores and replication.
 //
 // Keys. An item lives at
 //
@@ -48,12 +48,14 @@ package emulator
 // (backfill.go).
 //
 // Steps. prepare reads the old item, evaluates the condition, builds the new
-// item, validates it (size, index key types) and computes the capacity;
-// stage puts the item, its index entries and the stats deltas in a
-// writeBatch; finish writes the stats and stream records, and the store
-// transaction commits. Each staged
-// write leaves an itemChange (table, key, old and new item), which is what
-// streams will be fed from.
+// item, validates it (size, index key types) and computes the capacity
+// (index_write.go finds its index entries); stage puts the item in a
+// writeBatch and hands its change (an itemChange: table, key, old and new
+// item) to the change feed, whose derivations stage what it implies (index
+// entries, stats deltas, replication, Kinesis, PITR history, stream
+// records: derive.go); finish writes the queue counters and what the
+// derivations derive from the whole batch (stats and stream records), and
+// the store transaction commits.
 //
 // Stats. DescribeTable's ItemCount, TableSizeBytes and index sizes come
 // from per-stripe stats records (write_stats.go), updated in the same batch
@@ -67,8 +69,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/streams"
+	"github.com/extenddb/extenddb/emulator/work"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
 )
@@ -110,30 +116,6 @@ func appendPartition(dst []byte, v av.Value) []byte {
 	return dst
 }
 
-// appendPartitionTuple appends h(enc(v1)|…|enc(vn)) | enc(v1)|…|enc(vn):
-// the partition of a multi-attribute index key, hashed as one value. With
-// one value it is appendPartition.
-func appendPartitionTuple(dst []byte, vs []av.Value) []byte {
-	n := len(dst)
-	dst = append(dst, 0, 0, 0, 0)
-	for _, v := range vs {
-		dst = av.AppendKey(dst, v)
-	}
-	binary.BigEndian.PutUint32(dst[n:], fnv32(dst[n+4:]))
-	return dst
-}
-
-// splitKeySchema returns the HASH and the RANGE attributes of a key schema
-// (every HASH entry precedes every RANGE one: CreateTable and UpdateTable
-// enforce it).
-func splitKeySchema(ks []keyElem) (hash, rng []keyElem) {
-	n := 0
-	for n < len(ks) && ks[n].KeyType == keyHash {
-		n++
-	}
-	return ks[:n], ks[n:]
-}
-
 // itemKey is the storage key of the item whose primary key attributes are
 // in key (an item or a Key parameter, already validated).
 func itemKey(t *tableMeta, key av.Item) []byte {
@@ -155,135 +137,6 @@ func appendItemKey(k []byte, t *tableMeta, key av.Item) []byte {
 // whose key value is pk (Query on the table).
 func itemPartitionPrefix(t *tableMeta, pk av.Value) []byte {
 	return appendPartition(itemPrefix(t.ID), pk)
-}
-
-// indexPartitionPrefix is the prefix shared by every entry of index ix
-// whose index partition key values (one per HASH attribute, in key schema
-// order) are pk (Query on an index).
-func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk []av.Value) []byte {
-	return appendPartitionTuple(indexPrefix(t.ID, ix.ID), pk)
-}
-
-// indexKeyOf is the storage key of the entry of ix whose index and table
-// key attributes are in k (an item in the index, or a validated start key).
-// It runs for every index on every write, so it builds the key in one
-// buffer (what appendPartitionTuple does, without a slice of values).
-func indexKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
-	hash, rng := splitKeySchema(ix.KeySchema)
-	b := make([]byte, 0, 80)
-	b = append(b, famIndex)
-	b = append(b, t.ID[:]...)
-	b = binary.BigEndian.AppendUint32(b, ix.ID)
-	n := len(b)
-	b = append(b, 0, 0, 0, 0)
-	for _, ke := range hash {
-		b = av.AppendKey(b, k[ke.Name])
-	}
-	binary.BigEndian.PutUint32(b[n:], fnv32(b[n+4:]))
-	for _, ke := range rng {
-		b = av.AppendKey(b, k[ke.Name])
-	}
-	b = av.AppendKey(b, k[t.hashKey().Name])
-	if rk, ok := t.rangeKey(); ok {
-		b = av.AppendKey(b, k[rk.Name])
-	}
-	return b
-}
-
-// activeIndexes returns the indexes writes maintain: every LSI and every
-// GSI not being deleted.
-func activeIndexes(t *tableMeta) []*indexMeta {
-	out := make([]*indexMeta, 0, len(t.LSIs)+len(t.GSIs))
-	out = append(out, t.LSIs...)
-	for _, ix := range t.GSIs {
-		if !ix.Deleted {
-			out = append(out, ix)
-		}
-	}
-	return out
-}
-
-// indexEntry returns item's entry in ix and the entry's storage key, or nil
-// when the item is not in the index (absent item, a key attribute missing
-// or, for items that predate the index, of the wrong type or empty).
-func indexEntry(t *tableMeta, ix *indexMeta, item av.Item) (av.Item, []byte) {
-	if item == nil {
-		return nil, nil
-	}
-	for i, ke := range ix.KeySchema {
-		v, ok := item[ke.Name]
-		if !ok || v.Type.String() != ke.Type || (v.Type != av.TypeN && v.S == "") || indexKeyTooLarge(i, v) {
-			return nil, nil
-		}
-	}
-	return projectEntry(t, ix, item), indexKeyOf(t, ix, item)
-}
-
-// projectEntry keeps the attributes ix projects: everything for ALL, else
-// the table and index keys plus (INCLUDE) the listed non-key attributes.
-func projectEntry(t *tableMeta, ix *indexMeta, item av.Item) av.Item {
-	if ix.ProjectionType == "ALL" {
-		return item
-	}
-	out := make(av.Item, 4+len(ix.NonKeyAttrs))
-	for _, ke := range t.KeySchema {
-		out[ke.Name] = item[ke.Name]
-	}
-	for _, ke := range ix.KeySchema {
-		out[ke.Name] = item[ke.Name]
-	}
-	if ix.ProjectionType == "INCLUDE" {
-		for _, n := range ix.NonKeyAttrs {
-			if v, ok := item[n]; ok {
-				out[n] = v
-			}
-		}
-	}
-	return out
-}
-
-// indexKeyLimit is the size limit of the index key attribute at position
-// i of an index key schema: DynamoDB's 2,048 bytes for a partition key and
-// 1,024 for a sort key, as for the table's own keys.
-func indexKeyLimit(i int) int {
-	if i == 0 {
-		return av.MaxHashKeySize
-	}
-	return av.MaxRangeKeySize
-}
-
-// indexKeyTooLarge reports whether v, at position i of an index key schema,
-// is over its limit.
-func indexKeyTooLarge(i int, v av.Value) bool {
-	return av.Size(v) > indexKeyLimit(i)
-}
-
-// validateIndexKeys rejects an item to be stored whose index key attributes
-// have the wrong type, are empty or too large, with DynamoDB's messages.
-// Missing attributes are fine: the item is simply not in that index.
-func validateIndexKeys(t *tableMeta, item av.Item) error {
-	for _, ix := range activeIndexes(t) {
-		for i, ke := range ix.KeySchema {
-			v, ok := item[ke.Name]
-			if !ok {
-				continue
-			}
-			if v.Type.String() != ke.Type {
-				return invalidParam("Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", ke.Name, ke.Type, v.Type.String(), ix.Name)
-			}
-			if v.Type != av.TypeN && v.S == "" {
-				kind := "string"
-				if v.Type == av.TypeB {
-					kind = "binary"
-				}
-				return Validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", kind, ix.Name, ke.Name)
-			}
-			if indexKeyTooLarge(i, v) {
-				return invalidParam("Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s", ke.Name, av.Size(v), indexKeyLimit(i), ix.Name)
-			}
-		}
-	}
-	return nil
 }
 
 // readItem returns the item stored at k, or nil.
@@ -312,14 +165,16 @@ func readStored(r kv.Reader, k []byte) ([]byte, error) {
 	return b, nil
 }
 
-// itemChange is one item's change, as streams will consume it: Old or New
-// is nil when the item did not exist before or does not after.
+// itemChange is one item's change, as the change feed hands it to every
+// derivation (derive.go): Old or New is nil when the item did not exist
+// before or does not after. Its marks (ByTTL, repl, quiet, unstamped) are
+// how a writer tells the derivations a change is special.
 type itemChange struct {
 	Table *tableMeta
 	Key   []byte
 	Old   av.Item
 	New   av.Item
-	// ByTTL marks a deletion by the TTL worker (stream.go, ttl.go).
+	// ByTTL marks a deletion by the TTL worker (streams_core.go, ttl_core.go).
 	ByTTL bool
 	// repl is the version of a replicated change being applied
 	// (replicate.go); nil for a local write.
@@ -328,7 +183,7 @@ type itemChange struct {
 	// copies existed before its stream).
 	quiet bool
 	// unstamped is a legacy global table's item as written, before its
-	// aws:rep:* attributes (globaltable_legacy.go): its stream gets the
+	// aws:rep:* attributes (globaltables.StampLegacyRep): its stream gets the
 	// write, then the update adding them, as DynamoDB's did.
 	unstamped av.Item
 }
@@ -358,6 +213,9 @@ type writeSpec struct {
 	// returning no old values): prepare then skips decoding it when the
 	// table needs no image either (oldImageNeeded).
 	oldUnread bool
+	// meter stops the condition's evaluation once the request is over
+	// (writeOne sets it; a transaction's items checks its context itself).
+	meter work.Meter
 	// scratch, when set, is a buffer of the caller's (its pooled
 	// writeBatch's) that the old item is read into when only its size is
 	// needed, instead of a copy of its own; prepare keeps nothing of it.
@@ -373,14 +231,11 @@ type pendingWrite struct {
 	entries []indexPair
 	oldSize int
 	newSize int
+	// stripe is the item's lock stripe (set by stage).
+	stripe uint16
 	// oldExists is whether the item existed, even when change.Old was not
 	// decoded (writeSpec.oldUnread).
 	oldExists bool
-}
-
-type indexPair struct {
-	oldEntry, newEntry av.Item
-	oldKey, newKey     []byte
 }
 
 // prepare runs a write up to (not including) storing it: read the old item,
@@ -423,7 +278,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 		}
 	}
 	pw.change.Old = old
-	ok, err := s.cond.Eval(old)
+	ok, err := s.cond.EvalMetered(old, &s.meter)
 	if err != nil {
 		return nil, exprError(err)
 	}
@@ -435,7 +290,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 			size = max(size, av.ItemSize(nw))
 		}
 		pw.use.table = WriteUnits(size)
-		ccf := NewError(CodeConditionalCheckFailed, MsgConditionalCheckFailed)
+		ccf := api.NewError(api.CodeConditionalCheckFailed, MsgConditionalCheckFailed)
 		if s.returnOldOnFail && old != nil {
 			ccf.Item = old
 		}
@@ -447,12 +302,12 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	}
 	if nw != nil && s.t.Legacy != nil && !s.replicated {
 		pw.change.unstamped = nw
-		nw = stampLegacyRep(nw, s.t.Region, e.now())
+		nw = globaltables.StampLegacyRep(nw, s.t.Region, e.now())
 	}
 	if nw != nil {
 		pw.newSize = av.ItemSize(nw)
 		if pw.newSize > av.MaxItemSize {
-			return nil, Validation("%s", s.sizeMsg)
+			return nil, api.Validation("%s", s.sizeMsg)
 		}
 		if err := validateIndexKeys(s.t, nw); err != nil {
 			return nil, err
@@ -460,42 +315,10 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	}
 	pw.change.New = nw
 	pw.use.table = WriteUnits(max(pw.oldSize, pw.newSize))
-	pw.indexes = activeIndexes(s.t)
-	pw.entries = make([]indexPair, len(pw.indexes))
-	if n := len(s.t.GSIs); n > 0 {
-		pw.use.shares = make([]gsiShare, 0, 2*n) // a delete and a put each, at most
-	}
-	for i, ix := range pw.indexes {
-		p := &pw.entries[i]
-		p.oldEntry, p.oldKey = indexEntry(s.t, ix, old)
-		if p.oldEntry != nil {
-			if ix.Backfilling {
-				// The backfill may not have reached this item yet: only an
-				// entry actually stored counts as the old one.
-				if _, err := r.Get(p.oldKey); errors.Is(err, kv.ErrNotFound) {
-					p.oldEntry, p.oldKey = nil, nil
-				} else if err != nil {
-					return nil, internalError(err)
-				}
-			}
-		}
-		p.newEntry, p.newKey = indexEntry(s.t, ix, nw)
-		del, put := indexWrites(p.oldEntry, p.newEntry, p.oldKey, p.newKey)
-		pw.use.addIndex(ix, del+put)
-		if !ix.Local {
-			pw.use.addShare(ix, indexPartitionOf(ix, p.oldKey), p.oldKey, del)
-			pw.use.addShare(ix, indexPartitionOf(ix, p.newKey), p.newKey, put)
-		}
+	if err := prepareIndexes(r, pw, old, nw); err != nil {
+		return nil, err
 	}
 	return pw, nil
-}
-
-// oldImageNeeded says whether a write to t needs the old item decoded
-// whatever the request asks: for its index entries, stream records,
-// replication, Kinesis records, PITR history or legacy stamps.
-func (e *Engine) oldImageNeeded(t *tableMeta) bool {
-	return len(t.GSIs) > 0 || len(t.LSIs) > 0 || t.StreamEnabled || t.StreamLabel != "" || len(t.Group) > 0 ||
-		(len(t.Kinesis) > 0 && e.opts.Kinesis != nil) || t.PITREnabled || t.Legacy != nil
 }
 
 // writeBatch collects staged writes, their stats deltas and their changes
@@ -507,7 +330,7 @@ type writeBatch struct {
 	b       kv.Batch
 	deltas  map[statsRecord]statsCounts
 	tables  map[tableID]*tableMeta
-	changes []itemChange
+	changes []streams.Change // the stream derivation's (streams_core.go)
 	// noSync commits without fsync whatever Options.Sync says (backfill
 	// copies, made durable by the job's next synced commit).
 	noSync bool
@@ -515,7 +338,7 @@ type writeBatch struct {
 	enqueued bool
 	// kinesisQueued is set when a staged write queued Kinesis records.
 	kinesisQueued bool
-	// release unlocks the stream tables stageStreamRecords locked; they
+	// release unlocks the stream tables streams.State.Stage locked; they
 	// stay locked until the store transaction has committed.
 	release func()
 	// fn stages the writes (Engine.update); one, when fn is nil, is the
@@ -706,16 +529,17 @@ func (e *Engine) runUpdate(wb *writeBatch) error {
 // (the SDKs retry it), anything else the store said as internalError.
 func writeError(err error) error {
 	if errors.Is(err, kv.ErrConflict) {
-		return &Error{Code: CodeInternalServerError, Message: "Internal server error"}
+		return &api.Error{Code: api.CodeInternalServerError, Message: "Internal server error"}
 	}
 	return internalError(err)
 }
 
-// stage adds pw's item and index writes to the batch.
+// stage adds pw's item to the batch, then what the change implies
+// (indexes, stats, streams, replication…: derive.go).
 func (wb *writeBatch) stage(pw *pendingWrite) error {
-	t, c := pw.change.Table, pw.change
-	stripe := stripeOf(c.Key)
-	wb.tables[t.ID] = t
+	c := &pw.change
+	pw.stripe = stripeOf(c.Key)
+	wb.tables[c.Table.ID] = c.Table
 	var err error
 	if c.New == nil {
 		if pw.oldExists {
@@ -728,105 +552,20 @@ func (wb *writeBatch) stage(pw *pendingWrite) error {
 	if err != nil {
 		return internalError(err)
 	}
-	wb.addDelta(t.ID, stripe, 0, pw.oldExists, c.New != nil, pw.oldSize, pw.newSize)
-	for i, ix := range pw.indexes {
-		p := pw.entries[i]
-		if p.oldEntry != nil && (p.newEntry == nil || string(p.oldKey) != string(p.newKey)) {
-			if err := wb.b.Delete(p.oldKey); err != nil {
-				return internalError(err)
-			}
-		}
-		if p.newEntry != nil && (p.oldEntry == nil || string(p.oldKey) != string(p.newKey) || !av.EqualItems(p.oldEntry, p.newEntry)) {
-			wb.buf = av.AppendItem(wb.buf[:0], p.newEntry)
-			if err := wb.b.Set(p.newKey, wb.buf); err != nil {
-				return internalError(err)
-			}
-		}
-		wb.addDelta(t.ID, stripe, ix.ID, p.oldEntry != nil, p.newEntry != nil, av.ItemSize(p.oldEntry), av.ItemSize(p.newEntry))
-	}
-	if len(t.Group) > 0 {
-		if err := wb.stageReplication(&c); err != nil {
-			return err
-		}
-	}
-	if len(t.Kinesis) > 0 && wb.e.opts.Kinesis != nil && !c.quiet {
-		if err := wb.stageKinesis(&c); err != nil {
-			return err
-		}
-	}
-	if t.PITREnabled {
-		if err := wb.stageUndo(&c, pw.oldSize); err != nil {
-			return err
-		}
-	}
-	if u := c.unstamped; u != nil {
-		write, stamp := c, c
-		write.New, write.unstamped = u, nil
-		stamp.Old, stamp.unstamped = u, nil
-		wb.changes = append(wb.changes, write, stamp)
-		return nil
-	}
-	wb.changes = append(wb.changes, c)
-	return nil
+	return wb.derive(pw)
 }
 
-// addDelta records the change of one item (or index entry) in the stats of
-// its stripe; id 0 is the table itself.
-func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has bool, oldSize, newSize int) {
-	if !had && !has {
-		return
-	}
-	r := statsRecord{table: t, stripe: stripe}
-	d := wb.deltas[r]
-	if d == nil {
-		if n := len(wb.spare); n > 0 {
-			d = wb.spare[n-1]
-			wb.spare = wb.spare[:n-1]
-		} else {
-			d = statsCounts{}
-		}
-		wb.deltas[r] = d
-	}
-	c := d[id]
-	if had {
-		c.items--
-		c.bytes -= int64(oldSize + storageOverhead)
-	}
-	if has {
-		c.items++
-		c.bytes += int64(newSize + storageOverhead)
-	}
-	d[id] = c
-}
-
-// finish writes the stats records and the stream records of what was
-// staged, reading the records it merges through the transaction (on a
-// shared store; else from memory, see mergeStatsMem). The caller still
-// holds the stripes of every staged item.
+// finish stages what is derived from the batch as a whole (the stats
+// records, the stream records: derive.go) and the queue counters the
+// staged writes advanced (nextSeq), reading through the transaction. The
+// caller still holds the stripes of every staged item.
 func (wb *writeBatch) finish() error {
-	shared := wb.e.shared()
-	for r, d := range wb.deltas {
-		if shared {
-			if err := wb.e.mergeStats(wb.r, wb.b, wb.tables[r.table], r, d); err != nil {
-				return err
-			}
-			continue
-		}
-		ms, err := wb.e.mergeStatsMem(wb, wb.tables[r.table], r, d)
-		if err != nil {
-			return err
-		}
-		wb.stats = append(wb.stats, pendingStats{rec: ms, counts: d})
-	}
 	for k, n := range wb.seqs {
 		if err := wb.b.Set([]byte(k), binary.BigEndian.AppendUint64(nil, n)); err != nil {
 			return internalError(err)
 		}
 	}
-	// Stream records go in the same batch (stream.go).
-	release, err := wb.e.stageStreamRecords(wb.r, wb.b, wb.changes)
-	wb.release = release
-	return err
+	return wb.finishDerived()
 }
 
 // writeOne runs a single-item write: lock the item, then in one store
@@ -841,6 +580,7 @@ func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	s.meter = work.New(ctx, &e.work)
 	wb := e.getWriteBatch(s.deferSync)
 	wb.one = s
 	err = e.runUpdate(wb)
@@ -887,7 +627,7 @@ func (e *Engine) current(t *tableMeta) (*tableMeta, error) {
 	c := e.lookup(t.ns(), t.Name, e.now())
 	e.mu.RUnlock()
 	if c == nil || c.ID != t.ID {
-		return nil, ResourceNotFound()
+		return nil, api.ResourceNotFound()
 	}
 	return c, nil
 }
@@ -897,11 +637,11 @@ func (e *Engine) current(t *tableMeta) (*tableMeta, error) {
 func exprError(err error) error {
 	var ee *expr.Error
 	if errors.As(err, &ee) {
-		return Validation("%s", ee.Message)
+		return api.Validation("%s", ee.Message)
 	}
 	var ve *av.ValidationError
 	if errors.As(err, &ve) {
-		return Validation("%s", ve.Message)
+		return api.Validation("%s", ve.Message)
 	}
 	return err
 }

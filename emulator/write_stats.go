@@ -274,7 +274,7 @@ func (e *Engine) loadStats(t *tableMeta) statsCounts {
 
 	sum := statsCounts{}
 	p := indexPrefix(t.ID, statsIndexID)
-	it, err := e.opts.Store.NewIter(p, prefixEnd(p))
+	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		e.log.Error().Err(err).Msg("reading table stats")
 		return sum
@@ -313,4 +313,70 @@ func (e *Engine) tableStats(t *tableMeta) (items, bytes int64) {
 func (e *Engine) indexStats(t *tableMeta, ix *indexMeta) (items, bytes int64) {
 	c := e.loadStats(t)[ix.ID]
 	return c.items, c.bytes
+}
+
+// statsDerivation keeps the stats records: per item, the table's delta
+// (indexDerivation adds each index's); per batch, the merge of every delta
+// into its record.
+type statsDerivation struct{}
+
+func (statsDerivation) wants(*Engine, *tableMeta) bool { return true }
+
+// oldImage is false: the old item's size is enough.
+func (statsDerivation) oldImage() bool { return false }
+
+func (statsDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
+	c := &pw.change
+	wb.addDelta(c.Table.ID, pw.stripe, 0, pw.oldExists, c.New != nil, pw.oldSize, pw.newSize)
+	return nil
+}
+
+// finish writes the stats records, reading the records it merges through
+// the transaction (on a shared store; else from memory, see
+// mergeStatsMem). The caller still holds the stripes of every staged item.
+func (statsDerivation) finish(wb *writeBatch) error {
+	shared := wb.e.shared()
+	for r, d := range wb.deltas {
+		if shared {
+			if err := wb.e.mergeStats(wb.r, wb.b, wb.tables[r.table], r, d); err != nil {
+				return err
+			}
+			continue
+		}
+		ms, err := wb.e.mergeStatsMem(wb, wb.tables[r.table], r, d)
+		if err != nil {
+			return err
+		}
+		wb.stats = append(wb.stats, pendingStats{rec: ms, counts: d})
+	}
+	return nil
+}
+
+// addDelta records the change of one item (or index entry) in the stats of
+// its stripe; id 0 is the table itself.
+func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has bool, oldSize, newSize int) {
+	if !had && !has {
+		return
+	}
+	r := statsRecord{table: t, stripe: stripe}
+	d := wb.deltas[r]
+	if d == nil {
+		if n := len(wb.spare); n > 0 {
+			d = wb.spare[n-1]
+			wb.spare = wb.spare[:n-1]
+		} else {
+			d = statsCounts{}
+		}
+		wb.deltas[r] = d
+	}
+	c := d[id]
+	if had {
+		c.items--
+		c.bytes -= int64(oldSize + storageOverhead)
+	}
+	if has {
+		c.items++
+		c.bytes += int64(newSize + storageOverhead)
+	}
+	d[id] = c
 }

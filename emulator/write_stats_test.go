@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -49,7 +50,7 @@ func openStatsEngine(t *testing.T, dir string, create bool) (*Engine, *failingSt
 		t.Fatal(err)
 	}
 	if create {
-		var in CreateTableInput
+		var in api.CreateTableInput
 		if err := json.Unmarshal([]byte(`{
 			"TableName": "tbl", "BillingMode": "PAY_PER_REQUEST",
 			"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
@@ -71,7 +72,7 @@ func storedStats(t *testing.T, e *Engine, tm *tableMeta) statsCounts {
 	t.Helper()
 	sum := statsCounts{}
 	p := indexPrefix(tm.ID, statsIndexID)
-	it, err := e.opts.Store.NewIter(p, prefixEnd(p))
+	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestStatsInMemoryExact(t *testing.T) {
 			if gk {
 				it["gk"] = avS("g")
 			}
-			if _, err := e.PutItem(ctx, testNS, &PutItemInput{TableName: &name, Item: it}); err != nil {
+			if _, err := e.PutItem(ctx, testNS, &api.PutItemInput{TableName: &name, Item: it}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -148,7 +149,7 @@ func TestStatsInMemoryExact(t *testing.T) {
 	putN(e, 100, 300, false) // 100 overwrites leave the index, 100 new items
 	for i := range 50 {
 		key := av.Item{"pk": avS("p" + strconv.Itoa(i%7)), "sk": avN(strconv.Itoa(i))}
-		if _, err := e.DeleteItem(ctx, testNS, &DeleteItemInput{TableName: &name, Key: key}); err != nil {
+		if _, err := e.DeleteItem(ctx, testNS, &api.DeleteItemInput{TableName: &name, Key: key}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -158,10 +159,10 @@ func TestStatsInMemoryExact(t *testing.T) {
 	// the same item written again afterwards counts once.
 	fs.fail.Store(true)
 	item := av.Item{"pk": avS("new"), "sk": avN("1"), "gk": avS("g")}
-	if _, err := e.PutItem(ctx, testNS, &PutItemInput{TableName: &name, Item: item}); err == nil {
+	if _, err := e.PutItem(ctx, testNS, &api.PutItemInput{TableName: &name, Item: item}); err == nil {
 		t.Fatal("PutItem succeeded although its commit failed")
 	}
-	if _, err := e.PutItem(ctx, testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+	if _, err := e.PutItem(ctx, testNS, &api.PutItemInput{TableName: &name, Item: item}); err != nil {
 		t.Fatal(err)
 	}
 	checkStats(t, e, tm, 251, 51)
@@ -188,7 +189,7 @@ func TestStatsInMemoryExact(t *testing.T) {
 	}
 
 	// DeleteTable forgets the table's records.
-	if _, err := e.DeleteTable(ctx, testNS, &DeleteTableInput{TableName: &name}); err != nil {
+	if _, err := e.DeleteTable(ctx, testNS, &api.DeleteTableInput{TableName: &name}); err != nil {
 		t.Fatal(err)
 	}
 	e.items.stats.recMu.RLock()
@@ -239,7 +240,7 @@ func TestPutReadsOnlyTheItem(t *testing.T) {
 	if _, err := e.CreateTable(context.Background(), testNS, simpleTable(name)); err != nil {
 		t.Fatal(err)
 	}
-	in := &PutItemInput{TableName: &name, Item: av.Item{"pk": avS("k"), "v": avS("x")}}
+	in := &api.PutItemInput{TableName: &name, Item: av.Item{"pk": avS("k"), "v": avS("x")}}
 	for i, want := range []int64{2, 1, 1} {
 		cs.gets.Store(0)
 		if _, err := e.PutItem(context.Background(), testNS, in); err != nil {
@@ -270,7 +271,7 @@ func TestStatsInMemoryConcurrent(t *testing.T) {
 					sk = strconv.Itoa(1000*(w+1) + i)
 				}
 				it := av.Item{"pk": avS("p" + strconv.Itoa(i%5)), "sk": avN(sk), "gk": avS("g")}
-				if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: it}); err != nil {
+				if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: it}); err != nil {
 					t.Error(err)
 					return
 				}

@@ -10,8 +10,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
 )
 
@@ -30,7 +32,7 @@ func itemEngine(t testing.TB) (*Engine, *tableMeta) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Close(); _ = st.Close() })
-	var in CreateTableInput
+	var in api.CreateTableInput
 	if err := json.Unmarshal([]byte(`{
 		"TableName": "tbl", "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},
@@ -52,7 +54,7 @@ func itemEngine(t testing.TB) (*Engine, *tableMeta) {
 	return e, tm
 }
 
-var testNS = Namespace{Account: "123456789012", Region: "us-east-1"}
+var testNS = api.Namespace{Account: "123456789012", Region: "us-east-1"}
 
 func avS(v string) av.Value { return av.Value{Type: av.TypeS, S: v} }
 func avN(v string) av.Value { return av.Value{Type: av.TypeN, S: v} }
@@ -65,7 +67,7 @@ func indexEntries(t *testing.T, e *Engine, tm *tableMeta, name string) []av.Item
 		t.Fatalf("no index %s", name)
 	}
 	p := indexPrefix(tm.ID, ix.ID)
-	it, err := e.opts.Store.NewIter(p, prefixEnd(p))
+	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func indexEntries(t *testing.T, e *Engine, tm *tableMeta, name string) []av.Item
 func put(t testing.TB, e *Engine, item av.Item) {
 	t.Helper()
 	name := "tbl"
-	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+	if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: item}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -110,7 +112,7 @@ func TestIndexEntriesFollowWrites(t *testing.T) {
 	}
 	// Index key change: the old entry goes, the new one comes.
 	upd := "SET gk = :g REMOVE hk"
-	if _, err := e.UpdateItem(ctx, testNS, &UpdateItemInput{TableName: &name, Key: av.Item{"pk": avS("a"), "sk": avN("1")},
+	if _, err := e.UpdateItem(ctx, testNS, &api.UpdateItemInput{TableName: &name, Key: av.Item{"pk": avS("a"), "sk": avN("1")},
 		UpdateExpression: &upd, ExpressionAttributeValues: map[string]av.Value{":g": avS("H")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ func TestIndexEntriesFollowWrites(t *testing.T) {
 		t.Fatalf("after key change: g=%v h=%v", g, h)
 	}
 	// Delete: nothing left, stats back to zero.
-	if _, err := e.DeleteItem(ctx, testNS, &DeleteItemInput{TableName: &name, Key: av.Item{"pk": avS("a"), "sk": avN("1")}}); err != nil {
+	if _, err := e.DeleteItem(ctx, testNS, &api.DeleteItemInput{TableName: &name, Key: av.Item{"pk": avS("a"), "sk": avN("1")}}); err != nil {
 		t.Fatal(err)
 	}
 	if g := indexEntries(t, e, tm, "gix"); len(g) != 0 {
@@ -239,46 +241,6 @@ func TestLockSetsDoNotDeadlock(t *testing.T) {
 	}
 }
 
-func TestCapacityUnits(t *testing.T) {
-	for _, tc := range []struct {
-		bytes      int
-		consistent bool
-		want       float64
-	}{
-		{0, false, 0.5}, {0, true, 1}, {4096, true, 1}, {4097, true, 2}, {8192, false, 1}, {40 * 1024, false, 5},
-	} {
-		if got := ReadUnits(tc.bytes, tc.consistent); got != tc.want {
-			t.Errorf("ReadUnits(%d, %v) = %v, want %v", tc.bytes, tc.consistent, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		bytes int
-		want  float64
-	}{{0, 1}, {1, 1}, {1024, 1}, {1025, 2}, {310 * 1024, 310}} {
-		if got := WriteUnits(tc.bytes); got != tc.want {
-			t.Errorf("WriteUnits(%d) = %v, want %v", tc.bytes, got, tc.want)
-		}
-	}
-	small, big := av.Item{"a": avS("x")}, av.Item{"a": avS(string(make([]byte, 1500)))}
-	for _, tc := range []struct {
-		name           string
-		old, new       av.Item
-		oldKey, newKey string
-		want           float64
-	}{
-		{"absent both", nil, nil, "", "", 0},
-		{"new entry", nil, big, "", "k", 2},
-		{"removed entry", big, nil, "k", "", 2},
-		{"key change", small, big, "k1", "k2", 3},
-		{"projection change", small, big, "k", "k", 2},
-		{"no visible change", small, av.Item{"a": avS("x")}, "k", "k", 0},
-	} {
-		if got := indexWriteUnits(tc.old, tc.new, []byte(tc.oldKey), []byte(tc.newKey)); got != tc.want {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 // TestFailedConditionConsumes: a failed condition is charged on the larger
 // of the old item and the item the write would have stored.
 func TestFailedConditionConsumes(t *testing.T) {
@@ -293,16 +255,16 @@ func TestFailedConditionConsumes(t *testing.T) {
 	}
 	pw, err := e.writeOne(context.Background(), &writeSpec{t: tm, key: itemKey(tm, big), cond: c,
 		build: func(av.Item) (av.Item, error) { return big, nil }, sizeMsg: msgItemTooLarge})
-	var de *Error
-	if !errors.As(err, &de) || de.Code != CodeConditionalCheckFailed || de.Message != MsgConditionalCheckFailed {
+	var de *api.Error
+	if !errors.As(err, &de) || de.Code != api.CodeConditionalCheckFailed || de.Message != MsgConditionalCheckFailed {
 		t.Fatalf("got %v", err)
 	}
 	if pw == nil || pw.use.table != 5 || pw.use.total() != 5 {
 		t.Fatalf("failed condition consumed %+v, want 5 WCU", pw)
 	}
 	// Through the API the failure has no capacity member but the same error.
-	_, err = e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: big, ConditionExpression: &cond})
-	if !errors.As(err, &de) || de.Code != CodeConditionalCheckFailed || de.Item != nil {
+	_, err = e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: big, ConditionExpression: &cond})
+	if !errors.As(err, &de) || de.Code != api.CodeConditionalCheckFailed || de.Item != nil {
 		t.Fatalf("PutItem: %v", err)
 	}
 }
@@ -323,12 +285,12 @@ func TestConditionalPutRace(t *testing.T) {
 				defer done.Done()
 				item := av.Item{"pk": avS("race"), "sk": avN(strconv.Itoa(round)), "w": avN(strconv.Itoa(w))}
 				start.Wait()
-				_, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item, ConditionExpression: &cond})
-				var de *Error
+				_, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: item, ConditionExpression: &cond})
+				var de *api.Error
 				switch {
 				case err == nil:
 					wins.Add(1)
-				case errors.As(err, &de) && de.Code == CodeConditionalCheckFailed:
+				case errors.As(err, &de) && de.Code == api.CodeConditionalCheckFailed:
 					losses.Add(1)
 				default:
 					t.Error(err)
@@ -353,7 +315,7 @@ func BenchmarkEnginePutItem(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		item["sk"] = avN(strconv.Itoa(i % 1000))
-		if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+		if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: item}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -365,7 +327,7 @@ func BenchmarkEngineUpdateItem(b *testing.B) {
 	name := "tbl"
 	put(b, e, av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload(), "n": avN("0")})
 	upd, cond := "SET n = n + :one", "attribute_exists(pk)"
-	in := &UpdateItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}, UpdateExpression: &upd, ConditionExpression: &cond,
+	in := &api.UpdateItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}, UpdateExpression: &upd, ConditionExpression: &cond,
 		ExpressionAttributeValues: map[string]av.Value{":one": avN("1")}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -380,7 +342,7 @@ func BenchmarkEngineGetItem(b *testing.B) {
 	e, _ := itemEngine(b)
 	name := "tbl"
 	put(b, e, av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()})
-	in := &GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
+	in := &api.GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := e.GetItem(context.Background(), testNS, in); err != nil {
@@ -402,7 +364,7 @@ func plainEngine(b testing.TB) *Engine {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = e.Close(); _ = st.Close() })
-	var in CreateTableInput
+	var in api.CreateTableInput
 	if err := json.Unmarshal([]byte(`{
 		"TableName": "plain", "BillingMode": "PAY_PER_REQUEST",
 		"AttributeDefinitions": [{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
@@ -429,7 +391,7 @@ func BenchmarkEnginePutItemPlain(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		item["sk"] = sks[i%len(sks)]
-		if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+		if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: item}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -445,11 +407,11 @@ func TestGetItemAllocations(t *testing.T) {
 	}
 	e := plainEngine(t)
 	name := "plain"
-	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name,
+	if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name,
 		Item: av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}}); err != nil {
 		t.Fatal(err)
 	}
-	in := &GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
+	in := &api.GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
 	n := testing.AllocsPerRun(200, func() {
 		if _, err := e.GetItemStored(context.Background(), testNS, in); err != nil {
 			t.Fatal(err)
@@ -474,7 +436,7 @@ func TestPutItemAllocations(t *testing.T) {
 	name := "plain"
 	item := av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}
 	n := testing.AllocsPerRun(200, func() {
-		if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name, Item: item}); err != nil {
+		if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name, Item: item}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -488,11 +450,11 @@ func TestPutItemAllocations(t *testing.T) {
 func BenchmarkEngineGetItemPlain(b *testing.B) {
 	e := plainEngine(b)
 	name := "plain"
-	if _, err := e.PutItem(context.Background(), testNS, &PutItemInput{TableName: &name,
+	if _, err := e.PutItem(context.Background(), testNS, &api.PutItemInput{TableName: &name,
 		Item: av.Item{"pk": avS("k"), "sk": avN("0"), "payload": benchPayload()}}); err != nil {
 		b.Fatal(err)
 	}
-	in := &GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
+	in := &api.GetItemInput{TableName: &name, Key: av.Item{"pk": avS("k"), "sk": avN("0")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := e.GetItemStored(context.Background(), testNS, in); err != nil {
@@ -542,7 +504,7 @@ func TestBackfillWhileWriting(t *testing.T) {
 				default:
 				}
 				key := av.Item{"pk": avS(strconv.Itoa((i*7 + w) % 500)), "sk": avN("0")}
-				if _, err := e.UpdateItem(context.Background(), testNS, &UpdateItemInput{TableName: &name, Key: key, UpdateExpression: &upd,
+				if _, err := e.UpdateItem(context.Background(), testNS, &api.UpdateItemInput{TableName: &name, Key: key, UpdateExpression: &upd,
 					ExpressionAttributeValues: map[string]av.Value{":v": avN(strconv.Itoa(i))}}); err != nil {
 					t.Error(err)
 					return
@@ -550,7 +512,7 @@ func TestBackfillWhileWriting(t *testing.T) {
 			}
 		}()
 	}
-	var in UpdateTableInput
+	var in api.UpdateTableInput
 	if err := json.Unmarshal([]byte(`{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"z","AttributeType":"S"}],
 		"GlobalSecondaryIndexUpdates":[{"Create":{"IndexName":"zix","KeySchema":[{"AttributeName":"z","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]}`), &in); err != nil {
 		t.Fatal(err)

@@ -131,14 +131,16 @@ func (w *response) finish() bool {
 		w.WriteHeader(http.StatusOK)
 	}
 	c := w.c
-	keepAlives := c.srv.doKeepAlives()
-	header := w.header
+	p := finishPlan{keepAlives: c.srv.doKeepAlives(), header: w.header}
 	if w.snap != nil {
-		header = w.snap
+		p.header = w.snap
 	}
+	w.plan(&p)
+	// The set of headers left out is built here, not in plan: a map that
+	// does not leave finish can stay on its stack.
 	var exclude map[string]bool
 	del := func(k string) {
-		if _, ok := header[k]; !ok {
+		if _, ok := p.header[k]; !ok {
 			return
 		}
 		if exclude == nil {
@@ -146,133 +148,26 @@ func (w *response) finish() bool {
 		}
 		exclude[k] = true
 	}
-	for k := range header {
+	for k := range p.header {
 		if strings.HasPrefix(k, http.TrailerPrefix) {
 			del(k)
 		}
 	}
-	var ex struct {
-		contentType, connection, transferEncoding string
-		contentLength                             int64
-	}
-	ex.contentLength = -1
-	te := header.Get("Transfer-Encoding")
-	hasTE := te != ""
-	code := w.status
-	if !hasTE && bodyAllowedForStatus(code) && !has(header, "Content-Length") {
-		// The whole body is here, so its length is known (net/http knows
-		// it only for a body under 2 KB, and chunks a longer one).
-		w.contentLength = int64(len(w.buf))
-		ex.contentLength = w.contentLength
-	}
-	hasCL := w.contentLength != -1
-	closeAfter := w.req.Close
-	if header.Get("Connection") == "close" || !keepAlives {
-		closeAfter = true
-	}
-	if w.req.ContentLength != 0 && !closeAfter {
-		b := &c.body
-		discard, tooBig := false, false
-		switch {
-		case b.closed:
-			if !b.sawEOF {
-				closeAfter = true
-			}
-		case b.remaining >= maxPostHandlerReadBytes:
-			tooBig = true
-		default:
-			discard = true
-		}
-		if discard {
-			// Less than maxPostHandlerReadBytes is left (checked above).
-			if err := discardBody(b); err != nil {
-				closeAfter = true
-			} else {
-				b.closed = true
-			}
-		}
-		if tooBig {
-			closeAfter = true
-			w.closeWrite = true
-			del("Connection")
-			ex.connection = "close"
-		}
-	}
-	if bodyAllowedForStatus(code) {
-		_, haveType := header["Content-Type"]
-		if header.Get("Content-Encoding") == "" && !haveType && !hasTE && len(w.buf) > 0 {
-			ex.contentType = http.DetectContentType(w.buf)
-		}
-	} else {
-		for _, k := range suppressedHeaders(code) {
+	if !bodyAllowedForStatus(p.code) {
+		for _, k := range suppressedHeaders(p.code) {
 			del(k)
 		}
 	}
-	_, haveDate := header["Date"]
-	if hasCL && hasTE && te != "identity" {
-		c.srv.logf("http: WriteHeader called with both Transfer-Encoding of %q and a Content-Length of %d", te, w.contentLength)
-		del("Content-Length")
-		hasCL = false
-	}
-	chunking := false
-	switch {
-	case !bodyAllowedForStatus(code) || code == http.StatusNoContent:
-		del("Transfer-Encoding")
-	case hasCL:
-		del("Transfer-Encoding")
-	case hasTE && te == "identity":
-		closeAfter = true
-		del("Transfer-Encoding")
-	default:
-		chunking = true
-		ex.transferEncoding = "chunked"
-		if te == "chunked" {
-			del("Transfer-Encoding")
-		}
-	}
-	if chunking {
+	if p.drop&dropContentLength != 0 {
 		del("Content-Length")
 	}
-	if closeAfter && (!keepAlives || !hasToken(header.Get("Connection"), "close")) &&
-		!(code == http.StatusSwitchingProtocols && header.Get("Upgrade") != "") {
+	if p.drop&dropTransferEncoding != 0 {
+		del("Transfer-Encoding")
+	}
+	if p.drop&dropConnection != 0 {
 		del("Connection")
-		ex.connection = "close"
 	}
-
-	out := appendStatusLine(w.out, code)
-	out = w.appendHeader(out, header, exclude)
-	if !haveDate {
-		out = append(out, "Date: "...)
-		out = appendDate(out)
-		out = append(out, "\r\n"...)
-	}
-	if ex.contentLength >= 0 {
-		out = append(out, "Content-Length: "...)
-		out = strconv.AppendInt(out, ex.contentLength, 10)
-		out = append(out, "\r\n"...)
-	}
-	for i, v := range [3]string{ex.contentType, ex.connection, ex.transferEncoding} {
-		if v != "" {
-			out = append(out, [3]string{"Content-Type", "Connection", "Transfer-Encoding"}[i]...)
-			out = append(out, ": "...)
-			out = append(out, v...)
-			out = append(out, "\r\n"...)
-		}
-	}
-	out = append(out, "\r\n"...)
-	if bodyAllowedForStatus(code) {
-		if chunking && len(w.buf) > 0 {
-			out = strconv.AppendInt(out, int64(len(w.buf)), 16)
-			out = append(out, "\r\n"...)
-		}
-		out = append(out, w.buf...)
-		if chunking {
-			if len(w.buf) > 0 {
-				out = append(out, "\r\n"...)
-			}
-			out = append(out, "0\r\n\r\n"...)
-		}
-	}
+	out := w.appendAnswer(w.out, &p, exclude)
 	_, werr := c.rwc.Write(out)
 	if cap(out) <= keepBufSize {
 		w.out = out[:0]
@@ -282,16 +177,171 @@ func (w *response) finish() bool {
 	if cap(w.buf) > keepBufSize {
 		w.buf = nil
 	}
-	if werr != nil || closeAfter || c.body.earlyClose {
+	if werr != nil || p.closeAfter || c.body.earlyClose {
 		if c.body.earlyClose {
 			w.closeWrite = true
 		}
 		return false
 	}
-	if w.contentLength != -1 && bodyAllowedForStatus(code) && w.contentLength != w.written {
+	if w.contentLength != -1 && bodyAllowedForStatus(p.code) && w.contentLength != w.written {
 		return false // the handler wrote less than it declared
 	}
 	return true
+}
+
+// finishPlan is what finish decided to send: the handler's header less
+// the ones drop names, plus the headers of ex. It lives on finish's stack;
+// its phases take a pointer to it, so splitting finish costs no allocation.
+type finishPlan struct {
+	header     http.Header
+	drop       uint8 // dropContentLength, ...
+	keepAlives bool
+	code       int
+	closeAfter bool
+	chunking   bool
+	haveDate   bool
+	ex         struct {
+		contentType, connection, transferEncoding string
+		contentLength                             int64
+	}
+}
+
+// The handler's headers that plan leaves out, if the handler set them.
+const (
+	dropContentLength = 1 << iota
+	dropTransferEncoding
+	dropConnection
+)
+
+// plan decides the answer's framing and the headers to add or leave out.
+func (w *response) plan(p *finishPlan) {
+	header := p.header
+	p.ex.contentLength = -1
+	te := header.Get("Transfer-Encoding")
+	hasTE := te != ""
+	code := w.status
+	p.code = code
+	if !hasTE && bodyAllowedForStatus(code) && !has(header, "Content-Length") {
+		// The whole body is here, so its length is known (net/http knows
+		// it only for a body under 2 KB, and chunks a longer one).
+		w.contentLength = int64(len(w.buf))
+		p.ex.contentLength = w.contentLength
+	}
+	hasCL := w.contentLength != -1
+	p.closeAfter = w.req.Close
+	if header.Get("Connection") == "close" || !p.keepAlives {
+		p.closeAfter = true
+	}
+	if w.req.ContentLength != 0 && !p.closeAfter {
+		w.finishBody(p)
+	}
+	if bodyAllowedForStatus(code) {
+		_, haveType := header["Content-Type"]
+		if header.Get("Content-Encoding") == "" && !haveType && !hasTE && len(w.buf) > 0 {
+			p.ex.contentType = http.DetectContentType(w.buf)
+		}
+	}
+	_, p.haveDate = header["Date"]
+	if hasCL && hasTE && te != "identity" {
+		w.c.srv.logf("http: WriteHeader called with both Transfer-Encoding of %q and a Content-Length of %d", te, w.contentLength)
+		p.drop |= dropContentLength
+		hasCL = false
+	}
+	switch {
+	case !bodyAllowedForStatus(code) || code == http.StatusNoContent:
+		p.drop |= dropTransferEncoding
+	case hasCL:
+		p.drop |= dropTransferEncoding
+	case hasTE && te == "identity":
+		p.closeAfter = true
+		p.drop |= dropTransferEncoding
+	default:
+		p.chunking = true
+		p.ex.transferEncoding = "chunked"
+		if te == "chunked" {
+			p.drop |= dropTransferEncoding
+		}
+	}
+	if p.chunking {
+		p.drop |= dropContentLength
+	}
+	if p.closeAfter && (!p.keepAlives || !hasToken(header.Get("Connection"), "close")) &&
+		!(code == http.StatusSwitchingProtocols && header.Get("Upgrade") != "") {
+		p.drop |= dropConnection
+		p.ex.connection = "close"
+	}
+}
+
+// finishBody deals with what the handler left of the request's body before
+// the connection takes the next request: a short rest is read and dropped,
+// a long one closes the connection.
+func (w *response) finishBody(p *finishPlan) {
+	b := &w.c.body
+	discard, tooBig := false, false
+	switch {
+	case b.closed:
+		if !b.sawEOF {
+			p.closeAfter = true
+		}
+	case b.remaining >= maxPostHandlerReadBytes:
+		tooBig = true
+	default:
+		discard = true
+	}
+	if discard {
+		// Less than maxPostHandlerReadBytes is left (checked above).
+		if err := discardBody(b); err != nil {
+			p.closeAfter = true
+		} else {
+			b.closed = true
+		}
+	}
+	if tooBig {
+		p.closeAfter = true
+		w.closeWrite = true
+		p.drop |= dropConnection
+		p.ex.connection = "close"
+	}
+}
+
+// appendAnswer appends the status line, headers (less exclude) and body
+// that p planned.
+func (w *response) appendAnswer(out []byte, p *finishPlan, exclude map[string]bool) []byte {
+	out = appendStatusLine(out, p.code)
+	out = w.appendHeader(out, p.header, exclude)
+	if !p.haveDate {
+		out = append(out, "Date: "...)
+		out = appendDate(out)
+		out = append(out, "\r\n"...)
+	}
+	if p.ex.contentLength >= 0 {
+		out = append(out, "Content-Length: "...)
+		out = strconv.AppendInt(out, p.ex.contentLength, 10)
+		out = append(out, "\r\n"...)
+	}
+	for i, v := range [3]string{p.ex.contentType, p.ex.connection, p.ex.transferEncoding} {
+		if v != "" {
+			out = append(out, [3]string{"Content-Type", "Connection", "Transfer-Encoding"}[i]...)
+			out = append(out, ": "...)
+			out = append(out, v...)
+			out = append(out, "\r\n"...)
+		}
+	}
+	out = append(out, "\r\n"...)
+	if bodyAllowedForStatus(p.code) {
+		if p.chunking && len(w.buf) > 0 {
+			out = strconv.AppendInt(out, int64(len(w.buf)), 16)
+			out = append(out, "\r\n"...)
+		}
+		out = append(out, w.buf...)
+		if p.chunking {
+			if len(w.buf) > 0 {
+				out = append(out, "\r\n"...)
+			}
+			out = append(out, "0\r\n\r\n"...)
+		}
+	}
+	return out
 }
 
 // discardBody reads and drops what is left of b (bufio's Discard, no
@@ -308,6 +358,7 @@ func discardBody(b *body) error {
 	}
 	if err == nil || err == io.ErrUnexpectedEOF {
 		b.sawEOF = true
+		b.hitEOF()
 	}
 	return err
 }

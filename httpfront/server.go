@@ -29,6 +29,7 @@ type Server struct {
 	conns      map[*conn]struct{}
 	std        *http.Server // the fallback, made by the first Serve
 	handed     *chanListener
+	watching   atomic.Bool // the watcher goroutine runs
 }
 
 // Serve accepts connections on ln and serves them until Shutdown or Close,
@@ -84,14 +85,70 @@ func (s *Server) Serve(ln net.Listener) error {
 			return err
 		}
 		delay = 0
-		c := &conn{srv: s, rwc: rw, ctx: context.WithValue(base, http.LocalAddrContextKey, rw.LocalAddr())}
+		// The connection's context, as net/http's: a read error
+		// cancels it (connReader), and Close; each request's derives
+		// from it, so requests register with it, not with BaseContext's.
+		ctx, cancel := context.WithCancel(context.WithValue(base, http.LocalAddrContextKey, rw.LocalAddr()))
+		c := &conn{srv: s, rwc: rw, ctx: ctx, cancelCtx: cancel}
 		c.setState(stateNew)
 		if !s.track(c) {
+			cancel()
 			_ = rw.Close()
 			return http.ErrServerClosed
 		}
 		go c.serve()
 	}
+}
+
+// watchTick is the watcher's period: a handler still running one to two
+// ticks after its body was read has its client watched (connReader).
+const watchTick = 10 * time.Millisecond
+
+// watchQuietTicks is how many ticks with no handler running the watcher
+// waits before it stops (the next request starts it again).
+const watchQuietTicks = 100
+
+// watch makes sure the watcher runs; a request calls it after it set
+// its want, so either it sees the watcher stopping and starts another,
+// or the stopping watcher's last look sees that want.
+func (s *Server) watch() {
+	if !s.watching.Load() && s.watching.CompareAndSwap(false, true) {
+		go s.watcher()
+	}
+}
+
+func (s *Server) watcher() {
+	t := time.NewTicker(watchTick)
+	defer t.Stop()
+	quiet := 0
+	for range t.C {
+		if s.watchConns() {
+			quiet = 0
+			continue
+		}
+		if quiet++; quiet < watchQuietTicks && !s.inShutdown.Load() {
+			continue
+		}
+		s.watching.Store(false)
+		if !s.watchConns() || !s.watching.CompareAndSwap(false, true) {
+			return
+		}
+		quiet = 0
+	}
+}
+
+// watchConns ticks every connection and reports whether a handler on one
+// has its body read and its client not yet watched.
+func (s *Server) watchConns() bool {
+	wanting := false
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		if c.cr.tick() {
+			wanting = true
+		}
+	}
+	return wanting
 }
 
 // startStd makes the fallback http.Server and serves it the connections
@@ -207,6 +264,10 @@ func (s *Server) Close() error {
 	s.mu.Lock()
 	err := s.closeListenersLocked()
 	for c := range s.conns {
+		// The handler in flight stops, as net/http's does when its
+		// background read fails on the closed connection (here it may
+		// not have begun: connReader).
+		c.cancelCtx()
 		_ = c.rwc.Close()
 		delete(s.conns, c)
 	}

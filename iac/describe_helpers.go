@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 func str(p *string) string {
@@ -21,7 +21,7 @@ func num(p *int64) string {
 	return fmt.Sprint(*p)
 }
 
-func keys(ks []emulator.KeySchemaElement, defs []emulator.AttributeDefinition) string {
+func keys(ks []api.KeySchemaElement, defs []api.AttributeDefinition) string {
 	var parts []string
 	for _, k := range ks {
 		typ := "?"
@@ -35,7 +35,7 @@ func keys(ks []emulator.KeySchemaElement, defs []emulator.AttributeDefinition) s
 	return strings.Join(parts, ", ")
 }
 
-func projection(p *emulator.Projection) string {
+func projection(p *api.Projection) string {
 	if p == nil {
 		return "projection ?"
 	}
@@ -46,7 +46,7 @@ func projection(p *emulator.Projection) string {
 	return s
 }
 
-func capacity(pt *emulator.ProvisionedThroughput, od *emulator.OnDemandThroughput) string {
+func capacity(pt *api.ProvisionedThroughput, od *api.OnDemandThroughput) string {
 	var s string
 	if pt != nil {
 		s += fmt.Sprintf(", read %s / write %s capacity units", num(pt.ReadCapacityUnits), num(pt.WriteCapacityUnits))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -94,9 +95,9 @@ func TestLegacyGlobalTableLoads(t *testing.T) {
 	if d := Provision(ctx, eng, specs); len(d.Errs()) > 0 {
 		t.Fatal(diagText(d))
 	}
-	east := emulator.Namespace{Account: specs[0].Account, Region: "us-east-1"}
-	west := emulator.Namespace{Account: specs[0].Account, Region: "us-west-2"}
-	g, err := eng.DescribeGlobalTable(ctx, west, &emulator.DescribeGlobalTableInput{GlobalTableName: spec.Str("myTable")})
+	east := api.Namespace{Account: specs[0].Account, Region: "us-east-1"}
+	west := api.Namespace{Account: specs[0].Account, Region: "us-west-2"}
+	g, err := eng.DescribeGlobalTable(ctx, west, &api.DescribeGlobalTableInput{GlobalTableName: spec.Str("myTable")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +108,11 @@ func TestLegacyGlobalTableLoads(t *testing.T) {
 	if !slices.Equal(regions, []string{"us-east-1", "us-west-2"}) {
 		t.Errorf("replication group %v", regions)
 	}
-	if _, err := eng.PutItem(ctx, west, &emulator.PutItemInput{TableName: spec.Str("myTable"), Item: av.Item{"myAttribute": {Type: av.TypeS, S: "a"}}}); err != nil {
+	if _, err := eng.PutItem(ctx, west, &api.PutItemInput{TableName: spec.Str("myTable"), Item: av.Item{"myAttribute": {Type: av.TypeS, S: "a"}}}); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		out, err := eng.GetItem(ctx, east, &emulator.GetItemInput{TableName: spec.Str("myTable"), Key: av.Item{"myAttribute": {Type: av.TypeS, S: "a"}}})
+		out, err := eng.GetItem(ctx, east, &api.GetItemInput{TableName: spec.Str("myTable"), Key: av.Item{"myAttribute": {Type: av.TypeS, S: "a"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ func TestLegacyGlobalTableLoads(t *testing.T) {
 	if d := Provision(ctx, eng, mustLoad(t, []string{dir}, opts)); len(d.Errs()) > 0 {
 		t.Fatal(diagText(d))
 	}
-	g, err = eng.DescribeGlobalTable(ctx, east, &emulator.DescribeGlobalTableInput{GlobalTableName: spec.Str("myTable")})
+	g, err = eng.DescribeGlobalTable(ctx, east, &api.DescribeGlobalTableInput{GlobalTableName: spec.Str("myTable")})
 	if err != nil || len(g.GlobalTableDescription.ReplicationGroup) != 1 {
 		t.Fatalf("after removing a replica block: %+v %v", g, err)
 	}

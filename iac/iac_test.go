@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -147,9 +148,9 @@ func TestLoadDuplicates(t *testing.T) {
 	}
 }
 
-func describe(t *testing.T, eng *emulator.Engine, ns emulator.Namespace, name string) *emulator.TableDescription {
+func describe(t *testing.T, eng *emulator.Engine, ns api.Namespace, name string) *api.TableDescription {
 	t.Helper()
-	out, err := eng.DescribeTable(context.Background(), ns, &emulator.DescribeTableInput{TableName: spec.Str(name)})
+	out, err := eng.DescribeTable(context.Background(), ns, &api.DescribeTableInput{TableName: spec.Str(name)})
 	if err != nil {
 		t.Fatalf("DescribeTable %s: %v", name, err)
 	}
@@ -216,36 +217,36 @@ resource "aws_dynamodb_table_item" "seed" {
 	if d := Provision(ctx, eng, specs); d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	ns := emulator.Namespace{Account: "111111111111", Region: "eu-west-1"}
+	ns := api.Namespace{Account: "111111111111", Region: "eu-west-1"}
 	td := describe(t, eng, ns, "orders")
 	if td.TableArn != "arn:aws:dynamodb:eu-west-1:111111111111:table/orders" || td.BillingModeSummary.BillingMode != "PAY_PER_REQUEST" ||
 		td.OnDemandThroughput == nil || td.OnDemandThroughput.MaxReadRequestUnits != 100 || len(td.GlobalSecondaryIndexes) != 1 ||
 		td.StreamSpecification == nil || td.StreamSpecification.StreamViewType != "NEW_IMAGE" {
 		t.Errorf("table: %+v", td)
 	}
-	ttl, err := eng.DescribeTimeToLive(ctx, ns, &emulator.DescribeTimeToLiveInput{TableName: spec.Str("orders")})
+	ttl, err := eng.DescribeTimeToLive(ctx, ns, &api.DescribeTimeToLiveInput{TableName: spec.Str("orders")})
 	if err != nil || ttl.TimeToLiveDescription.TimeToLiveStatus != "ENABLED" || ttl.TimeToLiveDescription.AttributeName != "exp" {
 		t.Errorf("ttl %+v %v", ttl, err)
 	}
-	cb, err := eng.DescribeContinuousBackups(ctx, ns, &emulator.DescribeContinuousBackupsInput{TableName: spec.Str("orders")})
+	cb, err := eng.DescribeContinuousBackups(ctx, ns, &api.DescribeContinuousBackupsInput{TableName: spec.Str("orders")})
 	if err != nil || cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != "ENABLED" {
 		t.Errorf("pitr %+v %v", cb, err)
 	}
-	tg, err := eng.ListTagsOfResource(ctx, ns, &emulator.ListTagsOfResourceInput{ResourceArn: spec.Str(td.TableArn)})
+	tg, err := eng.ListTagsOfResource(ctx, ns, &api.ListTagsOfResourceInput{ResourceArn: spec.Str(td.TableArn)})
 	if err != nil || len(tg.Tags) != 1 || tg.Tags[0].Key != "team" || tg.Tags[0].Value != "a" {
 		t.Errorf("tags %+v %v", tg, err)
 	}
 	key := av.Item{"id": {Type: av.TypeS, S: "seed"}}
-	got, err := eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: spec.Str("orders"), Key: key})
+	got, err := eng.GetItem(ctx, ns, &api.GetItemInput{TableName: spec.Str("orders"), Key: key})
 	if err != nil || got.Item["v"].S != "1" {
 		t.Fatalf("seed item %+v %v", got, err)
 	}
 
 	// A session changes the seed item and adds another; reloading keeps both.
-	if _, err := eng.PutItem(ctx, ns, &emulator.PutItemInput{TableName: spec.Str("orders"), Item: av.Item{"id": {Type: av.TypeS, S: "seed"}, "v": {Type: av.TypeN, S: "2"}}}); err != nil {
+	if _, err := eng.PutItem(ctx, ns, &api.PutItemInput{TableName: spec.Str("orders"), Item: av.Item{"id": {Type: av.TypeS, S: "seed"}, "v": {Type: av.TypeN, S: "2"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.PutItem(ctx, ns, &emulator.PutItemInput{TableName: spec.Str("orders"), Item: av.Item{"id": {Type: av.TypeS, S: "mine"}}}); err != nil {
+	if _, err := eng.PutItem(ctx, ns, &api.PutItemInput{TableName: spec.Str("orders"), Item: av.Item{"id": {Type: av.TypeS, S: "mine"}}}); err != nil {
 		t.Fatal(err)
 	}
 	createdAt := td.CreationDateTime
@@ -256,11 +257,11 @@ resource "aws_dynamodb_table_item" "seed" {
 	if td.CreationDateTime != createdAt {
 		t.Error("reloading re-created the table")
 	}
-	got, _ = eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: spec.Str("orders"), Key: key})
+	got, _ = eng.GetItem(ctx, ns, &api.GetItemInput{TableName: spec.Str("orders"), Key: key})
 	if got.Item["v"].S != "2" {
 		t.Errorf("reloading overwrote a changed seed item: %+v", got.Item)
 	}
-	got, _ = eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: spec.Str("orders"), Key: av.Item{"id": {Type: av.TypeS, S: "mine"}}})
+	got, _ = eng.GetItem(ctx, ns, &api.GetItemInput{TableName: spec.Str("orders"), Key: av.Item{"id": {Type: av.TypeS, S: "mine"}}})
 	if got.Item == nil {
 		t.Error("reloading lost an item")
 	}
@@ -300,11 +301,11 @@ resource "aws_dynamodb_table" "t" {
 }
 `
 	write(t, dir, map[string]string{"main.tf": base})
-	ns := emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	ns := api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
 	if d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{})); d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	if _, err := eng.PutItem(ctx, ns, &emulator.PutItemInput{TableName: spec.Str("rec"), Item: av.Item{"id": {Type: av.TypeS, S: "x"}}}); err != nil {
+	if _, err := eng.PutItem(ctx, ns, &api.PutItemInput{TableName: spec.Str("rec"), Item: av.Item{"id": {Type: av.TypeS, S: "x"}}}); err != nil {
 		t.Fatal(err)
 	}
 	changed := strings.NewReplacer(
@@ -330,11 +331,11 @@ resource "aws_dynamodb_table" "t" {
 		td.TableClassSummary == nil || td.TableClassSummary.TableClass != "STANDARD_INFREQUENT_ACCESS" {
 		t.Errorf("stream/protection/class not reconciled: %+v", td)
 	}
-	ttl, _ := eng.DescribeTimeToLive(ctx, ns, &emulator.DescribeTimeToLiveInput{TableName: spec.Str("rec")})
+	ttl, _ := eng.DescribeTimeToLive(ctx, ns, &api.DescribeTimeToLiveInput{TableName: spec.Str("rec")})
 	if ttl.TimeToLiveDescription.AttributeName != "expires" {
 		t.Errorf("ttl not reconciled: %+v", ttl.TimeToLiveDescription)
 	}
-	tg, _ := eng.ListTagsOfResource(ctx, ns, &emulator.ListTagsOfResourceInput{ResourceArn: spec.Str(td.TableArn)})
+	tg, _ := eng.ListTagsOfResource(ctx, ns, &api.ListTagsOfResourceInput{ResourceArn: spec.Str(td.TableArn)})
 	tags := map[string]string{}
 	for _, x := range tg.Tags {
 		tags[x.Key] = x.Value
@@ -342,7 +343,7 @@ resource "aws_dynamodb_table" "t" {
 	if len(tags) != 2 || tags["keep"] != "1" || tags["added"] != "3" {
 		t.Errorf("tags not reconciled: %v", tags)
 	}
-	got, _ := eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: spec.Str("rec"), Key: av.Item{"id": {Type: av.TypeS, S: "x"}}})
+	got, _ := eng.GetItem(ctx, ns, &api.GetItemInput{TableName: spec.Str("rec"), Key: av.Item{"id": {Type: av.TypeS, S: "x"}}})
 	if got.Item == nil {
 		t.Error("reconciling lost an item")
 	}
@@ -357,13 +358,13 @@ resource "aws_dynamodb_table" "t" {
 		len(out) != 1 || out[0].Action != Kept {
 		t.Errorf("key schema change: %v %q", out, diagText(d))
 	}
-	got, _ = eng.GetItem(ctx, ns, &emulator.GetItemInput{TableName: spec.Str("rec"), Key: av.Item{"id": {Type: av.TypeS, S: "x"}}})
+	got, _ = eng.GetItem(ctx, ns, &api.GetItemInput{TableName: spec.Str("rec"), Key: av.Item{"id": {Type: av.TypeS, S: "x"}}})
 	if got.Item == nil {
 		t.Error("a key schema change lost data")
 	}
 	// Opted in, the table is re-created with the declared keys (once its
 	// deletion protection is off: that still refuses).
-	if _, err := eng.UpdateTable(ctx, ns, &emulator.UpdateTableInput{TableName: spec.Str("rec"), DeletionProtectionEnabled: spec.Bool(false)}); err != nil {
+	if _, err := eng.UpdateTable(ctx, ns, &api.UpdateTableInput{TableName: spec.Str("rec"), DeletionProtectionEnabled: spec.Bool(false)}); err != nil {
 		t.Fatal(err)
 	}
 	out, d = ProvisionWith(ctx, eng, mustLoad(t, []string{dir}, Options{}), ProvisionOptions{ReplaceOnKeyChange: true})
@@ -393,7 +394,7 @@ func TestProvisionReportsEngineValidation(t *testing.T) {
 	if !strings.Contains(d.Error(), "t.yaml:8:7: Resources.T (cfn in 000000000000/us-east-1): CreateTable: ValidationException") {
 		t.Errorf("engine validation: %q", d.Error())
 	}
-	describe(t, eng, emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}, "fine")
+	describe(t, eng, api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}, "fine")
 }
 
 func TestDescribe(t *testing.T) {
@@ -413,7 +414,7 @@ func TestProvisionBillingAndIndexChanges(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
 	dir := t.TempDir()
-	ns := emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	ns := api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
 	table := func(billing string, gsis ...string) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "resource \"aws_dynamodb_table\" \"t\" {\n  name = \"bill\"\n  billing_mode = %q\n  hash_key = \"id\"\n", billing)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/objstore"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -38,9 +39,9 @@ func importEngine(t *testing.T) (*emulator.Engine, string) {
 	return eng, root
 }
 
-func importedCount(t *testing.T, eng *emulator.Engine, ns emulator.Namespace, name string) int64 {
+func importedCount(t *testing.T, eng *emulator.Engine, ns api.Namespace, name string) int64 {
 	t.Helper()
-	out, err := eng.Scan(context.Background(), ns, &emulator.ScanInput{TableName: spec.Str(name)})
+	out, err := eng.Scan(context.Background(), ns, &api.ScanInput{TableName: spec.Str(name)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,15 +98,15 @@ resource "aws_dynamodb_table" "t" {
 	if d := Provision(context.Background(), eng, specs); d.HasErrors() || strings.Contains(d.Error(), "import") {
 		t.Fatalf("provision: %s", d.Error())
 	}
-	tf := emulator.Namespace{Account: "000000000000", Region: "eu-west-1"}
+	tf := api.Namespace{Account: "000000000000", Region: "eu-west-1"}
 	if n := importedCount(t, eng, tf, "tfimport"); n != 2 {
 		t.Errorf("tfimport holds %d items, want 2", n)
 	}
-	tags, err := eng.ListTagsOfResource(context.Background(), tf, &emulator.ListTagsOfResourceInput{ResourceArn: spec.Str(tf.TableARN("tfimport"))})
+	tags, err := eng.ListTagsOfResource(context.Background(), tf, &api.ListTagsOfResourceInput{ResourceArn: spec.Str(tf.TableARN("tfimport"))})
 	if err != nil || len(tags.Tags) != 1 {
 		t.Errorf("tags after the import: %v %+v", err, tags)
 	}
-	cfn := emulator.Namespace{Account: "000000000000", Region: "us-west-1"}
+	cfn := api.Namespace{Account: "000000000000", Region: "us-west-1"}
 	if n := importedCount(t, eng, cfn, "cfnimport"); n != 1 {
 		t.Errorf("cfnimport holds %d items, want 1", n)
 	}
@@ -113,7 +114,7 @@ resource "aws_dynamodb_table" "t" {
 	if d := Provision(context.Background(), eng, specs); d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	out, err := eng.ListImports(context.Background(), tf, &emulator.ListImportsInput{})
+	out, err := eng.ListImports(context.Background(), tf, &api.ListImportsInput{})
 	if err != nil || len(out.ImportSummaryList) != 1 {
 		t.Errorf("imports after a second load: %v %+v", err, out)
 	}

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 )
 
-func ciDescribe(t *testing.T, eng *emulator.Engine, ns emulator.Namespace, table, index string) *emulator.DescribeContributorInsightsOutput {
+func ciDescribe(t *testing.T, eng *emulator.Engine, ns api.Namespace, table, index string) *api.DescribeContributorInsightsOutput {
 	t.Helper()
-	in := &emulator.DescribeContributorInsightsInput{TableName: spec.Str(table)}
+	in := &api.DescribeContributorInsightsInput{TableName: spec.Str(table)}
 	if index != "" {
 		in.IndexName = spec.Str(index)
 	}
@@ -44,7 +45,7 @@ const cfnInsights = `Resources:
 func TestProvisionCloudFormationContributorInsights(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
-	ns := emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	ns := api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
 	dir := t.TempDir()
 	apply := func(src string) Diagnostics {
 		t.Helper()
@@ -97,7 +98,7 @@ resource "aws_dynamodb_contributor_insights" "ci" {
 func TestProvisionTerraformContributorInsights(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
-	ns := emulator.Namespace{Account: "111111111111", Region: "eu-west-1"}
+	ns := api.Namespace{Account: "111111111111", Region: "eu-west-1"}
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"main.tf": tfInsights})
 	if d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{})); d.HasErrors() {

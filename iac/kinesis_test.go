@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 )
 
-func kinesisDests(t *testing.T, eng *emulator.Engine, ns emulator.Namespace, table string) string {
+func kinesisDests(t *testing.T, eng *emulator.Engine, ns api.Namespace, table string) string {
 	t.Helper()
-	out, err := eng.DescribeKinesisStreamingDestination(context.Background(), ns, &emulator.DescribeKinesisStreamingDestinationInput{TableName: spec.Str(table)})
+	out, err := eng.DescribeKinesisStreamingDestination(context.Background(), ns, &api.DescribeKinesisStreamingDestinationInput{TableName: spec.Str(table)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ resource "aws_dynamodb_kinesis_streaming_destination" "d" {
 func TestProvisionTerraformKinesisDestination(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
-	ns := emulator.Namespace{Account: "111111111111", Region: "eu-west-1"}
+	ns := api.Namespace{Account: "111111111111", Region: "eu-west-1"}
 	stream := "arn:aws:kinesis:eu-west-1:111111111111:stream/changes"
 	dir := t.TempDir()
 	apply := func(src string) {
@@ -81,7 +82,7 @@ func TestProvisionTerraformKinesisDestination(t *testing.T) {
 func TestProvisionCloudFormationKinesisStreamSpecification(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
-	ns := emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	ns := api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
 	stream := "arn:aws:kinesis:us-east-1:000000000000:stream/s"
 	dir := t.TempDir()
 	write(t, dir, map[string]string{"t.yaml": cfnTable + `      KinesisStreamSpecification:

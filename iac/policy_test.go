@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 )
 
-func getPolicy(t *testing.T, eng *emulator.Engine, ns emulator.Namespace, arn string) *emulator.GetResourcePolicyOutput {
+func getPolicy(t *testing.T, eng *emulator.Engine, ns api.Namespace, arn string) *api.GetResourcePolicyOutput {
 	t.Helper()
-	out, err := eng.GetResourcePolicy(context.Background(), ns, &emulator.GetResourcePolicyInput{ResourceArn: spec.Str(arn)})
+	out, err := eng.GetResourcePolicy(context.Background(), ns, &api.GetResourcePolicyInput{ResourceArn: spec.Str(arn)})
 	if err != nil {
 		if strings.Contains(err.Error(), "PolicyNotFoundException") {
 			return nil
@@ -36,7 +37,7 @@ resource "aws_dynamodb_resource_policy" "p" {
 func TestProvisionTerraformResourcePolicy(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
-	ns := emulator.Namespace{Account: "111111111111", Region: "eu-west-1"}
+	ns := api.Namespace{Account: "111111111111", Region: "eu-west-1"}
 	arn := ns.TableARN("tfp")
 	dir := t.TempDir()
 	apply := func(src string) {
@@ -86,7 +87,7 @@ func TestProvisionTerraformResourcePolicy(t *testing.T) {
 func TestProvisionCloudFormationResourcePolicies(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
-	ns := emulator.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	ns := api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
 	dir := t.TempDir()
 	src := cfnTable + `      StreamSpecification:
         StreamViewType: KEYS_ONLY

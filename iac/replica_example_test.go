@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/iac/spec"
 )
@@ -24,13 +24,13 @@ func TestExampleGlobalTableReplicates(t *testing.T) {
 	if d := Provision(ctx, eng, specs); len(d.Errs()) > 0 {
 		t.Fatal(diagText(d))
 	}
-	nsHome := emulator.Namespace{Account: account, Region: home}
-	nsOther := emulator.Namespace{Account: account, Region: other}
+	nsHome := api.Namespace{Account: account, Region: home}
+	nsOther := api.Namespace{Account: account, Region: other}
 	name := spec.Str("shop-customers")
-	for _, c := range []struct{ ns, peer emulator.Namespace }{{nsHome, nsOther}, {nsOther, nsHome}} {
+	for _, c := range []struct{ ns, peer api.Namespace }{{nsHome, nsOther}, {nsOther, nsHome}} {
 		// The replica is ACTIVE once its seeding job has run.
 		for deadline := time.Now().Add(10 * time.Second); ; {
-			out, err := eng.DescribeTable(ctx, c.ns, &emulator.DescribeTableInput{TableName: name})
+			out, err := eng.DescribeTable(ctx, c.ns, &api.DescribeTableInput{TableName: name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,15 +54,15 @@ func TestExampleGlobalTableReplicates(t *testing.T) {
 	key := func(id string) av.Item { return av.Item{"customer_id": {Type: av.TypeS, S: id}} }
 	for _, c := range []struct {
 		id       string
-		from, to emulator.Namespace
+		from, to api.Namespace
 	}{{"written-in-home", nsHome, nsOther}, {"written-in-replica", nsOther, nsHome}} {
 		it := key(c.id)
 		it["name"] = av.Value{Type: av.TypeS, S: c.from.Region}
-		if _, err := eng.PutItem(ctx, c.from, &emulator.PutItemInput{TableName: name, Item: it}); err != nil {
+		if _, err := eng.PutItem(ctx, c.from, &api.PutItemInput{TableName: name, Item: it}); err != nil {
 			t.Fatal(err)
 		}
 		for deadline := time.Now().Add(10 * time.Second); ; {
-			out, err := eng.GetItem(ctx, c.to, &emulator.GetItemInput{TableName: name, Key: key(c.id), ConsistentRead: spec.Bool(true)})
+			out, err := eng.GetItem(ctx, c.to, &api.GetItemInput{TableName: name, Key: key(c.id), ConsistentRead: spec.Bool(true)})
 			if err != nil {
 				t.Fatal(err)
 			}

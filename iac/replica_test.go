@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/iac/spec"
 )
@@ -76,10 +76,10 @@ Resources:
 			if d := Provision(ctx, eng, specs); len(d.Errs()) > 0 {
 				t.Fatal(diagText(d))
 			}
-			home := emulator.Namespace{Account: specs[0].Account, Region: c.home}
-			other := emulator.Namespace{Account: specs[0].Account, Region: c.other}
-			for _, ns := range []emulator.Namespace{home, other} {
-				out, err := eng.DescribeTable(ctx, ns, &emulator.DescribeTableInput{TableName: spec.Str("linked")})
+			home := api.Namespace{Account: specs[0].Account, Region: c.home}
+			other := api.Namespace{Account: specs[0].Account, Region: c.other}
+			for _, ns := range []api.Namespace{home, other} {
+				out, err := eng.DescribeTable(ctx, ns, &api.DescribeTableInput{TableName: spec.Str("linked")})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -90,11 +90,11 @@ Resources:
 					t.Errorf("%s: deletion protection %v, want %v", ns.Region, out.Table.DeletionProtectionEnabled, want)
 				}
 			}
-			if _, err := eng.PutItem(ctx, home, &emulator.PutItemInput{TableName: spec.Str("linked"), Item: av.Item{"pk": {Type: av.TypeS, S: "a"}}}); err != nil {
+			if _, err := eng.PutItem(ctx, home, &api.PutItemInput{TableName: spec.Str("linked"), Item: av.Item{"pk": {Type: av.TypeS, S: "a"}}}); err != nil {
 				t.Fatal(err)
 			}
 			for deadline := time.Now().Add(10 * time.Second); ; {
-				out, err := eng.GetItem(ctx, other, &emulator.GetItemInput{TableName: spec.Str("linked"), Key: av.Item{"pk": {Type: av.TypeS, S: "a"}}})
+				out, err := eng.GetItem(ctx, other, &api.GetItemInput{TableName: spec.Str("linked"), Key: av.Item{"pk": {Type: av.TypeS, S: "a"}}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/wire"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -36,6 +37,7 @@ type Metrics struct {
 	latency   *prometheus.HistogramVec
 	consumed  *prometheus.CounterVec
 	throttled *prometheus.CounterVec
+	stopped   *prometheus.CounterVec
 
 	mu     sync.RWMutex
 	eng    *emulator.Engine
@@ -55,7 +57,7 @@ type requestKey struct {
 }
 
 type consumedKey struct {
-	ns           emulator.Namespace
+	ns           api.Namespace
 	table, index string
 	read         bool
 }
@@ -81,13 +83,17 @@ func New(opts Options) *Metrics {
 			Namespace: "extenddb", Name: "throttled_requests_total",
 			Help: "Requests (or batch items, transaction actions) refused by the throttle manager, by table, index (\"\" for the table), direction, refusing bucket, error type and ThrottlingReasons reason.",
 		}, []string{"account", "region", "table", "index", "direction", "bucket", "error", "reason"}),
+		stopped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "extenddb", Name: "requests_stopped_total",
+			Help: "Requests stopped before their work was done, by operation and why: \"cancelled\" (the client went away; not answered, not in requests_total) or \"deadline\" (ran past --request-timeout; answered 500).",
+		}, []string{"operation", "reason"}),
 		eng:    opts.Engine,
 		pebble: opts.Pebble,
 		ops:    map[string]prometheus.Observer{},
 		reqs:   map[requestKey]prometheus.Counter{},
 		cons:   map[consumedKey]prometheus.Counter{},
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled, tableCollector{m}, pebbleCollector{m})
+	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled, m.stopped, tableCollector{m}, pebbleCollector{m})
 	if opts.GoRuntime {
 		m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
@@ -118,6 +124,13 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // Request counts one answered request: wire.Options.OnRequest.
 func (m *Metrics) Request(d wire.RequestDone) {
+	if d.Stopped != "" {
+		// Rare: no cached counter.
+		m.stopped.WithLabelValues(d.Operation, d.Stopped).Inc()
+		if d.Stopped == wire.StoppedCancelled {
+			return
+		}
+	}
 	k := requestKey{op: d.Operation, code: d.ErrorCode, status: d.Status}
 	m.mu.RLock()
 	c := m.reqs[k]
@@ -219,7 +232,7 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, ns := range eng.Namespaces() {
 		names, _ := eng.TableNames(ctx, ns) // a failed page: report the tables listed before it
 		for _, name := range names {
-			out, err := eng.DescribeTable(ctx, ns, &emulator.DescribeTableInput{TableName: &name})
+			out, err := eng.DescribeTable(ctx, ns, &api.DescribeTableInput{TableName: &name})
 			if err != nil || out.Table == nil {
 				continue // deleted since the listing
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/metrics"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -232,7 +233,7 @@ func TestUnknownOperationLabel(t *testing.T) {
 // BenchmarkConsumed is the observer call every charged request makes.
 func BenchmarkConsumed(b *testing.B) {
 	m := metrics.New(metrics.Options{})
-	c := emulator.Consumption{Namespace: emulator.Namespace{Account: "123456789012", Region: "us-east-1"}, Table: "loadgen", Units: 1}
+	c := emulator.Consumption{Namespace: api.Namespace{Account: "123456789012", Region: "us-east-1"}, Table: "loadgen", Units: 1}
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Consumed(c)
@@ -254,8 +255,8 @@ func BenchmarkRequest(b *testing.B) {
 // error).
 func TestCountersKeptApart(t *testing.T) {
 	m := metrics.New(metrics.Options{})
-	a := emulator.Namespace{Account: "111111111111", Region: "us-east-1"}
-	b := emulator.Namespace{Account: "111111111111", Region: "eu-west-1"}
+	a := api.Namespace{Account: "111111111111", Region: "us-east-1"}
+	b := api.Namespace{Account: "111111111111", Region: "eu-west-1"}
 	for _, c := range []emulator.Consumption{
 		{Namespace: a, Table: "t", Units: 1},
 		{Namespace: a, Table: "t", Units: 2, Read: true},
@@ -307,5 +308,46 @@ func TestCountersKeptApart(t *testing.T) {
 	}
 	if got := value(t, byName, rq, "operation=GetItem", "status=413"); got != 1 {
 		t.Errorf("GetItem 413: %v", got)
+	}
+}
+
+// TestStoppedRequests: requests stopped early are counted by operation
+// and reason; a cancelled one (never answered) stays out of
+// requests_total, one past its deadline (answered 500) is in both.
+func TestStoppedRequests(t *testing.T) {
+	m := metrics.New(metrics.Options{})
+	for _, d := range []wire.RequestDone{
+		{Operation: "Scan", Stopped: wire.StoppedCancelled},
+		{Operation: "Scan", Stopped: wire.StoppedCancelled},
+		{Operation: "Query", Status: 500, ErrorCode: "InternalServerError", Stopped: wire.StoppedDeadline},
+		{Operation: "Query", Status: 200},
+	} {
+		m.Request(d)
+	}
+	fams, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*dto.MetricFamily{}
+	for _, f := range fams {
+		byName[f.GetName()] = f
+	}
+	const st = "extenddb_requests_stopped_total"
+	if got := value(t, byName, st, "operation=Scan", "reason=cancelled"); got != 2 {
+		t.Errorf("Scan cancelled: %v, want 2", got)
+	}
+	if got := value(t, byName, st, "operation=Query", "reason=deadline"); got != 1 {
+		t.Errorf("Query deadline: %v, want 1", got)
+	}
+	const rq = "extenddb_requests_total"
+	if got := value(t, byName, rq, "operation=Query", "status=500", "error=InternalServerError"); got != 1 {
+		t.Errorf("Query 500: %v, want 1", got)
+	}
+	for _, mt := range byName[rq].GetMetric() {
+		for _, l := range mt.GetLabel() {
+			if l.GetName() == "operation" && l.GetValue() == "Scan" {
+				t.Errorf("a cancelled Scan is in %s: %v", rq, mt)
+			}
+		}
 	}
 }

@@ -290,8 +290,14 @@ func (f *spaceFile) WriteAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
+// Preallocate is not held for space: Pebble ignores its failure (the log's
+// next chunk is only a hint), so a disk too full for a whole chunk must not
+// refuse writes that still fit; the write itself is held if they do not.
 func (f *spaceFile) Preallocate(offset, length int64) error {
-	return f.sp.retry(func() error { return f.File.Preallocate(offset, length) })
+	if err := f.sp.latched(); err != nil {
+		return err
+	}
+	return f.File.Preallocate(offset, length)
 }
 
 func (f *spaceFile) Sync() error {

@@ -356,3 +356,29 @@ func TestStalledWriteTimesOut(t *testing.T) {
 		}
 	}
 }
+
+// noRoomToPreallocate refuses only preallocation, as a disk with room for
+// a write but not for the log's next preallocated chunk does.
+type noRoomToPreallocate struct{}
+
+func (noRoomToPreallocate) String() string { return "no room to preallocate" }
+
+func (noRoomToPreallocate) MaybeError(op errorfs.Op) error {
+	if op.Kind == errorfs.OpFilePreallocate {
+		return &os.PathError{Op: "fallocate", Path: op.Path, Err: syscall.ENOSPC}
+	}
+	return nil
+}
+
+// TestFailedPreallocationTakesWrites: Pebble treats preallocating its log as
+// a hint and ignores a failure, so the store must not refuse writes that
+// still fit on the disk (it once held them as though the disk were full).
+func TestFailedPreallocationTakesWrites(t *testing.T) {
+	s := openFaulty(t, t.TempDir(), noRoomToPreallocate{})
+	defer s.Close()
+	for i := range 50 {
+		if err := within(t, 20*time.Second, "commit", func() error { return put(s, fmt.Sprint("k", i), true) }); err != nil {
+			t.Fatalf("commit %d with no room to preallocate: %v", i, err)
+		}
+	}
+}

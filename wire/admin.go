@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/throttle"
 	"github.com/gorilla/mux"
 )
@@ -57,7 +58,7 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 	if ans.Region == "" {
 		ans.Region = h.opts.DefaultRegion
 	}
-	ns := emulator.Namespace{Account: ans.Account, Region: ans.Region}
+	ns := api.Namespace{Account: ans.Account, Region: ans.Region}
 	reply := func(status int) {
 		body, _ := json.Marshal(ans)
 		writeBody(w, status, "application/json", append(body, '\n'))
@@ -95,9 +96,9 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 	} else {
 		ans.Buckets, err = h.eng.ThrottleControl(r.Context(), ns, ans.Table, act)
 	}
-	var ee *emulator.Error
+	var ee *api.Error
 	switch {
-	case errors.As(err, &ee) && ee.Code == emulator.CodeResourceNotFound:
+	case errors.As(err, &ee) && ee.Code == api.CodeResourceNotFound:
 		fail(http.StatusNotFound, ee.Message)
 		return
 	case errors.As(err, &ee):
@@ -126,13 +127,13 @@ func (h *handler) importErrors(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusBadRequest, map[string]string{"error": "arn must be an import ARN"})
 		return
 	}
-	recs, err := h.eng.ImportErrors(r.Context(), emulator.Namespace{Account: f[4], Region: f[3]}, arn)
+	recs, err := h.eng.ImportErrors(r.Context(), api.Namespace{Account: f[4], Region: f[3]}, arn)
 	if err != nil {
-		var ee *emulator.Error
+		var ee *api.Error
 		status := http.StatusInternalServerError
-		if errors.As(err, &ee) && ee.Code != emulator.CodeInternalServerError {
+		if errors.As(err, &ee) && ee.Code != api.CodeInternalServerError {
 			status = http.StatusBadRequest
-			if ee.Code == emulator.CodeImportNotFound {
+			if ee.Code == api.CodeImportNotFound {
 				status = http.StatusNotFound
 			}
 		}

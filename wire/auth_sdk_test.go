@@ -19,7 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/internal/testserver"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -135,8 +135,8 @@ func TestAuthSignedClientPasses(t *testing.T) {
 		t.Fatalf("GetItem: %v %v", out, err)
 	}
 	// The table is in alice's account, not the default one.
-	if _, err := s.Engine().DescribeTable(ctx, emulator.Namespace{Account: "111111111111", Region: "us-east-1"},
-		&emulator.DescribeTableInput{TableName: aws.String("Tab")}); err != nil {
+	if _, err := s.Engine().DescribeTable(ctx, api.Namespace{Account: "111111111111", Region: "us-east-1"},
+		&api.DescribeTableInput{TableName: aws.String("Tab")}); err != nil {
 		t.Fatalf("table not in alice's account: %v", err)
 	}
 	id, err := sts.NewFromConfig(s.ConfigWith("us-east-1", static("AKIAALICE", "alice-secret"))).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
@@ -268,8 +268,8 @@ func TestAssumeRoleIntoAnotherAccount(t *testing.T) {
 	tmp := credentials.NewStaticCredentialsProvider(*out.Credentials.AccessKeyId, *out.Credentials.SecretAccessKey, *out.Credentials.SessionToken)
 	createKV(t, s.ClientWith("us-east-1", tmp), "Deployed")
 	// The table lands in the role's account.
-	if _, err := s.Engine().DescribeTable(ctx, emulator.Namespace{Account: "333333333333", Region: "us-east-1"},
-		&emulator.DescribeTableInput{TableName: aws.String("Deployed")}); err != nil {
+	if _, err := s.Engine().DescribeTable(ctx, api.Namespace{Account: "333333333333", Region: "us-east-1"},
+		&api.DescribeTableInput{TableName: aws.String("Deployed")}); err != nil {
 		t.Fatalf("table not in the role's account: %v", err)
 	}
 	id, err := sts.NewFromConfig(s.ConfigWith("us-east-1", tmp)).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/policy"
 )
 
@@ -40,7 +41,7 @@ type resourceNames struct {
 // dynamodb:<Op>, its resource the table, index or stream its request names
 // (account-wide operations name none). A body that does not decode is left
 // for the operation to refuse.
-func (h *handler) authorizeOp(ctx context.Context, ns emulator.Namespace, op string, body []byte) error {
+func (h *handler) authorizeOp(ctx context.Context, ns api.Namespace, op string, body []byte) error {
 	var rn resourceNames
 	_ = json.Unmarshal(body, &rn)
 	target := ""
@@ -91,14 +92,14 @@ func (h *handler) now() time.Time { return time.Now() }
 // refused logs and reports a DynamoDB request refused by authentication
 // like any answered request, so a client's failing run can be matched to
 // its cause.
-func (h *handler) refused(target string, ns emulator.Namespace, body []byte, e *emulator.Error, requestID string, start time.Time) {
+func (h *handler) refused(target string, ns api.Namespace, body []byte, e *api.Error, requestID string, start time.Time) {
 	if h.opts.OnRequest != nil {
 		op := target[strings.LastIndexByte(target, '.')+1:]
 		_, known := h.dynamo[op]
 		if !known {
 			_, known = h.streams[op]
 		}
-		h.requestDone(known, op, http.StatusBadRequest, e.Code, start)
+		h.requestDone(RequestDone{Operation: op, Status: http.StatusBadRequest, ErrorCode: e.Code}, known, start)
 	}
 	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, status: http.StatusBadRequest, err: e, start: start})
 }
@@ -114,7 +115,7 @@ var stsAuthCodes = map[string]string{
 
 // refuse answers a request that failed authentication, in the protocol it
 // came in.
-func (h *handler) refuse(w http.ResponseWriter, e *emulator.Error, stsJSON, stsQuery bool, target string, start time.Time) {
+func (h *handler) refuse(w http.ResponseWriter, e *api.Error, stsJSON, stsQuery bool, target string, start time.Time) {
 	requestID := newRequestID()
 	switch {
 	case stsQuery:

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkDecodePutItem(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		var in emulator.PutItemInput
+		var in api.PutItemInput
 		if e := decodeInput(body, &in); e != nil {
 			b.Fatal(e)
 		}
@@ -56,7 +57,7 @@ func BenchmarkDecodePutItemGeneric(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		var in emulator.PutItemInput
+		var in api.PutItemInput
 		if err := json.Unmarshal(body, &in); err != nil {
 			b.Fatal(err)
 		}
@@ -71,7 +72,7 @@ func BenchmarkEncodeGetItemGeneric(b *testing.B) { benchEncodeGetItem(b, encodeG
 
 func benchEncodeGetItem(b *testing.B, encode func(any) ([]byte, error)) {
 	units := 0.5
-	benchEncode(b, encode, &emulator.GetItemOutput{Item: typicalItem(b), ConsumedCapacity: &emulator.ConsumedCapacity{TableName: "Orders", CapacityUnits: &units}})
+	benchEncode(b, encode, &api.GetItemOutput{Item: typicalItem(b), ConsumedCapacity: &api.ConsumedCapacity{TableName: "Orders", CapacityUnits: &units}})
 }
 
 // BenchmarkEncodeBatchGet is a BatchGetItem response of 100 typical items.
@@ -86,12 +87,12 @@ func benchEncodeBatchGet(b *testing.B, encode func(any) ([]byte, error)) {
 		items[i] = typicalItem(b)
 	}
 	units := 50.0
-	benchEncode(b, encode, &emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"Orders": items},
-		UnprocessedKeys: map[string]emulator.KeysAndAttributes{}, ConsumedCapacity: []emulator.ConsumedCapacity{{TableName: "Orders", CapacityUnits: &units}}})
+	benchEncode(b, encode, &api.BatchGetItemOutput{Responses: map[string][]av.Item{"Orders": items},
+		UnprocessedKeys: map[string]api.KeysAndAttributes{}, ConsumedCapacity: []api.ConsumedCapacity{{TableName: "Orders", CapacityUnits: &units}}})
 }
 
 func typicalItem(b *testing.B) av.Item {
-	var in emulator.PutItemInput
+	var in api.PutItemInput
 	if e := decodeInput([]byte(`{"Item":`+typicalItemJSON()+`}`), &in); e != nil {
 		b.Fatal(e)
 	}
@@ -117,22 +118,22 @@ func TestBenchmarkBodiesRoundTrip(t *testing.T) {
 	if n := len(item); n < 900 || n > 1400 {
 		t.Errorf("typical item is %d bytes, want about 1 KB", n)
 	}
-	var in emulator.PutItemInput
+	var in api.PutItemInput
 	if e := decodeInput([]byte(`{"Item":`+item+`}`), &in); e != nil {
 		t.Fatal(e)
 	}
 	if len(in.Item) != 9 {
 		t.Fatalf("decoded %d attributes, want 9", len(in.Item))
 	}
-	b, err := encodeOutput(&emulator.GetItemOutput{Item: in.Item})
+	b, err := encodeOutput(&api.GetItemOutput{Item: in.Item})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var again emulator.PutItemInput
+	var again api.PutItemInput
 	if e := decodeInput([]byte(`{"Item":`+string(b[len(`{"Item":`):len(b)-1])+`}`), &again); e != nil {
 		t.Fatal(e)
 	}
-	b2, _ := encodeOutput(&emulator.GetItemOutput{Item: again.Item})
+	b2, _ := encodeOutput(&api.GetItemOutput{Item: again.Item})
 	if string(b) != string(b2) {
 		t.Errorf("round trip changed the item:\n%s\n%s", b, b2)
 	}
@@ -260,7 +261,7 @@ func BenchmarkDecodeLoadgenPutItem(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		var in emulator.PutItemInput
+		var in api.PutItemInput
 		if e := decodeInput(body, &in); e != nil {
 			b.Fatal(e)
 		}
@@ -283,7 +284,7 @@ func BenchmarkDecodeBatchGet100(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		var in emulator.BatchGetItemInput
+		var in api.BatchGetItemInput
 		if e := decodeInput(body, &in); e != nil {
 			b.Fatal(e)
 		}

@@ -9,7 +9,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -23,8 +23,8 @@ const maxIntegerRewrites = 64
 
 // serializationError is Coral's SerializationException; msg may be empty
 // (malformed JSON gets no message).
-func serializationError(msg string) *emulator.Error {
-	return &emulator.Error{Code: emulator.CodeSerialization, Message: msg}
+func serializationError(msg string) *api.Error {
+	return &api.Error{Code: api.CodeSerialization, Message: msg}
 }
 
 // decodeInput decodes a request body into v (a pointer to an engine input
@@ -32,7 +32,7 @@ func serializationError(msg string) *emulator.Error {
 // ignored, null members are absent, a number with a fraction in an integer
 // member is truncated, and a JSON value of the wrong type is a
 // SerializationException with Coral's message.
-func decodeInput(body []byte, v any) *emulator.Error {
+func decodeInput(body []byte, v any) *api.Error {
 	// A JSON null is no request either: the service refuses it as it
 	// refuses an empty body, where decoding would serve it as {}.
 	if t := bytes.TrimSpace(body); len(t) == 0 || string(t) == "null" {
@@ -68,8 +68,8 @@ func resetValue(v any) {
 	rv.Set(reflect.Zero(rv.Type()))
 }
 
-func mapDecodeError(err error) *emulator.Error {
-	var ee *emulator.Error
+func mapDecodeError(err error) *api.Error {
+	var ee *api.Error
 	if errors.As(err, &ee) {
 		return ee
 	}
@@ -79,7 +79,7 @@ func mapDecodeError(err error) *emulator.Error {
 	}
 	var ve *av.ValidationError
 	if errors.As(err, &ve) {
-		return &emulator.Error{Code: emulator.CodeValidation, Message: ve.Message}
+		return &api.Error{Code: api.CodeValidation, Message: ve.Message}
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -141,15 +141,15 @@ func truncateNumber(body []byte, te *json.UnmarshalTypeError) ([]byte, bool) {
 // a number that fits a Go int64 but not an Integer.
 func clampIntegers(v any) {
 	switch in := v.(type) {
-	case *emulator.ListTablesInput:
+	case *api.ListTablesInput:
 		clamp32(in.Limit)
-	case *emulator.QueryInput:
+	case *api.QueryInput:
 		clamp32(in.Limit)
-	case *emulator.ScanInput:
+	case *api.ScanInput:
 		clamp32(in.Limit)
 		clamp32(in.Segment)
 		clamp32(in.TotalSegments)
-	case *emulator.UpdateContinuousBackupsInput:
+	case *api.UpdateContinuousBackupsInput:
 		if in.PointInTimeRecoverySpecification != nil {
 			clamp32(in.PointInTimeRecoverySpecification.RecoveryPeriodInDays)
 		}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 func TestDecodeTypeErrors(t *testing.T) {
@@ -49,12 +49,12 @@ func TestDecodeTypeErrors(t *testing.T) {
 		{"nested String", `{"KeySchema":[{"AttributeName":1}]}`, num + "String"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var in emulator.CreateTableInput
+			var in api.CreateTableInput
 			e := decodeInput([]byte(tc.body), &in)
 			if e == nil {
 				t.Fatalf("decode %s: no error", tc.body)
 			}
-			if e.Code != emulator.CodeSerialization || e.Message != tc.want {
+			if e.Code != api.CodeSerialization || e.Message != tc.want {
 				t.Errorf("decode %s:\n got %s: %q\nwant SerializationException: %q", tc.body, e.Code, e.Message, tc.want)
 			}
 		})
@@ -69,7 +69,7 @@ func TestDecodeIntegerMembers(t *testing.T) {
 		{`{"Limit":"5"}`, "class java.lang.String can not be converted to an Integer"},
 		{`{"Limit":false}`, "class java.lang.Boolean can not be converted to an Integer"},
 	} {
-		var in emulator.ListTablesInput
+		var in api.ListTablesInput
 		e := decodeInput([]byte(tc.body), &in)
 		if e == nil || e.Message != tc.want {
 			t.Errorf("decode %s: %v, want %q", tc.body, e, tc.want)
@@ -94,7 +94,7 @@ func TestDecodeTruncatesNumbers(t *testing.T) {
 		{`{"Limit":-1e30}`, math.MinInt32},
 		{`{"Limit": 3.5 ,"ExclusiveStartTableName":"x"}`, 3},
 	} {
-		var in emulator.ListTablesInput
+		var in api.ListTablesInput
 		if e := decodeInput([]byte(tc.body), &in); e != nil {
 			t.Errorf("decode %s: %v", tc.body, e)
 			continue
@@ -103,21 +103,21 @@ func TestDecodeTruncatesNumbers(t *testing.T) {
 			t.Errorf("decode %s: Limit %v, want %d", tc.body, in.Limit, tc.want)
 		}
 	}
-	var scan emulator.ScanInput
+	var scan api.ScanInput
 	if e := decodeInput([]byte(`{"Segment":9999999999,"TotalSegments":4294967296,"Limit":1}`), &scan); e != nil {
 		t.Fatal(e)
 	}
 	if *scan.Segment != math.MaxInt32 || *scan.TotalSegments != math.MaxInt32 || *scan.Limit != 1 {
 		t.Errorf("Scan integers not clamped: %d %d %d", *scan.Segment, *scan.TotalSegments, *scan.Limit)
 	}
-	var cb emulator.UpdateContinuousBackupsInput
+	var cb api.UpdateContinuousBackupsInput
 	if e := decodeInput([]byte(`{"PointInTimeRecoverySpecification":{"RecoveryPeriodInDays":1e12}}`), &cb); e != nil {
 		t.Fatal(e)
 	}
 	if *cb.PointInTimeRecoverySpecification.RecoveryPeriodInDays != math.MaxInt32 {
 		t.Errorf("RecoveryPeriodInDays not clamped: %d", *cb.PointInTimeRecoverySpecification.RecoveryPeriodInDays)
 	}
-	var ct emulator.CreateTableInput
+	var ct api.CreateTableInput
 	body := `{"ProvisionedThroughput":{"ReadCapacityUnits":1e30,"WriteCapacityUnits":2.5}}`
 	if e := decodeInput([]byte(body), &ct); e != nil {
 		t.Fatal(e)
@@ -129,16 +129,16 @@ func TestDecodeTruncatesNumbers(t *testing.T) {
 
 func TestDecodeMalformed(t *testing.T) {
 	for _, body := range []string{``, `   `, `{`, `{"TableName":}`, `{"TableName":"x"} extra`, `nul`, `{'a':1}`} {
-		var in emulator.DescribeTableInput
+		var in api.DescribeTableInput
 		e := decodeInput([]byte(body), &in)
-		if e == nil || e.Code != emulator.CodeSerialization || e.Message != "" {
+		if e == nil || e.Code != api.CodeSerialization || e.Message != "" {
 			t.Errorf("decode %q: %v, want SerializationException without a message", body, e)
 		}
 	}
 }
 
 func TestDecodeIgnoresUnknownAndNull(t *testing.T) {
-	var in emulator.ListTablesInput
+	var in api.ListTablesInput
 	body := `{"Unknown":{"deep":[1,2,{"x":true}]},"Limit":null,"ExclusiveStartTableName":"abc"}`
 	if e := decodeInput([]byte(body), &in); e != nil {
 		t.Fatal(e)
@@ -149,13 +149,13 @@ func TestDecodeIgnoresUnknownAndNull(t *testing.T) {
 }
 
 func TestDecodeAttributeValueErrors(t *testing.T) {
-	var in emulator.GetItemInput
+	var in api.GetItemInput
 	e := decodeInput([]byte(`{"TableName":"t","Key":{"pk":{"S":1}}}`), &in)
-	if e == nil || e.Code != emulator.CodeSerialization || e.Message == "" {
+	if e == nil || e.Code != api.CodeSerialization || e.Message == "" {
 		t.Errorf("wrong-typed AttributeValue member: %v, want SerializationException with a message", e)
 	}
 	e = decodeInput([]byte(`{"TableName":"t","Key":"x"}`), &in)
-	if e == nil || e.Code != emulator.CodeSerialization || e.Message != "Expected map or null" {
+	if e == nil || e.Code != api.CodeSerialization || e.Message != "Expected map or null" {
 		t.Errorf("Key as string: %v", e)
 	}
 }
@@ -165,11 +165,11 @@ func FuzzDecodeInput(f *testing.F) {
 	f.Add([]byte(`{"Limit":1.5}`))
 	f.Add([]byte(`{"Expected":{"a":{"Exists":"yes"}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var put emulator.PutItemInput
-		if e := decodeInput(body, &put); e != nil && e.Code != emulator.CodeSerialization && e.Code != emulator.CodeValidation {
+		var put api.PutItemInput
+		if e := decodeInput(body, &put); e != nil && e.Code != api.CodeSerialization && e.Code != api.CodeValidation {
 			t.Fatalf("decode %q: unexpected code %s", body, e.Code)
 		}
-		var q emulator.QueryInput
+		var q api.QueryInput
 		if e := decodeInput(body, &q); e == nil && !json.Valid(body) {
 			t.Fatalf("decode %q: accepted invalid JSON", body)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Target prefixes of the JSON 1.0 APIs served on the port.
@@ -15,13 +16,13 @@ const (
 
 // operation decodes a request body, runs it on the engine and returns the
 // value to encode as the response body.
-type operation func(ctx context.Context, e *emulator.Engine, ns emulator.Namespace, body []byte) (any, error)
+type operation func(ctx context.Context, e *emulator.Engine, ns api.Namespace, body []byte) (any, error)
 
 // op adapts an engine method (as a method expression, e.g.
 // (*emulator.Engine).GetItem) to an operation: one generic adapter, so every
 // operation decodes and encodes the same way.
-func op[I, O any](f func(*emulator.Engine, context.Context, emulator.Namespace, *I) (*O, error)) operation {
-	return func(ctx context.Context, e *emulator.Engine, ns emulator.Namespace, body []byte) (any, error) {
+func op[I, O any](f func(*emulator.Engine, context.Context, api.Namespace, *I) (*O, error)) operation {
+	return func(ctx context.Context, e *emulator.Engine, ns api.Namespace, body []byte) (any, error) {
 		in := new(I)
 		if derr := decodeInput(body, in); derr != nil {
 			return nil, derr
@@ -44,7 +45,7 @@ type emptyBody struct{}
 // noBody makes f answer success with an empty body (TagResource and
 // UntagResource, as the service does).
 func noBody(f operation) operation {
-	return func(ctx context.Context, e *emulator.Engine, ns emulator.Namespace, body []byte) (any, error) {
+	return func(ctx context.Context, e *emulator.Engine, ns api.Namespace, body []byte) (any, error) {
 		if _, err := f(ctx, e, ns, body); err != nil {
 			return nil, err
 		}

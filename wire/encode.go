@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -24,13 +24,13 @@ func encodeOutput(out any) ([]byte, error) { return appendOutput(nil, out) }
 // reused buffer); the result may be a new array.
 func appendOutput(dst []byte, out any) ([]byte, error) {
 	switch o := out.(type) {
-	case *emulator.GetItemOutput:
+	case *api.GetItemOutput:
 		return encodeGetItem(dst, o)
-	case *emulator.WriteItemOutput:
+	case *api.WriteItemOutput:
 		return encodeWriteItem(dst, o)
-	case *emulator.ReadManyOutput:
+	case *api.ReadManyOutput:
 		return encodeReadMany(dst, o)
-	case *emulator.BatchGetItemOutput:
+	case *api.BatchGetItemOutput:
 		return encodeBatchGet(dst, o)
 	case emptyBody:
 		return []byte{}, nil
@@ -113,7 +113,7 @@ func newObject(dst []byte, sizeHint int) *object {
 // itemSizeHint guesses an item's encoded size to size the buffer once.
 func itemSizeHint(it av.Item) int { return 64 * len(it) }
 
-func encodeGetItem(dst []byte, out *emulator.GetItemOutput) ([]byte, error) {
+func encodeGetItem(dst []byte, out *api.GetItemOutput) ([]byte, error) {
 	if stored := out.StoredItem(); stored != nil {
 		// JSON spells out types and quotes, about twice the stored size.
 		o := newObject(dst, 2*len(stored))
@@ -135,7 +135,7 @@ func encodeGetItem(dst []byte, out *emulator.GetItemOutput) ([]byte, error) {
 	return o.done()
 }
 
-func encodeWriteItem(dst []byte, out *emulator.WriteItemOutput) ([]byte, error) {
+func encodeWriteItem(dst []byte, out *api.WriteItemOutput) ([]byte, error) {
 	o := newObject(dst, itemSizeHint(out.Attributes))
 	o.item("Attributes", out.Attributes)
 	o.value("ConsumedCapacity", out.ConsumedCapacity, out.ConsumedCapacity == nil)
@@ -190,7 +190,7 @@ func appendStoredItems(b []byte, items [][]byte) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-func encodeReadMany(dst []byte, out *emulator.ReadManyOutput) ([]byte, error) {
+func encodeReadMany(dst []byte, out *api.ReadManyOutput) ([]byte, error) {
 	if stored := out.StoredItems(); stored != nil {
 		o := newObject(dst, storedSizeHint(stored))
 		o.key("Items")
@@ -209,7 +209,7 @@ func encodeReadMany(dst []byte, out *emulator.ReadManyOutput) ([]byte, error) {
 }
 
 // readManyRest writes the members after Items.
-func readManyRest(o *object, out *emulator.ReadManyOutput) ([]byte, error) {
+func readManyRest(o *object, out *api.ReadManyOutput) ([]byte, error) {
 	o.int("Count", out.Count)
 	o.int("ScannedCount", out.ScannedCount)
 	o.item("LastEvaluatedKey", out.LastEvaluatedKey)
@@ -223,7 +223,7 @@ func readManyRest(o *object, out *emulator.ReadManyOutput) ([]byte, error) {
 // A table's items are either decoded (Responses) or in their stored form
 // (StoredResponses, from BatchGetItemStored); the two sets of tables are
 // disjoint and are written as one map.
-func encodeBatchGet(dst []byte, out *emulator.BatchGetItemOutput) ([]byte, error) {
+func encodeBatchGet(dst []byte, out *api.BatchGetItemOutput) ([]byte, error) {
 	stored := out.StoredResponses()
 	tables := make([]string, 0, len(out.Responses)+len(stored))
 	hint := 0

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
 func sampleItems(t testing.TB) []av.Item {
-	var in emulator.PutItemInput
+	var in api.PutItemInput
 	if e := decodeInput([]byte(`{"Item":`+typicalItemJSON()+`}`), &in); e != nil {
 		t.Fatal(e)
 	}
@@ -34,34 +34,34 @@ func sampleItems(t testing.TB) []av.Item {
 // the bytes encoding/json produces for the same value.
 func TestEncodeFastPathMatchesGeneric(t *testing.T) {
 	half, one := 0.5, 1.0
-	ccs := []*emulator.ConsumedCapacity{nil, {TableName: "T", CapacityUnits: &half,
-		Table:                  &emulator.Capacity{CapacityUnits: &one},
-		GlobalSecondaryIndexes: map[string]emulator.Capacity{"g<1>": {ReadCapacityUnits: &half}}}}
-	icm := &emulator.ItemCollectionMetrics{ItemCollectionKey: av.Item{"pk": {Type: av.TypeS, S: "a"}}, SizeEstimateRangeGB: []float64{0, 1}}
+	ccs := []*api.ConsumedCapacity{nil, {TableName: "T", CapacityUnits: &half,
+		Table:                  &api.Capacity{CapacityUnits: &one},
+		GlobalSecondaryIndexes: map[string]api.Capacity{"g<1>": {ReadCapacityUnits: &half}}}}
+	icm := &api.ItemCollectionMetrics{ItemCollectionKey: av.Item{"pk": {Type: av.TypeS, S: "a"}}, SizeEstimateRangeGB: []float64{0, 1}}
 	var outs []any
 	items := sampleItems(t)
 	for _, it := range items {
 		for _, cc := range ccs {
 			outs = append(outs,
-				&emulator.GetItemOutput{Item: it, ConsumedCapacity: cc},
-				&emulator.WriteItemOutput{Attributes: it, ConsumedCapacity: cc},
-				&emulator.WriteItemOutput{Attributes: it, ConsumedCapacity: cc, ItemCollectionMetrics: icm},
-				&emulator.ReadManyOutput{Items: items, Count: 5, ScannedCount: 7, LastEvaluatedKey: it, ConsumedCapacity: cc},
-				&emulator.ReadManyOutput{Items: []av.Item{}, LastEvaluatedKey: it},
-				&emulator.ReadManyOutput{Items: []av.Item{it}, Count: -1},
+				&api.GetItemOutput{Item: it, ConsumedCapacity: cc},
+				&api.WriteItemOutput{Attributes: it, ConsumedCapacity: cc},
+				&api.WriteItemOutput{Attributes: it, ConsumedCapacity: cc, ItemCollectionMetrics: icm},
+				&api.ReadManyOutput{Items: items, Count: 5, ScannedCount: 7, LastEvaluatedKey: it, ConsumedCapacity: cc},
+				&api.ReadManyOutput{Items: []av.Item{}, LastEvaluatedKey: it},
+				&api.ReadManyOutput{Items: []av.Item{it}, Count: -1},
 			)
 		}
 	}
-	outs = append(outs, &emulator.ReadManyOutput{}, &emulator.GetItemOutput{Item: av.Item{}}, &emulator.GetItemOutput{})
+	outs = append(outs, &api.ReadManyOutput{}, &api.GetItemOutput{Item: av.Item{}}, &api.GetItemOutput{})
 	projection := "a, #b"
-	unprocessed := map[string]emulator.KeysAndAttributes{"T<2>": {Keys: []av.Item{items[2]}, ProjectionExpression: &projection}}
-	cc := []emulator.ConsumedCapacity{*ccs[1], {TableName: "U", CapacityUnits: &one}}
+	unprocessed := map[string]api.KeysAndAttributes{"T<2>": {Keys: []av.Item{items[2]}, ProjectionExpression: &projection}}
+	cc := []api.ConsumedCapacity{*ccs[1], {TableName: "U", CapacityUnits: &one}}
 	outs = append(outs,
-		&emulator.BatchGetItemOutput{},
-		&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]emulator.KeysAndAttributes{}},
-		&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"b": items, "a": {}, "c<\u2028é>": nil, "arn:aws:dynamodb:us-east-1:000000000000:table/z": items[2:3]},
+		&api.BatchGetItemOutput{},
+		&api.BatchGetItemOutput{Responses: map[string][]av.Item{}, UnprocessedKeys: map[string]api.KeysAndAttributes{}},
+		&api.BatchGetItemOutput{Responses: map[string][]av.Item{"b": items, "a": {}, "c<\u2028é>": nil, "arn:aws:dynamodb:us-east-1:000000000000:table/z": items[2:3]},
 			UnprocessedKeys: unprocessed, ConsumedCapacity: cc},
-		&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"T": items}, ConsumedCapacity: []emulator.ConsumedCapacity{}},
+		&api.BatchGetItemOutput{Responses: map[string][]av.Item{"T": items}, ConsumedCapacity: []api.ConsumedCapacity{}},
 	)
 	for _, out := range outs {
 		fast, err := encodeOutput(out)
@@ -85,10 +85,10 @@ func TestEncodeFastPathKnowsEveryField(t *testing.T) {
 		v      any
 		fields []string
 	}{
-		{emulator.GetItemOutput{}, []string{"Item", "ConsumedCapacity", "stored"}},
-		{emulator.WriteItemOutput{}, []string{"Attributes", "ConsumedCapacity", "ItemCollectionMetrics"}},
-		{emulator.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity", "stored"}},
-		{emulator.BatchGetItemOutput{}, []string{"Responses", "UnprocessedKeys", "ConsumedCapacity", "stored"}},
+		{api.GetItemOutput{}, []string{"Item", "ConsumedCapacity", "stored"}},
+		{api.WriteItemOutput{}, []string{"Attributes", "ConsumedCapacity", "ItemCollectionMetrics"}},
+		{api.ReadManyOutput{}, []string{"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity", "stored"}},
+		{api.BatchGetItemOutput{}, []string{"Responses", "UnprocessedKeys", "ConsumedCapacity", "stored"}},
 	} {
 		var got []string
 		for f := range reflect.TypeOf(tc.v).Fields() {
@@ -109,9 +109,9 @@ func FuzzEncodeItem(f *testing.F) {
 			return
 		}
 		for _, out := range []any{
-			&emulator.GetItemOutput{Item: it},
-			&emulator.ReadManyOutput{Items: []av.Item{it, it}, LastEvaluatedKey: it},
-			&emulator.BatchGetItemOutput{Responses: map[string][]av.Item{"t": {it}, "u": {it, nil}}},
+			&api.GetItemOutput{Item: it},
+			&api.ReadManyOutput{Items: []av.Item{it, it}, LastEvaluatedKey: it},
+			&api.BatchGetItemOutput{Responses: map[string][]av.Item{"t": {it}, "u": {it, nil}}},
 		} {
 			fast, err1 := encodeOutput(out)
 			slow, err2 := encodeGeneric(out)
@@ -148,11 +148,11 @@ func TestGetItemStoredMatchesGeneric(t *testing.T) {
 			if !strings.HasPrefix(got, `{"Item":{`) {
 				t.Fatalf("GetItem %s: %s, want the item", req, got)
 			}
-			var in emulator.GetItemInput
+			var in api.GetItemInput
 			if e := decodeInput([]byte(req), &in); e != nil {
 				t.Fatal(e)
 			}
-			out, err := h.eng.GetItem(t.Context(), emulator.Namespace{Account: DefaultAccount, Region: DefaultRegion}, &in)
+			out, err := h.eng.GetItem(t.Context(), api.Namespace{Account: DefaultAccount, Region: DefaultRegion}, &in)
 			if err != nil {
 				t.Fatal(err)
 			}

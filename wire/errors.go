@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Namespaces DynamoDB puts before an error code in __type.
@@ -54,51 +54,51 @@ type errorSpec struct {
 // are sent like a modelled DynamoDB error (namespace nsDynamoDB, 400,
 // "message").
 var errorSpecs = map[string]errorSpec{
-	emulator.CodeValidation:                    {namespace: nsValidate, status: 400},
-	emulator.CodeSerialization:                 {namespace: nsService, status: 400, message: upperMessage},
-	emulator.CodeUnknownOperation:              {namespace: nsService, status: 400},
-	CodeInvalidSignature:                       {namespace: nsService, status: 400},
-	CodeMissingAuthenticationToken:             {namespace: nsService, status: 400},
-	CodeIncompleteSignature:                    {namespace: nsService, status: 400},
-	CodeUnrecognizedClient:                     {namespace: nsService, status: 400},
-	CodeAccessDenied:                           {namespace: nsService, status: 400},
-	CodeExpiredToken:                           {namespace: nsService, status: 400},
-	emulator.CodeThrottling:                    {namespace: nsAvailability, status: 400, reasonsKey: "throttlingReasons"},
-	emulator.CodeProvisionedThroughputExceeded: {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},
-	emulator.CodeRequestLimitExceeded:          {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},
-	emulator.CodeTransactionCanceled:           {namespace: nsDynamoDB, status: 400, message: upperMessage, cancellation: true},
-	emulator.CodeConditionalCheckFailed:        {namespace: nsDynamoDB, status: 400, item: true},
-	emulator.CodeResourceNotFound:              {namespace: nsDynamoDB, status: 400},
-	emulator.CodeResourceInUse:                 {namespace: nsDynamoDB, status: 400},
-	emulator.CodeLimitExceeded:                 {namespace: nsDynamoDB, status: 400},
-	emulator.CodeTransactionConflict:           {namespace: nsDynamoDB, status: 400},
-	emulator.CodeTransactionInProgress:         {namespace: nsDynamoDB, status: 400},
-	emulator.CodeIdempotentParameterMismatch:   {namespace: nsDynamoDB, status: 400},
-	emulator.CodeItemCollectionSizeLimit:       {namespace: nsDynamoDB, status: 400},
-	emulator.CodeTableNotFound:                 {namespace: nsDynamoDB, status: 400},
-	emulator.CodeContinuousBackupsUnavailable:  {namespace: nsDynamoDB, status: 400},
-	emulator.CodePolicyNotFound:                {namespace: nsDynamoDB, status: 400},
-	emulator.CodeBackupNotFound:                {namespace: nsDynamoDB, status: 400},
-	emulator.CodeBackupInUse:                   {namespace: nsDynamoDB, status: 400},
-	emulator.CodeTableAlreadyExists:            {namespace: nsDynamoDB, status: 400},
-	emulator.CodeTableInUse:                    {namespace: nsDynamoDB, status: 400},
-	emulator.CodeExpiredIterator:               {namespace: nsDynamoDB, status: 400},
-	emulator.CodeGlobalTableNotFound:           {namespace: nsDynamoDB, status: 400},
-	emulator.CodeGlobalTableAlreadyExists:      {namespace: nsDynamoDB, status: 400},
-	emulator.CodeReplicaAlreadyExists:          {namespace: nsDynamoDB, status: 400},
-	emulator.CodeReplicaNotFound:               {namespace: nsDynamoDB, status: 400},
-	emulator.CodeIndexNotFound:                 {namespace: nsDynamoDB, status: 400},
-	emulator.CodeTrimmedDataAccess:             {namespace: nsDynamoDB, status: 400},
-	emulator.CodeInvalidExportTime:             {namespace: nsDynamoDB, status: 400},
-	emulator.CodeExportConflict:                {namespace: nsDynamoDB, status: 400},
-	emulator.CodeExportNotFound:                {namespace: nsDynamoDB, status: 400},
-	emulator.CodeImportConflict:                {namespace: nsDynamoDB, status: 400},
-	emulator.CodeImportNotFound:                {namespace: nsDynamoDB, status: 400},
-	emulator.CodeInternalServerError:           {namespace: nsDynamoDB, status: http.StatusInternalServerError},
+	api.CodeValidation:                    {namespace: nsValidate, status: 400},
+	api.CodeSerialization:                 {namespace: nsService, status: 400, message: upperMessage},
+	api.CodeUnknownOperation:              {namespace: nsService, status: 400},
+	CodeInvalidSignature:                  {namespace: nsService, status: 400},
+	CodeMissingAuthenticationToken:        {namespace: nsService, status: 400},
+	CodeIncompleteSignature:               {namespace: nsService, status: 400},
+	CodeUnrecognizedClient:                {namespace: nsService, status: 400},
+	CodeAccessDenied:                      {namespace: nsService, status: 400},
+	CodeExpiredToken:                      {namespace: nsService, status: 400},
+	api.CodeThrottling:                    {namespace: nsAvailability, status: 400, reasonsKey: "throttlingReasons"},
+	api.CodeProvisionedThroughputExceeded: {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},
+	api.CodeRequestLimitExceeded:          {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},
+	api.CodeTransactionCanceled:           {namespace: nsDynamoDB, status: 400, message: upperMessage, cancellation: true},
+	api.CodeConditionalCheckFailed:        {namespace: nsDynamoDB, status: 400, item: true},
+	api.CodeResourceNotFound:              {namespace: nsDynamoDB, status: 400},
+	api.CodeResourceInUse:                 {namespace: nsDynamoDB, status: 400},
+	api.CodeLimitExceeded:                 {namespace: nsDynamoDB, status: 400},
+	api.CodeTransactionConflict:           {namespace: nsDynamoDB, status: 400},
+	api.CodeTransactionInProgress:         {namespace: nsDynamoDB, status: 400},
+	api.CodeIdempotentParameterMismatch:   {namespace: nsDynamoDB, status: 400},
+	api.CodeItemCollectionSizeLimit:       {namespace: nsDynamoDB, status: 400},
+	api.CodeTableNotFound:                 {namespace: nsDynamoDB, status: 400},
+	api.CodeContinuousBackupsUnavailable:  {namespace: nsDynamoDB, status: 400},
+	api.CodePolicyNotFound:                {namespace: nsDynamoDB, status: 400},
+	api.CodeBackupNotFound:                {namespace: nsDynamoDB, status: 400},
+	api.CodeBackupInUse:                   {namespace: nsDynamoDB, status: 400},
+	api.CodeTableAlreadyExists:            {namespace: nsDynamoDB, status: 400},
+	api.CodeTableInUse:                    {namespace: nsDynamoDB, status: 400},
+	api.CodeExpiredIterator:               {namespace: nsDynamoDB, status: 400},
+	api.CodeGlobalTableNotFound:           {namespace: nsDynamoDB, status: 400},
+	api.CodeGlobalTableAlreadyExists:      {namespace: nsDynamoDB, status: 400},
+	api.CodeReplicaAlreadyExists:          {namespace: nsDynamoDB, status: 400},
+	api.CodeReplicaNotFound:               {namespace: nsDynamoDB, status: 400},
+	api.CodeIndexNotFound:                 {namespace: nsDynamoDB, status: 400},
+	api.CodeTrimmedDataAccess:             {namespace: nsDynamoDB, status: 400},
+	api.CodeInvalidExportTime:             {namespace: nsDynamoDB, status: 400},
+	api.CodeExportConflict:                {namespace: nsDynamoDB, status: 400},
+	api.CodeExportNotFound:                {namespace: nsDynamoDB, status: 400},
+	api.CodeImportConflict:                {namespace: nsDynamoDB, status: 400},
+	api.CodeImportNotFound:                {namespace: nsDynamoDB, status: 400},
+	api.CodeInternalServerError:           {namespace: nsDynamoDB, status: http.StatusInternalServerError},
 
 	// Point-in-time recovery.
-	emulator.CodeInvalidRestoreTime:             {namespace: nsDynamoDB, status: 400},
-	emulator.CodePointInTimeRecoveryUnavailable: {namespace: nsDynamoDB, status: 400},
+	api.CodeInvalidRestoreTime:             {namespace: nsDynamoDB, status: 400},
+	api.CodePointInTimeRecoveryUnavailable: {namespace: nsDynamoDB, status: 400},
 }
 
 func specFor(code string) errorSpec {
@@ -108,16 +108,16 @@ func specFor(code string) errorSpec {
 	return errorSpec{namespace: nsDynamoDB, status: http.StatusBadRequest}
 }
 
-// internalError is what any unexpected failure (a non-*emulator.Error or a
+// internalError is what any unexpected failure (a non-*api.Error or a
 // panic) becomes: 500, which SDKs retry, as DynamoDB's own would be.
-func internalError() *emulator.Error {
-	return &emulator.Error{Code: emulator.CodeInternalServerError, Message: "Internal server error"}
+func internalError() *api.Error {
+	return &api.Error{Code: api.CodeInternalServerError, Message: "Internal server error"}
 }
 
 // encodeError renders e as DynamoDB does and returns the HTTP status and
 // body. An empty message is left out, as Coral does for
 // SerializationException and UnknownOperationException.
-func encodeError(e *emulator.Error) (int, []byte, error) {
+func encodeError(e *api.Error) (int, []byte, error) {
 	spec := specFor(e.Code)
 	var buf bytes.Buffer
 	buf.WriteString(`{"__type":`)

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -26,43 +26,43 @@ func TestErrorTable(t *testing.T) {
 		msgKey     string
 		reasonsKey string // "" if the code never carries ThrottlingReasons
 	}{
-		{emulator.CodeValidation, "com.amazon.coral.validate#ValidationException", 400, lower, ""},
-		{emulator.CodeSerialization, "com.amazon.coral.service#SerializationException", 400, upper, ""},
-		{emulator.CodeUnknownOperation, "com.amazon.coral.service#UnknownOperationException", 400, lower, ""},
+		{api.CodeValidation, "com.amazon.coral.validate#ValidationException", 400, lower, ""},
+		{api.CodeSerialization, "com.amazon.coral.service#SerializationException", 400, upper, ""},
+		{api.CodeUnknownOperation, "com.amazon.coral.service#UnknownOperationException", 400, lower, ""},
 		{CodeInvalidSignature, "com.amazon.coral.service#InvalidSignatureException", 400, lower, ""},
 		{CodeMissingAuthenticationToken, "com.amazon.coral.service#MissingAuthenticationTokenException", 400, lower, ""},
 		{CodeIncompleteSignature, "com.amazon.coral.service#IncompleteSignatureException", 400, lower, ""},
 		{CodeUnrecognizedClient, "com.amazon.coral.service#UnrecognizedClientException", 400, lower, ""},
 		{CodeAccessDenied, "com.amazon.coral.service#AccessDeniedException", 400, lower, ""},
-		{emulator.CodeThrottling, "com.amazon.coral.availability#ThrottlingException", 400, lower, "throttlingReasons"},
-		{emulator.CodeProvisionedThroughputExceeded, "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400, lower, "ThrottlingReasons"},
-		{emulator.CodeRequestLimitExceeded, "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400, lower, "ThrottlingReasons"},
-		{emulator.CodeTransactionCanceled, "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400, upper, ""},
-		{emulator.CodeConditionalCheckFailed, "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400, lower, ""},
-		{emulator.CodeResourceNotFound, "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400, lower, ""},
-		{emulator.CodeResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400, lower, ""},
-		{emulator.CodeLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400, lower, ""},
-		{emulator.CodeTransactionConflict, "com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400, lower, ""},
-		{emulator.CodeTransactionInProgress, "com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400, lower, ""},
-		{emulator.CodeIdempotentParameterMismatch, "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, lower, ""},
-		{emulator.CodeItemCollectionSizeLimit, "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400, lower, ""},
-		{emulator.CodeTableNotFound, "com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400, lower, ""},
-		{emulator.CodeContinuousBackupsUnavailable, "com.amazonaws.dynamodb.v20120810#ContinuousBackupsUnavailableException", 400, lower, ""},
-		{emulator.CodePolicyNotFound, "com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400, lower, ""},
-		{emulator.CodeBackupNotFound, "com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400, lower, ""},
-		{emulator.CodeBackupInUse, "com.amazonaws.dynamodb.v20120810#BackupInUseException", 400, lower, ""},
-		{emulator.CodeTableAlreadyExists, "com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400, lower, ""},
-		{emulator.CodeTableInUse, "com.amazonaws.dynamodb.v20120810#TableInUseException", 400, lower, ""},
-		{emulator.CodeExpiredIterator, "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400, lower, ""},
-		{emulator.CodeTrimmedDataAccess, "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400, lower, ""},
-		{emulator.CodeInternalServerError, "com.amazonaws.dynamodb.v20120810#InternalServerError", 500, lower, ""},
-		{emulator.CodeInvalidRestoreTime, "com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, lower, ""},
-		{emulator.CodePointInTimeRecoveryUnavailable, "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400, lower, ""},
+		{api.CodeThrottling, "com.amazon.coral.availability#ThrottlingException", 400, lower, "throttlingReasons"},
+		{api.CodeProvisionedThroughputExceeded, "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400, lower, "ThrottlingReasons"},
+		{api.CodeRequestLimitExceeded, "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400, lower, "ThrottlingReasons"},
+		{api.CodeTransactionCanceled, "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400, upper, ""},
+		{api.CodeConditionalCheckFailed, "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400, lower, ""},
+		{api.CodeResourceNotFound, "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400, lower, ""},
+		{api.CodeResourceInUse, "com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400, lower, ""},
+		{api.CodeLimitExceeded, "com.amazonaws.dynamodb.v20120810#LimitExceededException", 400, lower, ""},
+		{api.CodeTransactionConflict, "com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400, lower, ""},
+		{api.CodeTransactionInProgress, "com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400, lower, ""},
+		{api.CodeIdempotentParameterMismatch, "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, lower, ""},
+		{api.CodeItemCollectionSizeLimit, "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400, lower, ""},
+		{api.CodeTableNotFound, "com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400, lower, ""},
+		{api.CodeContinuousBackupsUnavailable, "com.amazonaws.dynamodb.v20120810#ContinuousBackupsUnavailableException", 400, lower, ""},
+		{api.CodePolicyNotFound, "com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400, lower, ""},
+		{api.CodeBackupNotFound, "com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400, lower, ""},
+		{api.CodeBackupInUse, "com.amazonaws.dynamodb.v20120810#BackupInUseException", 400, lower, ""},
+		{api.CodeTableAlreadyExists, "com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400, lower, ""},
+		{api.CodeTableInUse, "com.amazonaws.dynamodb.v20120810#TableInUseException", 400, lower, ""},
+		{api.CodeExpiredIterator, "com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400, lower, ""},
+		{api.CodeTrimmedDataAccess, "com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400, lower, ""},
+		{api.CodeInternalServerError, "com.amazonaws.dynamodb.v20120810#InternalServerError", 500, lower, ""},
+		{api.CodeInvalidRestoreTime, "com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, lower, ""},
+		{api.CodePointInTimeRecoveryUnavailable, "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400, lower, ""},
 		{"SomeFutureException", "com.amazonaws.dynamodb.v20120810#SomeFutureException", 400, lower, ""},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			reasons := []emulator.ThrottlingReason{{Reason: "TableReadProvisionedThroughputExceeded", Resource: "arn:aws:dynamodb:us-east-1:000000000000:table/T"}}
-			status, body, err := encodeError(&emulator.Error{Code: tc.code, Message: "msg", ThrottlingReasons: reasons})
+			reasons := []api.ThrottlingReason{{Reason: "TableReadProvisionedThroughputExceeded", Resource: "arn:aws:dynamodb:us-east-1:000000000000:table/T"}}
+			status, body, err := encodeError(&api.Error{Code: tc.code, Message: "msg", ThrottlingReasons: reasons})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,14 +96,14 @@ func TestErrorTable(t *testing.T) {
 }
 
 func TestErrorOmitsEmptyMembers(t *testing.T) {
-	for _, e := range []*emulator.Error{
-		{Code: emulator.CodeProvisionedThroughputExceeded, Message: "m"},
-		{Code: emulator.CodeThrottling, Message: "m", ThrottlingReasons: []emulator.ThrottlingReason{}},
-		{Code: emulator.CodeTransactionCanceled, Message: "m"},
-		{Code: emulator.CodeConditionalCheckFailed, Message: "m"},
+	for _, e := range []*api.Error{
+		{Code: api.CodeProvisionedThroughputExceeded, Message: "m"},
+		{Code: api.CodeThrottling, Message: "m", ThrottlingReasons: []api.ThrottlingReason{}},
+		{Code: api.CodeTransactionCanceled, Message: "m"},
+		{Code: api.CodeConditionalCheckFailed, Message: "m"},
 		// Members the code does not carry are never sent.
-		{Code: emulator.CodeValidation, Message: "m", Item: av.Item{"a": {Type: av.TypeS, S: "x"}},
-			ThrottlingReasons: []emulator.ThrottlingReason{{Reason: "r"}}, CancellationReasons: []emulator.CancellationReason{{Code: "None"}}},
+		{Code: api.CodeValidation, Message: "m", Item: av.Item{"a": {Type: av.TypeS, S: "x"}},
+			ThrottlingReasons: []api.ThrottlingReason{{Reason: "r"}}, CancellationReasons: []api.CancellationReason{{Code: "None"}}},
 	} {
 		_, body, err := encodeError(e)
 		if err != nil {
@@ -124,26 +124,26 @@ func TestErrorGolden(t *testing.T) {
 	tableARN := "arn:aws:dynamodb:us-east-1:111122223333:table/TestTable"
 	for _, tc := range []struct {
 		name string
-		err  *emulator.Error
+		err  *api.Error
 	}{
-		{"validation", emulator.Validation("1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")},
-		{"resource_not_found", emulator.TableNotFound("Orders")},
-		{"throttling", &emulator.Error{Code: emulator.CodeThrottling,
+		{"validation", api.Validation("1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")},
+		{"resource_not_found", api.TableNotFound("Orders")},
+		{"throttling", &api.Error{Code: api.CodeThrottling,
 			Message:           "Throughput exceeds the maximum OnDemandThroughput configured on table or index",
-			ThrottlingReasons: []emulator.ThrottlingReason{{Reason: "TableWriteMaxOnDemandThroughputExceeded", Resource: tableARN}}}},
-		{"provisioned_throughput_exceeded", &emulator.Error{Code: emulator.CodeProvisionedThroughputExceeded,
+			ThrottlingReasons: []api.ThrottlingReason{{Reason: "TableWriteMaxOnDemandThroughputExceeded", Resource: tableARN}}}},
+		{"provisioned_throughput_exceeded", &api.Error{Code: api.CodeProvisionedThroughputExceeded,
 			Message:           "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
-			ThrottlingReasons: []emulator.ThrottlingReason{{Reason: "TableWriteProvisionedThroughputExceeded", Resource: tableARN}}}},
-		{"transaction_canceled", &emulator.Error{Code: emulator.CodeTransactionCanceled,
+			ThrottlingReasons: []api.ThrottlingReason{{Reason: "TableWriteProvisionedThroughputExceeded", Resource: tableARN}}}},
+		{"transaction_canceled", &api.Error{Code: api.CodeTransactionCanceled,
 			Message: "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]",
-			CancellationReasons: []emulator.CancellationReason{
+			CancellationReasons: []api.CancellationReason{
 				{Code: "None"},
 				{Code: "ConditionalCheckFailed", Message: "The conditional request failed", Item: av.Item{"pk": {Type: av.TypeS, S: "a"}, "n": {Type: av.TypeN, S: "1"}}},
 			}}},
-		{"conditional_check_failed", &emulator.Error{Code: emulator.CodeConditionalCheckFailed,
+		{"conditional_check_failed", &api.Error{Code: api.CodeConditionalCheckFailed,
 			Message: "The conditional request failed",
 			Item:    av.Item{"pk": {Type: av.TypeS, S: "a<b>&c"}, "ok": {Type: av.TypeBOOL, Bool: true}}}},
-		{"unknown_operation", &emulator.Error{Code: emulator.CodeUnknownOperation}},
+		{"unknown_operation", &api.Error{Code: api.CodeUnknownOperation}},
 		{"serialization", serializationError("class com.amazon.coral.value.json.numbers.TruncatingBigNumber can not be converted to an String")},
 		{"serialization_malformed", serializationError("")},
 		{"internal", internalError()},

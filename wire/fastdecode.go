@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -22,152 +22,18 @@ import (
 func fastDecode(body []byte, v any) (ok bool) {
 	s := &scanner{b: body}
 	switch in := v.(type) {
-	case *emulator.GetItemInput:
-		ok = s.object(func(k string) bool {
-			switch k {
-			case "TableName":
-				return s.strPtr(&in.TableName)
-			case "Key":
-				return s.item(&in.Key)
-			case "ConsistentRead":
-				return s.boolPtr(&in.ConsistentRead)
-			case "ReturnConsumedCapacity":
-				return s.strPtr(&in.ReturnConsumedCapacity)
-			case "ProjectionExpression":
-				return s.strPtr(&in.ProjectionExpression)
-			case "ExpressionAttributeNames":
-				return s.strMap(&in.ExpressionAttributeNames)
-			case "AttributesToGet":
-				return s.strList(&in.AttributesToGet)
-			}
-			return false
-		})
-	case *emulator.PutItemInput:
-		ok = s.object(func(k string) bool {
-			switch k {
-			case "TableName":
-				return s.strPtr(&in.TableName)
-			case "Item":
-				return s.item(&in.Item)
-			case "ReturnValues":
-				return s.strPtr(&in.ReturnValues)
-			case "ReturnConsumedCapacity":
-				return s.strPtr(&in.ReturnConsumedCapacity)
-			case "ReturnItemCollectionMetrics":
-				return s.strPtr(&in.ReturnItemCollectionMetrics)
-			case "ConditionalOperator":
-				return s.strPtr(&in.ConditionalOperator)
-			case "ConditionExpression":
-				return s.strPtr(&in.ConditionExpression)
-			case "ExpressionAttributeNames":
-				return s.strMap(&in.ExpressionAttributeNames)
-			case "ExpressionAttributeValues":
-				return s.avMap(&in.ExpressionAttributeValues)
-			case "ReturnValuesOnConditionCheckFailure":
-				return s.strPtr(&in.ReturnValuesOnConditionCheckFailure)
-			}
-			return false
-		})
-	case *emulator.UpdateItemInput:
-		ok = s.object(func(k string) bool {
-			switch k {
-			case "TableName":
-				return s.strPtr(&in.TableName)
-			case "Key":
-				return s.item(&in.Key)
-			case "ConditionalOperator":
-				return s.strPtr(&in.ConditionalOperator)
-			case "ReturnValues":
-				return s.strPtr(&in.ReturnValues)
-			case "ReturnConsumedCapacity":
-				return s.strPtr(&in.ReturnConsumedCapacity)
-			case "ReturnItemCollectionMetrics":
-				return s.strPtr(&in.ReturnItemCollectionMetrics)
-			case "UpdateExpression":
-				return s.strPtr(&in.UpdateExpression)
-			case "ConditionExpression":
-				return s.strPtr(&in.ConditionExpression)
-			case "ExpressionAttributeNames":
-				return s.strMap(&in.ExpressionAttributeNames)
-			case "ExpressionAttributeValues":
-				return s.avMap(&in.ExpressionAttributeValues)
-			case "ReturnValuesOnConditionCheckFailure":
-				return s.strPtr(&in.ReturnValuesOnConditionCheckFailure)
-			}
-			return false
-		})
-	case *emulator.DeleteItemInput:
-		ok = s.object(func(k string) bool {
-			switch k {
-			case "TableName":
-				return s.strPtr(&in.TableName)
-			case "Key":
-				return s.item(&in.Key)
-			case "ConditionalOperator":
-				return s.strPtr(&in.ConditionalOperator)
-			case "ReturnValues":
-				return s.strPtr(&in.ReturnValues)
-			case "ReturnConsumedCapacity":
-				return s.strPtr(&in.ReturnConsumedCapacity)
-			case "ReturnItemCollectionMetrics":
-				return s.strPtr(&in.ReturnItemCollectionMetrics)
-			case "ConditionExpression":
-				return s.strPtr(&in.ConditionExpression)
-			case "ExpressionAttributeNames":
-				return s.strMap(&in.ExpressionAttributeNames)
-			case "ExpressionAttributeValues":
-				return s.avMap(&in.ExpressionAttributeValues)
-			case "ReturnValuesOnConditionCheckFailure":
-				return s.strPtr(&in.ReturnValuesOnConditionCheckFailure)
-			}
-			return false
-		})
-	case *emulator.QueryInput:
-		ok = s.object(func(k string) bool {
-			switch k {
-			case "TableName":
-				return s.strPtr(&in.TableName)
-			case "IndexName":
-				return s.strPtr(&in.IndexName)
-			case "Select":
-				return s.strPtr(&in.Select)
-			case "AttributesToGet":
-				return s.strList(&in.AttributesToGet)
-			case "Limit":
-				return s.intPtr(&in.Limit)
-			case "ConsistentRead":
-				return s.boolPtr(&in.ConsistentRead)
-			case "ConditionalOperator":
-				return s.strPtr(&in.ConditionalOperator)
-			case "ScanIndexForward":
-				return s.boolPtr(&in.ScanIndexForward)
-			case "ExclusiveStartKey":
-				return s.item(&in.ExclusiveStartKey)
-			case "ReturnConsumedCapacity":
-				return s.strPtr(&in.ReturnConsumedCapacity)
-			case "ProjectionExpression":
-				return s.strPtr(&in.ProjectionExpression)
-			case "FilterExpression":
-				return s.strPtr(&in.FilterExpression)
-			case "KeyConditionExpression":
-				return s.strPtr(&in.KeyConditionExpression)
-			case "ExpressionAttributeNames":
-				return s.strMap(&in.ExpressionAttributeNames)
-			case "ExpressionAttributeValues":
-				return s.avMap(&in.ExpressionAttributeValues)
-			}
-			return false
-		})
-	case *emulator.BatchGetItemInput:
-		ok = s.object(func(k string) bool {
-			switch k {
-			case "RequestItems":
-				return s.requestItems(&in.RequestItems)
-			case "ReturnConsumedCapacity":
-				return s.strPtr(&in.ReturnConsumedCapacity)
-			}
-			return false
-		})
+	case *api.GetItemInput:
+		ok = s.getItem(in)
+	case *api.PutItemInput:
+		ok = s.putItem(in)
+	case *api.UpdateItemInput:
+		ok = s.updateItem(in)
+	case *api.DeleteItemInput:
+		ok = s.deleteItem(in)
+	case *api.QueryInput:
+		ok = s.query(in)
+	case *api.BatchGetItemInput:
+		ok = s.batchGetItem(in)
 	default:
 		return false
 	}
@@ -176,6 +42,170 @@ func fastDecode(body []byte, v any) (ok bool) {
 	}
 	s.ws()
 	return s.i == len(s.b)
+}
+
+// getItem reads the members of a GetItem request.
+func (s *scanner) getItem(in *api.GetItemInput) bool {
+	return s.object(func(k string) bool {
+		switch k {
+		case "TableName":
+			return s.strPtr(&in.TableName)
+		case "Key":
+			return s.item(&in.Key)
+		case "ConsistentRead":
+			return s.boolPtr(&in.ConsistentRead)
+		case "ReturnConsumedCapacity":
+			return s.strPtr(&in.ReturnConsumedCapacity)
+		case "ProjectionExpression":
+			return s.strPtr(&in.ProjectionExpression)
+		case "ExpressionAttributeNames":
+			return s.strMap(&in.ExpressionAttributeNames)
+		case "AttributesToGet":
+			return s.strList(&in.AttributesToGet)
+		}
+		return false
+	})
+}
+
+// putItem reads the members of a PutItem request.
+func (s *scanner) putItem(in *api.PutItemInput) bool {
+	return s.object(func(k string) bool {
+		switch k {
+		case "TableName":
+			return s.strPtr(&in.TableName)
+		case "Item":
+			return s.item(&in.Item)
+		case "ReturnValues":
+			return s.strPtr(&in.ReturnValues)
+		case "ReturnConsumedCapacity":
+			return s.strPtr(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return s.strPtr(&in.ReturnItemCollectionMetrics)
+		case "ConditionalOperator":
+			return s.strPtr(&in.ConditionalOperator)
+		case "ConditionExpression":
+			return s.strPtr(&in.ConditionExpression)
+		case "ExpressionAttributeNames":
+			return s.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return s.avMap(&in.ExpressionAttributeValues)
+		case "ReturnValuesOnConditionCheckFailure":
+			return s.strPtr(&in.ReturnValuesOnConditionCheckFailure)
+		}
+		return false
+	})
+}
+
+// updateItem reads the members of a UpdateItem request.
+func (s *scanner) updateItem(in *api.UpdateItemInput) bool {
+	return s.object(func(k string) bool {
+		switch k {
+		case "TableName":
+			return s.strPtr(&in.TableName)
+		case "Key":
+			return s.item(&in.Key)
+		case "ConditionalOperator":
+			return s.strPtr(&in.ConditionalOperator)
+		case "ReturnValues":
+			return s.strPtr(&in.ReturnValues)
+		case "ReturnConsumedCapacity":
+			return s.strPtr(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return s.strPtr(&in.ReturnItemCollectionMetrics)
+		case "UpdateExpression":
+			return s.strPtr(&in.UpdateExpression)
+		case "ConditionExpression":
+			return s.strPtr(&in.ConditionExpression)
+		case "ExpressionAttributeNames":
+			return s.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return s.avMap(&in.ExpressionAttributeValues)
+		case "ReturnValuesOnConditionCheckFailure":
+			return s.strPtr(&in.ReturnValuesOnConditionCheckFailure)
+		}
+		return false
+	})
+}
+
+// deleteItem reads the members of a DeleteItem request.
+func (s *scanner) deleteItem(in *api.DeleteItemInput) bool {
+	return s.object(func(k string) bool {
+		switch k {
+		case "TableName":
+			return s.strPtr(&in.TableName)
+		case "Key":
+			return s.item(&in.Key)
+		case "ConditionalOperator":
+			return s.strPtr(&in.ConditionalOperator)
+		case "ReturnValues":
+			return s.strPtr(&in.ReturnValues)
+		case "ReturnConsumedCapacity":
+			return s.strPtr(&in.ReturnConsumedCapacity)
+		case "ReturnItemCollectionMetrics":
+			return s.strPtr(&in.ReturnItemCollectionMetrics)
+		case "ConditionExpression":
+			return s.strPtr(&in.ConditionExpression)
+		case "ExpressionAttributeNames":
+			return s.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return s.avMap(&in.ExpressionAttributeValues)
+		case "ReturnValuesOnConditionCheckFailure":
+			return s.strPtr(&in.ReturnValuesOnConditionCheckFailure)
+		}
+		return false
+	})
+}
+
+// query reads the members of a Query request.
+func (s *scanner) query(in *api.QueryInput) bool {
+	return s.object(func(k string) bool {
+		switch k {
+		case "TableName":
+			return s.strPtr(&in.TableName)
+		case "IndexName":
+			return s.strPtr(&in.IndexName)
+		case "Select":
+			return s.strPtr(&in.Select)
+		case "AttributesToGet":
+			return s.strList(&in.AttributesToGet)
+		case "Limit":
+			return s.intPtr(&in.Limit)
+		case "ConsistentRead":
+			return s.boolPtr(&in.ConsistentRead)
+		case "ConditionalOperator":
+			return s.strPtr(&in.ConditionalOperator)
+		case "ScanIndexForward":
+			return s.boolPtr(&in.ScanIndexForward)
+		case "ExclusiveStartKey":
+			return s.item(&in.ExclusiveStartKey)
+		case "ReturnConsumedCapacity":
+			return s.strPtr(&in.ReturnConsumedCapacity)
+		case "ProjectionExpression":
+			return s.strPtr(&in.ProjectionExpression)
+		case "FilterExpression":
+			return s.strPtr(&in.FilterExpression)
+		case "KeyConditionExpression":
+			return s.strPtr(&in.KeyConditionExpression)
+		case "ExpressionAttributeNames":
+			return s.strMap(&in.ExpressionAttributeNames)
+		case "ExpressionAttributeValues":
+			return s.avMap(&in.ExpressionAttributeValues)
+		}
+		return false
+	})
+}
+
+// batchGetItem reads the members of a BatchGetItem request.
+func (s *scanner) batchGetItem(in *api.BatchGetItemInput) bool {
+	return s.object(func(k string) bool {
+		switch k {
+		case "RequestItems":
+			return s.requestItems(&in.RequestItems)
+		case "ReturnConsumedCapacity":
+			return s.strPtr(&in.ReturnConsumedCapacity)
+		}
+		return false
+	})
 }
 
 // scanner reads the plain JSON the fast path accepts; every method reports
@@ -472,13 +502,13 @@ func (s *scanner) avMap(p *map[string]av.Value) bool {
 
 // requestItems reads BatchGetItem's RequestItems: table name → keys and
 // attributes. A null entry is left to encoding/json.
-func (s *scanner) requestItems(p *map[string]emulator.KeysAndAttributes) bool {
+func (s *scanner) requestItems(p *map[string]api.KeysAndAttributes) bool {
 	if s.isNull() {
 		return true
 	}
-	m := map[string]emulator.KeysAndAttributes{}
+	m := map[string]api.KeysAndAttributes{}
 	ok := s.object(func(table string) bool {
-		var ka emulator.KeysAndAttributes
+		var ka api.KeysAndAttributes
 		ok := s.object(func(k string) bool {
 			switch k {
 			case "Keys":

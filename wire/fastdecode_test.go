@@ -6,17 +6,17 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 func fastTargets() []func() any {
 	return []func() any{
-		func() any { return new(emulator.GetItemInput) },
-		func() any { return new(emulator.PutItemInput) },
-		func() any { return new(emulator.UpdateItemInput) },
-		func() any { return new(emulator.DeleteItemInput) },
-		func() any { return new(emulator.QueryInput) },
-		func() any { return new(emulator.BatchGetItemInput) },
+		func() any { return new(api.GetItemInput) },
+		func() any { return new(api.PutItemInput) },
+		func() any { return new(api.UpdateItemInput) },
+		func() any { return new(api.DeleteItemInput) },
+		func() any { return new(api.QueryInput) },
+		func() any { return new(api.BatchGetItemInput) },
 	}
 }
 

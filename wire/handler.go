@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
 )
@@ -51,7 +52,27 @@ type Options struct {
 	// signed with a key they know, acts in that key's account, and is
 	// authorized against its identity policies and the resource policies.
 	Credentials *Credentials
+	// RequestTimeout bounds the work of one DynamoDB or Streams request:
+	// one still running then stops and is answered InternalServerError
+	// (HTTP 500, which SDKs retry). Zero means DefaultRequestTimeout,
+	// negative no deadline.
+	RequestTimeout time.Duration
 }
+
+// DefaultRequestTimeout is Options.RequestTimeout's default.
+const DefaultRequestTimeout = 30 * time.Second
+
+// Why a request stopped before its work was done (RequestDone.Stopped).
+const (
+	// StoppedCancelled: its client went away; it was not answered.
+	StoppedCancelled = "cancelled"
+	// StoppedDeadline: it ran past Options.RequestTimeout.
+	StoppedDeadline = "deadline"
+)
+
+// msgDeadline is the InternalServerError message of a request that ran
+// past its deadline (DynamoDB's own 500s say only "Internal server error").
+const msgDeadline = "Internal server error: the request ran past the server's request timeout (--request-timeout)"
 
 // contentTypeJSON10 is the media type of DynamoDB's JSON 1.0 protocol.
 const contentTypeJSON10 = "application/x-amz-json-1.0"
@@ -63,6 +84,8 @@ type handler struct {
 	dynamo  map[string]operation
 	streams map[string]operation
 	bufs    bufferPool // request bodies and responses of serveAPI
+	bodies  *bodyBudget
+	trim    memoryTrim
 }
 
 // NewHandler returns the HTTP handler serving the DynamoDB, DynamoDB Streams
@@ -78,12 +101,16 @@ func newHandler(eng *emulator.Engine, opts Options) *handler {
 	if opts.DefaultRegion == "" {
 		opts.DefaultRegion = DefaultRegion
 	}
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = DefaultRequestTimeout
+	}
 	h := &handler{
 		eng:     eng,
 		opts:    opts,
 		log:     zerolog.Nop(),
 		dynamo:  dynamoDBOperations(),
 		streams: streamsOperations(),
+		bodies:  newBodyBudget(bodyBudgetBytes),
 	}
 	if opts.Logger != nil {
 		h.log = *opts.Logger
@@ -136,7 +163,7 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 	if region == "" {
 		region = h.opts.DefaultRegion
 	}
-	ns := emulator.Namespace{Region: region}
+	ns := api.Namespace{Region: region}
 	body := "healthy: dynamodb." + region + "." + dnsSuffix(ns.Partition()) + " "
 	w.Header().Set("Content-Type", "text/plain")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
@@ -265,6 +292,12 @@ func readBody(r *http.Request, buf []byte) ([]byte, error) {
 // STS by its form-encoded Action (or JSON target).
 func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if n := bodyReservation(r.ContentLength); n > 0 {
+		if err := h.bodies.acquire(r.Context(), n); err != nil {
+			panic(http.ErrAbortHandler) // the client left while it waited
+		}
+		defer h.bodies.release(n)
+	}
 	bodyBuf := h.bufs.get()
 	body, err := readBody(r, bodyBuf.b)
 	// Whatever reads the body (decoders, authentication, the log line)
@@ -287,15 +320,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	scope := requestScope(r)
 	ns := h.opts.namespace(scope)
 	target := r.Header.Get("X-Amz-Target")
-	mediaType := ""
-	if ct := r.Header.Get("Content-Type"); ct == contentTypeJSON10 {
-		mediaType = ct // what every SDK sends, without parameters to parse
-	} else if ct != "" {
-		mediaType, _, _ = mime.ParseMediaType(ct)
-		if mediaType == "" {
-			mediaType = strings.ToLower(strings.TrimSpace(ct))
-		}
-	}
+	mediaType := requestMediaType(r.Header.Get("Content-Type"))
 	stsJSON := strings.HasPrefix(target, targetSTSJSON)
 	stsQuery := !stsJSON && target == "" && (mediaType == "application/x-www-form-urlencoded" || scope.Service == "sts")
 	kms := strings.HasPrefix(target, targetKMS)
@@ -308,7 +333,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		case kms:
 			service = "kms"
 		}
-		var aerr *emulator.Error
+		var aerr *api.Error
 		id, scope, aerr = h.authenticate(r, body, service, h.now())
 		if aerr != nil {
 			h.refuse(w, aerr, stsJSON, stsQuery, target, start)
@@ -317,21 +342,41 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
-		ns = emulator.Namespace{Account: id.Account, Region: scope.Region}
+		ns = api.Namespace{Account: id.Account, Region: scope.Region}
 	}
 
 	switch {
 	case stsJSON:
 		h.serveSTSJSON(w, r, ns, id, body, strings.TrimPrefix(target, targetSTSJSON), start)
-		return
 	case stsQuery:
 		h.serveSTSQuery(w, r, ns, id, body, start)
-		return
 	case kms:
 		h.serveKMS(w, ns, body, strings.TrimPrefix(target, targetKMS), start)
-		return
+	default:
+		h.serveDynamoDB(w, r, ns, id, body, target, mediaType, start)
 	}
+}
 
+// requestMediaType is the media type of a Content-Type header, without
+// its parameters.
+func requestMediaType(ct string) string {
+	if ct == contentTypeJSON10 {
+		return ct // what every SDK sends, without parameters to parse
+	}
+	if ct == "" {
+		return ""
+	}
+	mediaType, _, _ := mime.ParseMediaType(ct)
+	if mediaType == "" {
+		mediaType = strings.ToLower(strings.TrimSpace(ct))
+	}
+	return mediaType
+}
+
+// serveDynamoDB runs a DynamoDB or DynamoDB Streams operation, answers
+// and logs it (serveAPI's tail, once the request is read and
+// authenticated).
+func (h *handler) serveDynamoDB(w http.ResponseWriter, r *http.Request, ns api.Namespace, id *Identity, body []byte, target, mediaType string, start time.Time) {
 	respType := contentTypeJSON10
 	switch mediaType {
 	case "", contentTypeJSON10:
@@ -359,8 +404,14 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 
 	var out any
+	var err error
 	usage := &emulator.Usage{}
 	ctx := emulator.WithUsage(r.Context(), usage)
+	if h.opts.RequestTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.opts.RequestTimeout)
+		defer cancel()
+	}
 	if id != nil {
 		ctx = emulator.WithCaller(ctx, callerOf(id, r))
 	}
@@ -378,47 +429,86 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 		err = unknownOperation(target)
 	}
 
-	status := http.StatusOK
-	var resp, pooled []byte
-	var respBuf *pooledBuffer
-	var failed *emulator.Error
+	stopped := ""
+	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		if r.Context().Err() != nil {
+			// The client went away: nobody reads an answer.
+			h.stopped(StoppedCancelled, opFn != nil, opName, target, requestID, ns, body, usage, start)
+			panic(http.ErrAbortHandler)
+		}
+		stopped = StoppedDeadline
+		err = &api.Error{Code: api.CodeInternalServerError, Message: msgDeadline}
+	}
+	a := h.encodeAnswer(out, err, target, requestID)
+	writeBody(w, a.status, respType, a.resp)
+	if len(body) >= largeRequest || len(a.resp) >= largeRequest {
+		h.trim.largeDone()
+	}
+	if a.buf != nil {
+		h.bufs.put(a.buf, a.pooled) // Write copied it
+	}
+	if h.opts.OnRequest != nil {
+		errCode := ""
+		if a.failed != nil {
+			errCode = a.failed.Code
+		}
+		h.requestDone(RequestDone{Operation: opName, Status: a.status, ErrorCode: errCode, Stopped: stopped}, opFn != nil, start)
+	}
+	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, status: a.status, err: a.failed, stopped: stopped, start: start})
+}
+
+// answer is an operation's encoded answer.
+type answer struct {
+	status int
+	resp   []byte
+	failed *api.Error // nil on success
+	// buf, when set, is the pooled buffer resp was encoded in, to put back
+	// (with pooled, its contents) once resp is written.
+	buf    *pooledBuffer
+	pooled []byte
+}
+
+// encodeAnswer encodes the operation's output, or its error; an output
+// that does not encode is an internal error.
+func (h *handler) encodeAnswer(out any, err error, target, requestID string) answer {
+	a := answer{status: http.StatusOK}
 	if err == nil {
-		respBuf = h.bufs.get()
-		resp, err = appendOutput(respBuf.b, out)
-		pooled = resp
+		a.buf = h.bufs.get()
+		a.resp, err = appendOutput(a.buf.b, out)
+		a.pooled = a.resp
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding response")
 		}
 	}
 	if err != nil {
+		var failed *api.Error
 		if !errors.As(err, &failed) {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("internal error")
 			failed = internalError()
 		}
-		status, resp, err = encodeError(failed)
+		a.status, a.resp, err = encodeError(failed)
 		if err != nil {
 			h.log.Error().Err(err).Str("target", target).Str("requestId", requestID).Msg("encoding error response")
 			failed = internalError()
-			status, resp, _ = encodeError(failed)
+			a.status, a.resp, _ = encodeError(failed)
 		}
+		a.failed = failed
 	}
-	writeBody(w, status, respType, resp)
-	if respBuf != nil {
-		h.bufs.put(respBuf, pooled) // Write copied it
-	}
+	return a
+}
+
+// stopped reports a request whose client went away before it was done:
+// a log line and RequestDone, no answer.
+func (h *handler) stopped(why string, known bool, op, target, requestID string, ns api.Namespace, body []byte, usage *emulator.Usage, start time.Time) {
 	if h.opts.OnRequest != nil {
-		errCode := ""
-		if failed != nil {
-			errCode = failed.Code
-		}
-		h.requestDone(opFn != nil, opName, status, errCode, start)
+		h.requestDone(RequestDone{Operation: op, Stopped: why}, known, start)
 	}
-	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, status: status, err: failed, start: start})
+	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, stopped: why, start: start})
 }
 
 // run calls an operation, turning a panic into InternalServerError so one
 // bad request never takes the server down.
-func (h *handler) run(ctx context.Context, fn operation, ns emulator.Namespace, body []byte, target string) (out any, err error) {
+func (h *handler) run(ctx context.Context, fn operation, ns api.Namespace, body []byte, target string) (out any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			h.log.Error().Str("target", target).Str("panic", fmt.Sprint(p)).Bytes("stack", debug.Stack()).Msg("panic in operation")

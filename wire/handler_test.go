@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/pebblestore"
 )
 
@@ -193,13 +194,13 @@ func TestRequestTooLarge(t *testing.T) {
 
 func TestPanicAndInternalErrorsAre500(t *testing.T) {
 	hd := newTestHandler(t, Options{})
-	hd.dynamo["Boom"] = func(context.Context, *emulator.Engine, emulator.Namespace, []byte) (any, error) {
+	hd.dynamo["Boom"] = func(context.Context, *emulator.Engine, api.Namespace, []byte) (any, error) {
 		panic("boom")
 	}
-	hd.dynamo["Plain"] = func(context.Context, *emulator.Engine, emulator.Namespace, []byte) (any, error) {
+	hd.dynamo["Plain"] = func(context.Context, *emulator.Engine, api.Namespace, []byte) (any, error) {
 		return nil, errors.New("disk on fire")
 	}
-	hd.dynamo["Unencodable"] = func(context.Context, *emulator.Engine, emulator.Namespace, []byte) (any, error) {
+	hd.dynamo["Unencodable"] = func(context.Context, *emulator.Engine, api.Namespace, []byte) (any, error) {
 		return map[string]any{"x": func() {}}, nil
 	}
 	h := hd.routes()
@@ -219,11 +220,11 @@ func TestPanicAndInternalErrorsAre500(t *testing.T) {
 
 func TestDispatchDecodesAndPassesNamespace(t *testing.T) {
 	hd := newTestHandler(t, Options{AccessKeyAccounts: map[string]string{"AKIAMAPPED": "444455556666"}})
-	var gotNS emulator.Namespace
-	var gotIn *emulator.ListTablesInput
-	hd.dynamo["Probe"] = op(func(_ *emulator.Engine, _ context.Context, ns emulator.Namespace, in *emulator.ListTablesInput) (*emulator.DescribeLimitsOutput, error) {
+	var gotNS api.Namespace
+	var gotIn *api.ListTablesInput
+	hd.dynamo["Probe"] = op(func(_ *emulator.Engine, _ context.Context, ns api.Namespace, in *api.ListTablesInput) (*api.DescribeLimitsOutput, error) {
 		gotNS, gotIn = ns, in
-		return &emulator.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 80000}, nil
+		return &api.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 80000}, nil
 	})
 	r := do(hd.routes(), http.MethodPost, "DynamoDB_20120810.Probe", contentTypeJSON10, `{"Limit":7,"Other":1}`,
 		"Authorization", "AWS4-HMAC-SHA256 Credential=AKIAMAPPED/20260101/me-south-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x")
@@ -231,7 +232,7 @@ func TestDispatchDecodesAndPassesNamespace(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	checkEnvelope(t, r)
-	if gotNS != (emulator.Namespace{Account: "444455556666", Region: "me-south-1"}) || gotIn == nil || *gotIn.Limit != 7 {
+	if gotNS != (api.Namespace{Account: "444455556666", Region: "me-south-1"}) || gotIn == nil || *gotIn.Limit != 7 {
 		t.Errorf("engine saw %+v %+v", gotNS, gotIn)
 	}
 }
@@ -250,7 +251,7 @@ func TestDispatchCoversEngine(t *testing.T) {
 	}
 	et := reflect.TypeFor[*emulator.Engine]()
 	ctxT := reflect.TypeFor[context.Context]()
-	nsT := reflect.TypeFor[emulator.Namespace]()
+	nsT := reflect.TypeFor[api.Namespace]()
 	errT := reflect.TypeFor[error]()
 	n := 0
 	for m := range et.Methods() {
@@ -279,8 +280,8 @@ func TestDispatchCoversEngine(t *testing.T) {
 func TestResponseNumbers(t *testing.T) {
 	ts := 1767225600.123
 	units := 0.5
-	out := emulator.DescribeTableOutput{Table: &emulator.TableDescription{CreationDateTime: ts,
-		ProvisionedThroughput: emulator.ProvisionedThroughputDescription{LastIncreaseDateTime: &ts}}}
+	out := api.DescribeTableOutput{Table: &api.TableDescription{CreationDateTime: ts,
+		ProvisionedThroughput: api.ProvisionedThroughputDescription{LastIncreaseDateTime: &ts}}}
 	b, err := encodeOutput(out)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +289,7 @@ func TestResponseNumbers(t *testing.T) {
 	if !bytes.Contains(b, []byte(`"CreationDateTime":1767225600.123`)) || !bytes.Contains(b, []byte(`"LastIncreaseDateTime":1767225600.123`)) {
 		t.Errorf("timestamp rendering: %s", b)
 	}
-	b, _ = encodeOutput(emulator.ConsumedCapacity{CapacityUnits: &units})
+	b, _ = encodeOutput(api.ConsumedCapacity{CapacityUnits: &units})
 	if string(b) != `{"CapacityUnits":0.5}` {
 		t.Errorf("capacity rendering: %s", b)
 	}

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Defaults of Options.
@@ -154,13 +154,13 @@ func DerivedAccount(accessKeyID string) string {
 }
 
 // namespace returns the (account, Region) of a request with scope cs.
-func (o *Options) namespace(cs credentialScope) emulator.Namespace {
+func (o *Options) namespace(cs credentialScope) api.Namespace {
 	if o.SingleNamespace {
-		return emulator.Namespace{Account: o.DefaultAccount, Region: o.DefaultRegion}
+		return api.Namespace{Account: o.DefaultAccount, Region: o.DefaultRegion}
 	}
 	region := cs.Region
 	if region == "" {
 		region = o.DefaultRegion
 	}
-	return emulator.Namespace{Account: o.resolveAccount(cs.AccessKeyID), Region: region}
+	return api.Namespace{Account: o.resolveAccount(cs.AccessKeyID), Region: region}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 func TestParseAuthorization(t *testing.T) {
@@ -118,15 +118,15 @@ func TestNamespace(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		cs   credentialScope
-		want emulator.Namespace
+		want api.Namespace
 	}{
-		{"12-digit key is the account", credentialScope{AccessKeyID: "111122223333", Region: "us-west-2"}, emulator.Namespace{Account: "111122223333", Region: "us-west-2"}},
-		{"mapped key", credentialScope{AccessKeyID: "AKIAMAPPED", Region: "us-west-2"}, emulator.Namespace{Account: "222233334444", Region: "us-west-2"}},
-		{"unmapped key gets the default", credentialScope{AccessKeyID: "AKIAOTHER", Region: "us-west-2"}, emulator.Namespace{Account: "999999999999", Region: "us-west-2"}},
-		{"empty mapping gets the default", credentialScope{AccessKeyID: "AKIAEMPTY", Region: "us-west-2"}, emulator.Namespace{Account: "999999999999", Region: "us-west-2"}},
-		{"11 digits is a key, not an account", credentialScope{AccessKeyID: "11112222333"}, emulator.Namespace{Account: "999999999999", Region: "eu-north-1"}},
-		{"13 digits is a key, not an account", credentialScope{AccessKeyID: "1111222233334"}, emulator.Namespace{Account: "999999999999", Region: "eu-north-1"}},
-		{"unsigned", credentialScope{}, emulator.Namespace{Account: "999999999999", Region: "eu-north-1"}},
+		{"12-digit key is the account", credentialScope{AccessKeyID: "111122223333", Region: "us-west-2"}, api.Namespace{Account: "111122223333", Region: "us-west-2"}},
+		{"mapped key", credentialScope{AccessKeyID: "AKIAMAPPED", Region: "us-west-2"}, api.Namespace{Account: "222233334444", Region: "us-west-2"}},
+		{"unmapped key gets the default", credentialScope{AccessKeyID: "AKIAOTHER", Region: "us-west-2"}, api.Namespace{Account: "999999999999", Region: "us-west-2"}},
+		{"empty mapping gets the default", credentialScope{AccessKeyID: "AKIAEMPTY", Region: "us-west-2"}, api.Namespace{Account: "999999999999", Region: "us-west-2"}},
+		{"11 digits is a key, not an account", credentialScope{AccessKeyID: "11112222333"}, api.Namespace{Account: "999999999999", Region: "eu-north-1"}},
+		{"13 digits is a key, not an account", credentialScope{AccessKeyID: "1111222233334"}, api.Namespace{Account: "999999999999", Region: "eu-north-1"}},
+		{"unsigned", credentialScope{}, api.Namespace{Account: "999999999999", Region: "eu-north-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := o.namespace(tc.cs); got != tc.want {
@@ -156,7 +156,7 @@ func TestNamespaceModes(t *testing.T) {
 		}
 	}
 	shared := Options{DefaultAccount: "999999999999", DefaultRegion: "eu-north-1", SingleNamespace: true}
-	want := emulator.Namespace{Account: "999999999999", Region: "eu-north-1"}
+	want := api.Namespace{Account: "999999999999", Region: "eu-north-1"}
 	for _, cs := range []credentialScope{{AccessKeyID: "111122223333", Region: "us-west-2"}, {AccessKeyID: "x"}} {
 		if got := shared.namespace(cs); got != want {
 			t.Errorf("single namespace: %+v -> %+v, want %+v", cs, got, want)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // InsightsAdminPath serves the top keys Contributor Insights counted, which
@@ -70,11 +71,11 @@ func (h *handler) insightsAdmin(w http.ResponseWriter, r *http.Request) {
 		}
 		span = time.Duration(m) * time.Minute
 	}
-	ns := emulator.Namespace{Account: ans.Account, Region: ans.Region}
+	ns := api.Namespace{Account: ans.Account, Region: ans.Region}
 	rep, err := h.eng.ContributorInsightsTop(r.Context(), ns, table, q.Get("index"), top, span)
-	var ee *emulator.Error
+	var ee *api.Error
 	switch {
-	case errors.As(err, &ee) && ee.Code == emulator.CodeResourceNotFound:
+	case errors.As(err, &ee) && ee.Code == api.CodeResourceNotFound:
 		fail(http.StatusNotFound, ee.Message)
 		return
 	case errors.As(err, &ee):

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // KMS answers DescribeKey for the AWS-managed key alias/aws/dynamodb only:
@@ -43,7 +43,7 @@ type kmsKeyMetadata struct {
 }
 
 // managedKeyMetadata describes ns's alias/aws/dynamodb key.
-func managedKeyMetadata(ns emulator.Namespace) kmsKeyMetadata {
+func managedKeyMetadata(ns api.Namespace) kmsKeyMetadata {
 	arn := ns.ManagedKeyARN()
 	return kmsKeyMetadata{
 		AWSAccountID: ns.Account, KeyID: arn[strings.LastIndexByte(arn, '/')+1:], Arn: arn,
@@ -56,7 +56,7 @@ func managedKeyMetadata(ns emulator.Namespace) kmsKeyMetadata {
 }
 
 // kmsDescribeKey answers DescribeKey's body in ns: the status and response.
-func kmsDescribeKey(ns emulator.Namespace, body []byte) (int, []byte) {
+func kmsDescribeKey(ns api.Namespace, body []byte) (int, []byte) {
 	var in struct{ KeyId *string } //nolint:revive // KMS's member name
 	if err := json.Unmarshal(body, &in); err != nil {
 		return kmsError(http.StatusBadRequest, "SerializationException", "")
@@ -92,7 +92,7 @@ func kmsError(status int, code, message string) (int, []byte) {
 }
 
 // serveKMS serves a KMS request (X-Amz-Target TrentService.<Action>).
-func (h *handler) serveKMS(w http.ResponseWriter, ns emulator.Namespace, body []byte, action string, start time.Time) {
+func (h *handler) serveKMS(w http.ResponseWriter, ns api.Namespace, body []byte, action string, start time.Time) {
 	requestID := newUUID()
 	w.Header().Set("x-amzn-RequestId", requestID)
 	var status int

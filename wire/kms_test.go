@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // TestKMSDescribeKey checks the one KMS answer ExtendDB gives: the
@@ -16,7 +16,7 @@ import (
 func TestKMSDescribeKey(t *testing.T) {
 	h := newTestHandler(t, Options{}).routes()
 	auth := []string{"Authorization", "AWS4-HMAC-SHA256 Credential=111122223333/20260101/ap-northeast-1/kms/aws4_request, SignedHeaders=host, Signature=x"}
-	ns := emulator.Namespace{Account: "111122223333", Region: "ap-northeast-1"}
+	ns := api.Namespace{Account: "111122223333", Region: "ap-northeast-1"}
 	arn := ns.ManagedKeyARN()
 	keyID := arn[strings.LastIndexByte(arn, '/')+1:]
 	describe := func(keyID string) response {

@@ -23,11 +23,17 @@ type RequestDone struct {
 	ErrorCode string
 	// Duration is from the request's arrival to its response's write.
 	Duration time.Duration
+	// Stopped says why a request stopped before its work was done:
+	// StoppedCancelled (its client went away; Status is 0, nothing was
+	// sent) or StoppedDeadline (it ran past Options.RequestTimeout and
+	// was answered 500); "" for every other request.
+	Stopped string
 }
 
-// requestDone calls Options.OnRequest; code is the error sent, "" if none.
-func (h *handler) requestDone(known bool, op string, status int, code string, start time.Time) {
-	d := RequestDone{Operation: op, Status: status, ErrorCode: code, Duration: time.Since(start)}
+// requestDone completes d (its Duration, "Unknown" for an operation no
+// handler serves) and calls Options.OnRequest.
+func (h *handler) requestDone(d RequestDone, known bool, start time.Time) {
+	d.Duration = time.Since(start)
 	if !known {
 		d.Operation = "Unknown"
 	}

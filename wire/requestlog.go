@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/rs/zerolog"
 )
 
 // unknownOperation is the error for a target no handler serves. Unlike
 // DynamoDB (whose UnknownOperationException has no message) it says which
 // operation, and whether ExtendDB lacks it or DynamoDB has no such thing.
-func unknownOperation(target string) *emulator.Error {
+func unknownOperation(target string) *api.Error {
 	msg := "Unknown operation: " + target
 	switch {
 	case target == "":
@@ -20,7 +21,7 @@ func unknownOperation(target string) *emulator.Error {
 	case isAPIOperation(target):
 		msg = "ExtendDB does not implement " + target + " yet; docs/differences.md lists what is missing"
 	}
-	return &emulator.Error{Code: emulator.CodeUnknownOperation, Message: msg}
+	return &api.Error{Code: api.CodeUnknownOperation, Message: msg}
 }
 
 // isAPIOperation reports whether target is an operation of DynamoDB or
@@ -48,12 +49,14 @@ const dynamoDBAPIOperations = " BatchExecuteStatement BatchGetItem BatchWriteIte
 // requestLog is what one DynamoDB or Streams request leaves in the log.
 type requestLog struct {
 	target, requestID string
-	ns                emulator.Namespace
+	ns                api.Namespace
 	body              []byte
 	usage             *emulator.Usage
 	status            int
-	err               *emulator.Error // nil on success
-	start             time.Time
+	err               *api.Error // nil on success
+	// stopped is RequestDone.Stopped: why the work stopped early.
+	stopped string
+	start   time.Time
 }
 
 // maxTableNameScan bounds the body searched for a TableName when the
@@ -83,11 +86,14 @@ func (h *handler) logRequest(l requestLog) {
 		}
 	}
 	lvl := zerolog.InfoLevel
+	if l.stopped != "" {
+		lvl = zerolog.WarnLevel
+	}
 	code := ""
 	if l.err != nil {
 		code = l.err.Code
 		switch code {
-		case emulator.CodeThrottling, emulator.CodeProvisionedThroughputExceeded, emulator.CodeRequestLimitExceeded, emulator.CodeUnknownOperation:
+		case api.CodeThrottling, api.CodeProvisionedThroughputExceeded, api.CodeRequestLimitExceeded, api.CodeUnknownOperation:
 			lvl = zerolog.WarnLevel
 		}
 	}
@@ -99,7 +105,9 @@ func (h *handler) logRequest(l requestLog) {
 	if table != "" {
 		ev = ev.Str("table", table)
 	}
-	ev = ev.Int("status", l.status)
+	if l.status != 0 {
+		ev = ev.Int("status", l.status)
+	}
 	if code != "" {
 		ev = ev.Str("error", code)
 	}
@@ -116,7 +124,11 @@ func (h *handler) logRequest(l requestLog) {
 	ev = ev.Float64("ms", float64(time.Since(l.start).Microseconds())/1000).
 		Str("account", l.ns.Account).Str("region", l.ns.Region).Str("requestId", l.requestID)
 	switch {
-	case code == emulator.CodeUnknownOperation:
+	case l.stopped == StoppedCancelled:
+		ev.Str("stopped", l.stopped).Msg("stopped: the client went away before the answer")
+	case l.stopped == StoppedDeadline:
+		ev.Str("stopped", l.stopped).Msg("stopped: the request ran past --request-timeout")
+	case code == api.CodeUnknownOperation:
 		ev.Str("target", l.target).Msg(l.err.Message)
 	case lvl == zerolog.WarnLevel:
 		if rs := l.err.ThrottlingReasons; len(rs) > 0 {

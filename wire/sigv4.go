@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // SigV4 verification for --auth=sigv4. The checks run in the order DynamoDB
@@ -35,7 +35,7 @@ const (
 	signingAlgorithm = "AWS4-HMAC-SHA256"
 )
 
-func authError(code, msg string) *emulator.Error { return &emulator.Error{Code: code, Message: msg} }
+func authError(code, msg string) *api.Error { return &api.Error{Code: code, Message: msg} }
 
 // authorization is a parsed SigV4 Authorization header.
 type authorization struct {
@@ -48,7 +48,7 @@ type authorization struct {
 // parseSigV4 parses an Authorization header, failing with DynamoDB's
 // IncompleteSignatureException. hasDate says whether X-Amz-Date or Date is
 // present (its absence is reported with the missing parameters).
-func parseSigV4(h string, hasDate bool) (authorization, *emulator.Error) {
+func parseSigV4(h string, hasDate bool) (authorization, *api.Error) {
 	var a authorization
 	alg, rest, _ := strings.Cut(strings.TrimSpace(h), " ")
 	a.Algorithm = alg
@@ -82,7 +82,7 @@ func parseSigV4(h string, hasDate bool) (authorization, *emulator.Error) {
 }
 
 // requestDate reads X-Amz-Date (else Date) and checks it against now.
-func requestDate(r *http.Request, now time.Time) (time.Time, string, *emulator.Error) {
+func requestDate(r *http.Request, now time.Time) (time.Time, string, *api.Error) {
 	raw := r.Header.Get("X-Amz-Date")
 	t, err := time.Parse(amzDateLayout, raw)
 	if raw == "" {
@@ -106,7 +106,7 @@ func requestDate(r *http.Request, now time.Time) (time.Time, string, *emulator.E
 
 // checkScope checks KEY/DATE/REGION/SERVICE/aws4_request against the
 // request's date and the service it reached.
-func checkScope(cred string, date time.Time, rawDate, service string) (credentialScope, *emulator.Error) {
+func checkScope(cred string, date time.Time, rawDate, service string) (credentialScope, *api.Error) {
 	parts := strings.Split(strings.TrimRight(cred, "/"), "/")
 	if len(parts) != 5 {
 		return credentialScope{}, authError(CodeIncompleteSignature, "Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '"+cred+"'")
@@ -133,7 +133,7 @@ func checkScope(cred string, date time.Time, rawDate, service string) (credentia
 
 // authenticate verifies r (body read already) as a request to service
 // ("dynamodb" or "sts") and returns the caller and its credential scope.
-func (h *handler) authenticate(r *http.Request, body []byte, service string, now time.Time) (*Identity, credentialScope, *emulator.Error) {
+func (h *handler) authenticate(r *http.Request, body []byte, service string, now time.Time) (*Identity, credentialScope, *api.Error) {
 	creds := h.opts.Credentials
 	hdr := r.Header.Get("Authorization")
 	if hdr == "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -131,7 +132,7 @@ func caller(t testing.TB, srv http.Handler) func(op, body string) string {
 	}
 }
 
-var testNS = emulator.Namespace{Account: DefaultAccount, Region: DefaultRegion}
+var testNS = api.Namespace{Account: DefaultAccount, Region: DefaultRegion}
 
 // checkPages runs a Query or Scan request (a JSON object without its
 // closing brace) page by page through the handler and through the
@@ -147,22 +148,22 @@ func checkPages(t *testing.T, h *handler, call func(op, body string) string, op,
 		var err error
 		switch op {
 		case "Query":
-			var in emulator.QueryInput
+			var in api.QueryInput
 			if e := decodeInput([]byte(body), &in); e != nil {
 				t.Fatal(e)
 			}
-			var o *emulator.ReadManyOutput
+			var o *api.ReadManyOutput
 			o, err = h.eng.Query(t.Context(), testNS, &in)
 			if err == nil {
 				out = o
 				esk = lekMember(o.LastEvaluatedKey)
 			}
 		case "Scan":
-			var in emulator.ScanInput
+			var in api.ScanInput
 			if e := decodeInput([]byte(body), &in); e != nil {
 				t.Fatal(e)
 			}
-			var o *emulator.ReadManyOutput
+			var o *api.ReadManyOutput
 			o, err = h.eng.Scan(t.Context(), testNS, &in)
 			if err == nil {
 				out = o
@@ -286,7 +287,7 @@ func TestStoredPagesMatchDecoded(t *testing.T) {
 func checkBatchGet(t testing.TB, h *handler, call func(op, body string) string, req string) {
 	t.Helper()
 	got := call("BatchGetItem", req)
-	var in emulator.BatchGetItemInput
+	var in api.BatchGetItemInput
 	if e := decodeInput([]byte(req), &in); e != nil {
 		t.Fatal(e)
 	}
@@ -324,7 +325,7 @@ func FuzzStoredPagesMatchDecoded(f *testing.F) {
 		it["sk"] = av.Value{Type: av.TypeN, S: "1"}
 		delete(it, "gk")
 		delete(it, "lk")
-		var in emulator.PutItemInput
+		var in api.PutItemInput
 		if e := decodeInput([]byte(`{"TableName":"Tbl","Item":`+string(av.AppendItemJSON(nil, it))+`}`), &in); e != nil {
 			return
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // STS answers GetCallerIdentity for the caller's (account, Region) so tools
@@ -32,7 +32,7 @@ type callerIdentity struct {
 	UserId  string `json:"UserId"` //nolint:revive // STS's member name
 }
 
-func identityOf(ns emulator.Namespace, id *Identity) callerIdentity {
+func identityOf(ns api.Namespace, id *Identity) callerIdentity {
 	if id != nil {
 		return callerIdentity{Account: id.Account, Arn: id.ARN, UserId: id.UserID}
 	}
@@ -64,7 +64,7 @@ func newUUID() string {
 // every STS client up to aws-sdk-go-v2 service/sts v1.52 uses, and its
 // presigned GET form (GET /?Action=GetCallerIdentity&X-Amz-Credential=…),
 // which tools such as EKS and Vault authenticators send.
-func (h *handler) serveSTSQuery(w http.ResponseWriter, r *http.Request, ns emulator.Namespace, id *Identity, body []byte, start time.Time) {
+func (h *handler) serveSTSQuery(w http.ResponseWriter, r *http.Request, ns api.Namespace, id *Identity, body []byte, start time.Time) {
 	requestID := newUUID()
 	params, err := url.ParseQuery(string(body))
 	if err != nil {
@@ -116,7 +116,7 @@ func (h *handler) serveSTSQuery(w http.ResponseWriter, r *http.Request, ns emula
 
 // serveSTSJSON serves STS over awsJson1_0 (X-Amz-Target
 // AWSSecurityTokenServiceV20110615.<Action>), which newer SDKs may use.
-func (h *handler) serveSTSJSON(w http.ResponseWriter, _ *http.Request, ns emulator.Namespace, id *Identity, body []byte, action string, start time.Time) {
+func (h *handler) serveSTSJSON(w http.ResponseWriter, _ *http.Request, ns api.Namespace, id *Identity, body []byte, action string, start time.Time) {
 	requestID := newUUID()
 	w.Header().Set("x-amzn-RequestId", requestID)
 	status := http.StatusOK
@@ -147,7 +147,7 @@ func (h *handler) serveSTSJSON(w http.ResponseWriter, _ *http.Request, ns emulat
 				"SessionToken": s.SessionToken, "Expiration": s.Expires.Unix()},
 		})
 	default:
-		status, resp, _ = encodeError(&emulator.Error{Code: emulator.CodeUnknownOperation})
+		status, resp, _ = encodeError(&api.Error{Code: api.CodeUnknownOperation})
 	}
 	writeBody(w, status, contentTypeJSON10, resp)
 	h.log.Debug().Str("action", "sts:"+action).Str("account", ns.Account).Str("region", ns.Region).

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/httpfront"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/kv"
@@ -33,27 +34,17 @@ import (
 // serveConfig is everything `extenddb serve` is told. Each field is one flag
 // (see register); defaults live in newServeConfig.
 type serveConfig struct {
+	storeSettings
+	emulatedDelays
+	workerIntervals
 	addr              string
-	dataDir           string
-	inMemory          bool
-	store             string
 	defaultAccount    string
 	defaultRegion     string
 	logLevel          string
 	logFormat         string
-	sync              bool
-	transitionDelay   time.Duration
-	policyUpdateBlock time.Duration
-	replicationDelay  time.Duration
 	legacyGlobal      bool
-	pitrLag           time.Duration
-	ttlInterval       time.Duration
-	autoScaleInterval time.Duration
-	autoScalePoint    time.Duration
 	shutdownTimeout   time.Duration
-	cacheSize         byteSize
-	memTableSize      byteSize
-	lease             time.Duration
+	requestTimeout    time.Duration
 	accessKeyAccounts accessKeyAccounts
 	accountPerKey     bool
 	sharedDB          bool
@@ -70,10 +61,52 @@ type serveConfig struct {
 	web               webConfig
 }
 
+// The groups of serveConfig's fields are embedded, so each field is still
+// c.name wherever it is read or registered.
+
+// storeSettings is where and how the data is stored.
+type storeSettings struct {
+	dataDir      string
+	inMemory     bool
+	store        string
+	sync         bool
+	cacheSize    byteSize
+	memTableSize byteSize
+	lease        time.Duration
+}
+
+// emulatedDelays are the waits of DynamoDB that ExtendDB reproduces.
+type emulatedDelays struct {
+	transitionDelay   time.Duration
+	policyUpdateBlock time.Duration
+	replicationDelay  time.Duration
+	pitrLag           time.Duration
+}
+
+// workerIntervals are the periods of the background workers.
+type workerIntervals struct {
+	ttlInterval       time.Duration
+	autoScaleInterval time.Duration
+	autoScalePoint    time.Duration
+}
+
 func newServeConfig(getenv func(string) string) serveConfig {
 	return serveConfig{
+		storeSettings: storeSettings{
+			dataDir:      defaultDataDir(getenv),
+			cacheSize:    pebblestore.DefaultCacheSize,
+			memTableSize: pebblestore.DefaultMemTableSize,
+			lease:        emulator.DefaultLeaseDuration,
+		},
+		emulatedDelays: emulatedDelays{
+			pitrLag: emulator.DefaultPITRLag,
+		},
+		workerIntervals: workerIntervals{
+			ttlInterval:       emulator.DefaultTTLInterval,
+			autoScaleInterval: emulator.DefaultAutoScaleInterval,
+			autoScalePoint:    time.Minute,
+		},
 		addr:              ":8000",
-		dataDir:           defaultDataDir(getenv),
 		defaultAccount:    wire.DefaultAccount,
 		defaultRegion:     wire.DefaultRegion,
 		logLevel:          "info",
@@ -81,13 +114,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 		auth:              "off",
 		httpFront:         "fast",
 		shutdownTimeout:   10 * time.Second,
-		cacheSize:         pebblestore.DefaultCacheSize,
-		memTableSize:      pebblestore.DefaultMemTableSize,
-		ttlInterval:       emulator.DefaultTTLInterval,
-		autoScaleInterval: emulator.DefaultAutoScaleInterval,
-		autoScalePoint:    time.Minute,
-		pitrLag:           emulator.DefaultPITRLag,
-		lease:             emulator.DefaultLeaseDuration,
+		requestTimeout:    wire.DefaultRequestTimeout,
 		accessKeyAccounts: accessKeyAccounts{},
 		iac:               iacConfig{getenv: getenv},
 		throttle:          newThrottleConfig(),
@@ -130,6 +157,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.autoScalePoint, "auto-scale-datapoint", c.autoScalePoint, "`DURATION` one auto scaling datapoint covers (the service's is 1m); shorter makes auto scaling react sooner")
 	fs.DurationVar(&c.lease, "lease", c.lease, "`DURATION` of the leases of a store several processes share: a dead leader's workers move to another process this long after its last renewal")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
+	fs.DurationVar(&c.requestTimeout, "request-timeout", c.requestTimeout, "`DURATION` one request may run: one still running then stops and is answered 500 InternalServerError, which SDKs retry; 0 is no limit")
 	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
 	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
 	fs.StringVar(&c.auth, "auth", c.auth, "`MODE` of authentication: off (any request is served, as DynamoDB Local) or sigv4 (every request must be signed with a key of --credentials and is authorized by IAM policies)")
@@ -262,6 +290,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.autoScalePoint <= 0 {
 		return fmt.Errorf("--auto-scale-datapoint %s: must be positive", c.autoScalePoint)
+	}
+	if c.requestTimeout < 0 {
+		return fmt.Errorf("--request-timeout %s: must not be negative", c.requestTimeout)
 	}
 	if c.shutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.shutdownTimeout)
@@ -459,21 +490,9 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			err = errors.Join(err, fmt.Errorf("closing store: %w", cerr))
 		}
 	}()
-	engOpts := emulator.Options{
-		Store:              store,
-		Sync:               cfg.sync,
-		TransitionDelay:    cfg.transitionDelay,
-		PolicyUpdateBlock:  cfg.policyUpdateBlock,
-		ReplicationDelay:   cfg.replicationDelay,
-		LegacyGlobalTables: cfg.legacyGlobal,
-		Logger:             &log,
-	}
-	if cfg.kinesisEndpoint != "" {
-		sink, err := kinesissink.New(kinesissink.Options{Endpoint: cfg.kinesisEndpoint})
-		if err != nil {
-			return err
-		}
-		engOpts.Kinesis = sink
+	engOpts, err := engineOptions(cfg, store, &log)
+	if err != nil {
+		return err
 	}
 	objects, cleanup, err := openObjects(cfg, log)
 	if err != nil {
@@ -484,17 +503,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	cfg.throttle.apply(&engOpts)
 	web := newWeb(cfg.web)
 	engOpts.Observer = web.observer()
-	engOpts.TTLInterval = cfg.ttlInterval
-	engOpts.LeaseDuration = cfg.lease
-	engOpts.PITRLag = pitrLagOption(cfg.pitrLag)
-	if cfg.ttlInterval == 0 {
-		engOpts.TTLInterval = -1 // the engine's "off"
-	}
-	engOpts.AutoScaleInterval = cfg.autoScaleInterval
-	engOpts.AutoScaleDatapoint = cfg.autoScalePoint
-	if cfg.autoScaleInterval == 0 {
-		engOpts.AutoScaleInterval = -1 // the engine's "off"
-	}
+	backgroundOptions(&engOpts, cfg)
 	eng, err := emulator.New(engOpts)
 	if err != nil {
 		return err
@@ -516,16 +525,8 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			return err
 		}
 	}
-	wireOpts := wire.Options{
-		Credentials:         creds,
-		DefaultAccount:      cfg.defaultAccount,
-		DefaultRegion:       cfg.defaultRegion,
-		AccessKeyAccounts:   cfg.accessKeyAccounts,
-		AccountPerAccessKey: cfg.accountPerKey,
-		SingleNamespace:     cfg.sharedDB,
-		Logger:              &log,
-	}
-	defaultNS := emulator.Namespace{Account: cfg.defaultAccount, Region: cfg.defaultRegion}
+	wireOpts := wireOptions(cfg, creds, &log)
+	defaultNS := api.Namespace{Account: cfg.defaultAccount, Region: cfg.defaultRegion}
 	if err := web.mount(eng, pebble, defaultNS, loaded, &wireOpts); err != nil {
 		return err
 	}
@@ -543,7 +544,72 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		return err
 	}
 	srv := newHTTPServer(cfg.httpFront, handler, newStdLogger(log), context.WithoutCancel(ctx))
-	ev := log.Info().Str("addr", ln.Addr().String())
+	logServing(log, cfg, ln.Addr())
+	// Scripts wait for this line, or for the port, and then expect the other:
+	// the line is out before the first request can be answered.
+	flushLog()
+	return serveUntilDone(ctx, stop, cfg, log, srv, ln)
+}
+
+// engineOptions is the engine's options from cfg, before the object store,
+// throttling, observer and background workers are added.
+func engineOptions(cfg serveConfig, store kv.Store, log *zerolog.Logger) (emulator.Options, error) {
+	engOpts := emulator.Options{
+		Store:              store,
+		Sync:               cfg.sync,
+		TransitionDelay:    cfg.transitionDelay,
+		PolicyUpdateBlock:  cfg.policyUpdateBlock,
+		ReplicationDelay:   cfg.replicationDelay,
+		LegacyGlobalTables: cfg.legacyGlobal,
+		Logger:             log,
+	}
+	if cfg.kinesisEndpoint != "" {
+		sink, err := kinesissink.New(kinesissink.Options{Endpoint: cfg.kinesisEndpoint})
+		if err != nil {
+			return engOpts, err
+		}
+		engOpts.Kinesis = sink
+	}
+	return engOpts, nil
+}
+
+// backgroundOptions sets the engine's options of its background work: TTL
+// expiry, leases, point-in-time recovery and auto scaling.
+func backgroundOptions(engOpts *emulator.Options, cfg serveConfig) {
+	engOpts.TTLInterval = cfg.ttlInterval
+	engOpts.LeaseDuration = cfg.lease
+	engOpts.PITRLag = pitrLagOption(cfg.pitrLag)
+	if cfg.ttlInterval == 0 {
+		engOpts.TTLInterval = -1 // the engine's "off"
+	}
+	engOpts.AutoScaleInterval = cfg.autoScaleInterval
+	engOpts.AutoScaleDatapoint = cfg.autoScalePoint
+	if cfg.autoScaleInterval == 0 {
+		engOpts.AutoScaleInterval = -1 // the engine's "off"
+	}
+}
+
+// wireOptions is the API handler's options from cfg.
+func wireOptions(cfg serveConfig, creds *wire.Credentials, log *zerolog.Logger) wire.Options {
+	wireOpts := wire.Options{
+		Credentials:         creds,
+		DefaultAccount:      cfg.defaultAccount,
+		DefaultRegion:       cfg.defaultRegion,
+		AccessKeyAccounts:   cfg.accessKeyAccounts,
+		AccountPerAccessKey: cfg.accountPerKey,
+		SingleNamespace:     cfg.sharedDB,
+		Logger:              log,
+		RequestTimeout:      cfg.requestTimeout,
+	}
+	if cfg.requestTimeout == 0 {
+		wireOpts.RequestTimeout = -1 // no limit
+	}
+	return wireOpts
+}
+
+// logServing logs that the server listens on addr, with where its data is.
+func logServing(log zerolog.Logger, cfg serveConfig, addr net.Addr) {
+	ev := log.Info().Str("addr", addr.String())
 	switch {
 	case cfg.store != "":
 		ev = ev.Str("store", redactURL(cfg.store))
@@ -554,10 +620,11 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	}
 	ev.Str("account", cfg.defaultAccount).Str("region", cfg.defaultRegion).
 		Bool("sync", cfg.sync).Str("version", versionString()).Msg("extenddb serving")
-	// Scripts wait for this line, or for the port, and then expect the other:
-	// the line is out before the first request can be answered.
-	flushLog()
+}
 
+// serveUntilDone serves on ln until ctx is done, then drains in-flight
+// requests for at most --shutdown-timeout.
+func serveUntilDone(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log zerolog.Logger, srv httpServer, ln net.Listener) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/throttle"
 )
 
@@ -79,7 +80,7 @@ func (c *throttleConfig) apply(o *emulator.Options) {
 		PartitionWriteUnits: c.partitionWrite,
 		InitialBurstSeconds: c.initialBurst,
 	}
-	o.Limits = emulator.DescribeLimitsOutput{
+	o.Limits = api.DescribeLimitsOutput{
 		AccountMaxReadCapacityUnits:  c.accountRead,
 		AccountMaxWriteCapacityUnits: c.accountWrite,
 		TableMaxReadCapacityUnits:    c.tableRead,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 func TestThrottleFlags(t *testing.T) {
@@ -27,7 +28,7 @@ func TestThrottleFlags(t *testing.T) {
 		}},
 		{[]string{"--account-read-units=5", "--account-write-units=6", "--table-read-units=7", "--table-write-units=8",
 			"--partition-read-units=9", "--partition-write-units=10"}, "", func(t *testing.T, o emulator.Options) {
-			want := emulator.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 5, AccountMaxWriteCapacityUnits: 6, TableMaxReadCapacityUnits: 7, TableMaxWriteCapacityUnits: 8}
+			want := api.DescribeLimitsOutput{AccountMaxReadCapacityUnits: 5, AccountMaxWriteCapacityUnits: 6, TableMaxReadCapacityUnits: 7, TableMaxWriteCapacityUnits: 8}
 			if o.Limits != want || o.Throttle.PartitionReadUnits != 9 || o.Throttle.PartitionWriteUnits != 10 {
 				t.Errorf("got %+v %+v", o.Throttle, o.Limits)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/extenddb/extenddb/console"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/metrics"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -68,7 +69,7 @@ func (w *web) observer() emulator.Observer {
 
 // mount adds the console and /metrics to o. pebble is nil when the data is
 // not in Pebble (--store): /metrics then has no Pebble figures.
-func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns emulator.Namespace, loaded []iac.TableSpec, o *wire.Options) error {
+func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns api.Namespace, loaded []iac.TableSpec, o *wire.Options) error {
 	if w.met != nil {
 		w.met.Attach(eng)
 		if pebble != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -29,7 +30,7 @@ func BenchmarkWebIdle(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer eng.Close()
-			ns := emulator.Namespace{Account: wire.DefaultAccount, Region: wire.DefaultRegion}
+			ns := api.Namespace{Account: wire.DefaultAccount, Region: wire.DefaultRegion}
 			var o wire.Options
 			if err := w.mount(eng, st, ns, nil, &o); err != nil {
 				b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
 )
@@ -36,7 +37,7 @@ func TestWebModes(t *testing.T) {
 			t.Fatal(err)
 		}
 		var o wire.Options
-		if err := w.mount(eng, st, emulator.Namespace{Account: "000000000000", Region: "us-east-1"}, nil, &o); err != nil {
+		if err := w.mount(eng, st, api.Namespace{Account: "000000000000", Region: "us-east-1"}, nil, &o); err != nil {
 			t.Fatal(err)
 		}
 		h := wire.NewHandler(eng, o)

@@ -1,6 +1,7 @@
 package av
 
-// Size is v's size by DynamoDB's rules (throttling-facts §4.3): S its UTF-8
+// Size is v's size by DynamoDB's rules (Developer Guide, "DynamoDB item
+// sizes and formats"): S its UTF-8
 // bytes, B its raw bytes, N by significant digits, sets the sum of their
 // members, L 3 + Σ(1 + element), M 3 + Σ(1 + name bytes + value), NULL and
 // BOOL 1.

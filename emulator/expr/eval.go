@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/work"
 )
 
 // Condition is a bound condition or filter: placeholders resolved, ready to
@@ -18,11 +19,35 @@ type Condition struct {
 // different types are false, as in DynamoDB; the error is reserved for
 // failures DynamoDB reports while evaluating and is nil today.
 func (c *Condition) Eval(item av.Item) (bool, error) {
+	return c.EvalMetered(item, nil)
+}
+
+// EvalMetered is Eval counting its steps on m: one condition of 300
+// operators over a 400 KB item can take a long while, and it stops (with
+// m's error) once m says the request is over.
+func (c *Condition) EvalMetered(item av.Item, m *work.Meter) (bool, error) {
 	if c == nil || c.root == nil {
 		return true, nil
 	}
-	return evalCond(c.root, item), nil
+	ev := evaluator{item: item, m: m}
+	ok := ev.cond(c.root)
+	if err := m.Err(); err != nil {
+		return false, err
+	}
+	return ok, nil
 }
+
+// evaluator evaluates one condition against one item.
+type evaluator struct {
+	item av.Item
+	m    *work.Meter
+}
+
+// step counts n steps; false once the meter stops the work, after which
+// every answer is false and thrown away. Only the loops over a value's
+// elements count: the operators of one expression are at most 300, each
+// over values of at most 400 KB.
+func (ev *evaluator) step(n int) bool { return ev.m == nil || ev.m.Step(n) }
 
 // Lookup returns the value at path in item.
 func Lookup(item av.Item, path Path) (av.Value, bool) {
@@ -51,19 +76,22 @@ func Lookup(item av.Item, path Path) (av.Value, bool) {
 	return v, true
 }
 
-func evalCond(c *cond, item av.Item) bool {
+func (ev *evaluator) cond(c *cond) bool {
+	if ev.m != nil && ev.m.Err() != nil {
+		return false
+	}
 	switch c.kind {
 	case cTrue:
 		return true
 	case cAnd:
-		return evalCond(c.l, item) && evalCond(c.r, item)
+		return ev.cond(c.l) && ev.cond(c.r)
 	case cOr:
-		return evalCond(c.l, item) || evalCond(c.r, item)
+		return ev.cond(c.l) || ev.cond(c.r)
 	case cNot:
-		return !evalCond(c.l, item)
+		return !ev.cond(c.l)
 	case cCmp:
-		a, aok := evalOperand(c.args[0], item)
-		b, bok := evalOperand(c.args[1], item)
+		a, aok := ev.operand(c.args[0])
+		b, bok := ev.operand(c.args[1])
 		switch c.cmp {
 		case tEq:
 			return aok && bok && av.Equal(a, b)
@@ -89,9 +117,9 @@ func evalCond(c *cond, item av.Item) bool {
 		}
 		return false
 	case cBetween:
-		x, ok := evalOperand(c.args[0], item)
-		lo, lok := evalOperand(c.args[1], item)
-		hi, hok := evalOperand(c.args[2], item)
+		x, ok := ev.operand(c.args[0])
+		lo, lok := ev.operand(c.args[1])
+		hi, hok := ev.operand(c.args[2])
 		if !ok || !lok || !hok {
 			return false
 		}
@@ -99,31 +127,31 @@ func evalCond(c *cond, item av.Item) bool {
 		r2, ok2 := av.Compare(x, hi)
 		return ok1 && ok2 && r1 >= 0 && r2 <= 0
 	case cIn:
-		x, ok := evalOperand(c.args[0], item)
+		x, ok := ev.operand(c.args[0])
 		if !ok {
 			return false
 		}
 		for _, a := range c.args[1:] {
-			if v, ok := evalOperand(a, item); ok && av.Equal(x, v) {
+			if v, ok := ev.operand(a); ok && av.Equal(x, v) {
 				return true
 			}
 		}
 		return false
 	case cFunc:
-		return evalFunc(c.fn, c.args, item)
+		return ev.fn(c.fn, c.args)
 	}
 	return false
 }
 
-func evalOperand(o *operand, item av.Item) (av.Value, bool) {
+func (ev *evaluator) operand(o *operand) (av.Value, bool) {
 	switch o.kind {
 	case opValue:
 		return o.val, true
 	case opPath:
-		return Lookup(item, o.path)
+		return Lookup(ev.item, o.path)
 	case opFunc:
 		if o.fn == "size" {
-			v, ok := evalOperand(o.args[0], item)
+			v, ok := ev.operand(o.args[0])
 			if !ok {
 				return av.Value{}, false
 			}
@@ -169,25 +197,25 @@ func sizeOf(v av.Value) (int, bool) {
 	return 0, false
 }
 
-func evalFunc(fn string, args []*operand, item av.Item) bool {
+func (ev *evaluator) fn(fn string, args []*operand) bool {
 	switch fn {
 	case "attribute_exists":
-		_, ok := evalOperand(args[0], item)
+		_, ok := ev.operand(args[0])
 		return ok
 	case "attribute_not_exists":
-		_, ok := evalOperand(args[0], item)
+		_, ok := ev.operand(args[0])
 		return !ok
 	case "attribute_type":
-		v, ok := evalOperand(args[0], item)
-		t, tok := evalOperand(args[1], item)
+		v, ok := ev.operand(args[0])
+		t, tok := ev.operand(args[1])
 		return ok && tok && t.Type == av.TypeS && v.Type.String() == t.S
 	case "begins_with":
-		v, ok := evalOperand(args[0], item)
-		p, pok := evalOperand(args[1], item)
+		v, ok := ev.operand(args[0])
+		p, pok := ev.operand(args[1])
 		return ok && pok && v.Type == p.Type && (v.Type == av.TypeS || v.Type == av.TypeB) && strings.HasPrefix(v.S, p.S)
 	case "contains":
-		v, ok := evalOperand(args[0], item)
-		x, xok := evalOperand(args[1], item)
+		v, ok := ev.operand(args[0])
+		x, xok := ev.operand(args[1])
 		if !ok || !xok {
 			return false
 		}
@@ -195,13 +223,16 @@ func evalFunc(fn string, args []*operand, item av.Item) bool {
 		case av.TypeS, av.TypeB:
 			return x.Type == v.Type && strings.Contains(v.S, x.S)
 		case av.TypeSS:
-			return x.Type == av.TypeS && setHas(v.Type, v.Set, x.S)
+			return x.Type == av.TypeS && ev.setHas(v.Type, v.Set, x.S)
 		case av.TypeNS:
-			return x.Type == av.TypeN && setHas(v.Type, v.Set, x.S)
+			return x.Type == av.TypeN && ev.setHas(v.Type, v.Set, x.S)
 		case av.TypeBS:
-			return x.Type == av.TypeB && setHas(v.Type, v.Set, x.S)
+			return x.Type == av.TypeB && ev.setHas(v.Type, v.Set, x.S)
 		case av.TypeL:
 			for _, e := range v.L {
+				if !ev.step(1) {
+					return false
+				}
 				if av.Equal(e, x) {
 					return true
 				}
@@ -209,6 +240,11 @@ func evalFunc(fn string, args []*operand, item av.Item) bool {
 		}
 	}
 	return false
+}
+
+// setHas is setHas counting one step per member.
+func (ev *evaluator) setHas(t av.Type, members []string, m string) bool {
+	return ev.step(len(members)) && setHas(t, members, m)
 }
 
 // setHas reports whether members contains m under the set type's equality.

@@ -23,18 +23,38 @@ type parsed struct {
 	err     string // message without the "Invalid XExpression: " prefix
 }
 
-// syntaxFail and parensFail unwind the parser. DynamoDB reports redundant
+// The parser reports a failure by setting failAt (the token where parsing
+// failed) and returning; every caller returns at once when failed() says
+// so. It once unwound with panics, but a panic costs time in proportion to
+// the depth of the stack, and an expression of nested parentheses panics
+// at every level: quadratic in its length. DynamoDB reports redundant
 // parentheses as soon as it reads them, even inside an alternative that
-// would otherwise be abandoned, so parensFail is never caught by choose.
-type syntaxFail struct{ at int }
-type parensFail struct{}
-
+// would otherwise be abandoned, so redundant is never cleared by choose.
 const msgRedundantParens = "The expression has redundant parentheses;"
 
 type parser struct {
 	src  string
 	toks []token
 	pos  int
+	// failAt is the token position of the failure, -1 while none.
+	failAt int
+	// redundant is a failure for redundant parentheses (failAt is set too).
+	redundant bool
+	// steps counts the operands and conditions parsed, retries included:
+	// the work, which tests hold to the text's length.
+	steps int
+	// memo keeps each operand parsed since the first choose, by token
+	// position: "((((x" is tried as a condition and as an operand at every
+	// parenthesis, and without it the operands inside would be parsed
+	// again at each one.
+	memo []operandMemo
+}
+
+type operandMemo struct {
+	set    bool
+	op     *operand
+	end    int // p.pos after it
+	failAt int
 }
 
 func (p *parser) peek() token { return p.toks[p.pos] }
@@ -46,7 +66,21 @@ func (p *parser) peekAt(n int) token {
 }
 func (p *parser) is(k tokKind) bool   { return p.toks[p.pos].kind == k }
 func (p *parser) text(t token) string { return p.src[t.start:t.end] }
-func (p *parser) fail()               { panic(syntaxFail{p.pos}) }
+func (p *parser) failed() bool        { return p.failAt >= 0 }
+
+// fail records a syntax failure at the current token.
+func (p *parser) fail() {
+	if p.failAt < 0 {
+		p.failAt = p.pos
+	}
+}
+
+// failRedundant records redundant parentheses, which no alternative undoes.
+func (p *parser) failRedundant() {
+	p.fail()
+	p.redundant = true
+}
+
 func (p *parser) next() token {
 	t := p.toks[p.pos]
 	if t.kind != tEOF {
@@ -54,60 +88,55 @@ func (p *parser) next() token {
 	}
 	return t
 }
+
+// expect consumes a token of kind k, or fails; callers check failed().
 func (p *parser) expect(k tokKind) token {
 	if !p.is(k) {
 		p.fail()
+		return token{}
 	}
 	return p.next()
 }
 
 // choose tries each alternative from the same place and keeps the first
-// that parses; when none does, it reports the failure that got furthest.
+// that parses; when none does, it fails where the one that got furthest
+// failed.
 func (p *parser) choose(alts ...func() *cond) *cond {
 	at, best := p.pos, -1
+	if p.memo == nil {
+		p.memo = make([]operandMemo, len(p.toks))
+	}
 	for _, alt := range alts {
-		p.pos = at
-		c, f, ok := p.attempt(alt)
-		if ok {
+		p.pos, p.failAt = at, -1
+		c := alt()
+		if !p.failed() {
 			return c
 		}
-		if f > best {
-			best = f
+		if p.redundant {
+			return nil
 		}
+		best = max(best, p.failAt)
 	}
-	p.pos = at
-	panic(syntaxFail{best})
-}
-
-func (p *parser) attempt(alt func() *cond) (c *cond, failAt int, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			f, isSyntax := r.(syntaxFail)
-			if !isSyntax {
-				panic(r)
-			}
-			c, failAt, ok = nil, f.at, false
-		}
-	}()
-	return alt(), 0, true
+	p.pos, p.failAt = at, best
+	return nil
 }
 
 // parseMode parses text in the grammar m and runs the static checks.
-func parseMode(m mode, text string) (out *parsed) {
-	p := &parser{src: text, toks: lex(text)}
-	defer func() {
-		if r := recover(); r != nil {
-			switch f := r.(type) {
-			case syntaxFail:
-				out = &parsed{err: syntaxError(text, p.toks, f.at)}
-			case parensFail:
-				out = &parsed{err: msgRedundantParens}
-			default:
-				panic(r)
-			}
-		}
-	}()
-	out = &parsed{}
+func parseMode(m mode, text string) *parsed {
+	out, _ := parseSteps(m, text)
+	return out
+}
+
+// parseSteps is parseMode, also returning the parser's steps.
+func parseSteps(m mode, text string) (*parsed, int) {
+	p := &parser{src: text, toks: lex(text), failAt: -1}
+	out := p.parse(m)
+	return out, p.steps
+}
+
+func (p *parser) parse(m mode) *parsed {
+	text := p.src
+	out := &parsed{}
 	switch m {
 	case mUpdate:
 		out.actions = p.update()
@@ -116,8 +145,14 @@ func parseMode(m mode, text string) (out *parsed) {
 	default:
 		out.cond = p.condition()
 	}
-	if !p.is(tEOF) {
+	if !p.failed() && !p.is(tEOF) {
 		p.fail()
+	}
+	switch {
+	case p.redundant:
+		return &parsed{err: msgRedundantParens}
+	case p.failed():
+		return &parsed{err: syntaxError(text, p.toks, p.failAt)}
 	}
 	if operatorCount(out) > MaxOperators {
 		// DynamoDB stops counting at the first operator past the limit.
@@ -173,18 +208,26 @@ func operatorCount(ps *parsed) int {
 
 func (p *parser) condition() *cond {
 	l := p.andCond()
-	for p.is(tOr) {
+	for !p.failed() && p.is(tOr) {
 		p.next()
-		l = &cond{kind: cOr, l: l, r: p.andCond()}
+		r := p.andCond()
+		if p.failed() {
+			return nil
+		}
+		l = &cond{kind: cOr, l: l, r: r}
 	}
 	return l
 }
 
 func (p *parser) andCond() *cond {
 	l := p.notCond()
-	for p.is(tAnd) {
+	for !p.failed() && p.is(tAnd) {
 		p.next()
-		l = &cond{kind: cAnd, l: l, r: p.notCond()}
+		r := p.notCond()
+		if p.failed() {
+			return nil
+		}
+		l = &cond{kind: cAnd, l: l, r: r}
 	}
 	return l
 }
@@ -192,46 +235,79 @@ func (p *parser) andCond() *cond {
 func (p *parser) notCond() *cond {
 	if p.is(tNot) {
 		p.next()
-		return &cond{kind: cNot, l: p.notCond()}
+		inner := p.notCond()
+		if p.failed() {
+			return nil
+		}
+		return &cond{kind: cNot, l: inner}
 	}
 	return p.primary()
 }
 
 func (p *parser) primary() *cond {
+	p.steps++
 	if !p.is(tLParen) {
 		return p.comparison()
 	}
-	return p.choose(func() *cond {
-		p.next()
-		inner := p.condition()
-		p.expect(tRParen)
-		if inner.kind == cParen {
-			panic(parensFail{})
-		}
-		return &cond{kind: cParen, l: inner}
-	}, p.comparison)
+	return p.choose(p.parenCond, p.comparison)
+}
+
+// parenCond is a parenthesised condition.
+func (p *parser) parenCond() *cond {
+	p.next()
+	inner := p.condition()
+	if p.failed() {
+		return nil
+	}
+	if p.expect(tRParen); p.failed() {
+		return nil
+	}
+	if inner.kind == cParen {
+		p.failRedundant()
+		return nil
+	}
+	return &cond{kind: cParen, l: inner}
 }
 
 func (p *parser) comparison() *cond {
 	a := p.operand()
+	if p.failed() {
+		return nil
+	}
 	switch k := p.peek().kind; k {
 	case tEq, tNe, tLt, tLe, tGt, tGe:
 		p.next()
-		return &cond{kind: cCmp, cmp: k, args: []*operand{a, p.operand()}}
+		b := p.operand()
+		if p.failed() {
+			return nil
+		}
+		return &cond{kind: cCmp, cmp: k, args: []*operand{a, b}}
 	case tBetween:
 		p.next()
 		lo := p.operand()
-		p.expect(tAnd)
-		return &cond{kind: cBetween, args: []*operand{a, lo, p.operand()}}
+		if p.failed() {
+			return nil
+		}
+		if p.expect(tAnd); p.failed() {
+			return nil
+		}
+		hi := p.operand()
+		if p.failed() {
+			return nil
+		}
+		return &cond{kind: cBetween, args: []*operand{a, lo, hi}}
 	case tIn:
 		p.next()
-		p.expect(tLParen)
-		args := []*operand{a, p.operand()}
-		for p.is(tComma) {
-			p.next()
-			args = append(args, p.operand())
+		if p.expect(tLParen); p.failed() {
+			return nil
 		}
-		p.expect(tRParen)
+		args := p.operandList(a)
+		if p.failed() {
+			return nil
+		}
+		if p.expect(tRParen); p.failed() {
+			return nil
+		}
 		return &cond{kind: cIn, args: args}
 	}
 	if a.kind == opFunc {
@@ -241,9 +317,41 @@ func (p *parser) comparison() *cond {
 	return nil
 }
 
+// operandList reads "operand {, operand}" after the operands in head.
+func (p *parser) operandList(head ...*operand) []*operand {
+	args := append(head, p.operand())
+	for !p.failed() && p.is(tComma) {
+		p.next()
+		args = append(args, p.operand())
+	}
+	if p.failed() {
+		return nil
+	}
+	return args
+}
+
 // ---- operands and paths ----
 
 func (p *parser) operand() *operand {
+	if p.memo == nil {
+		return p.operandAt()
+	}
+	at := p.pos
+	if m := p.memo[at]; m.set {
+		p.pos = m.end
+		if m.failAt >= 0 {
+			p.failAt = m.failAt
+		}
+		return m.op
+	}
+	o := p.operandAt()
+	p.memo[at] = operandMemo{set: true, op: o, end: p.pos, failAt: p.failAt}
+	return o
+}
+
+// operandAt parses the operand at p.pos.
+func (p *parser) operandAt() *operand {
+	p.steps++
 	t := p.peek()
 	switch {
 	case t.kind == tValue:
@@ -252,15 +360,25 @@ func (p *parser) operand() *operand {
 	case t.kind == tLParen:
 		p.next()
 		inner := p.operand()
-		p.expect(tRParen)
+		if p.failed() {
+			return nil
+		}
+		if p.expect(tRParen); p.failed() {
+			return nil
+		}
 		if inner.kind == opParen {
-			panic(parensFail{})
+			p.failRedundant()
+			return nil
 		}
 		return &operand{kind: opParen, args: []*operand{inner}}
 	case t.kind == tIdent && p.peekAt(1).kind == tLParen:
 		return p.call()
 	case t.kind == tIdent || t.kind == tName:
-		return &operand{kind: opPath, syn: p.path()}
+		syn := p.path()
+		if p.failed() {
+			return nil
+		}
+		return &operand{kind: opPath, syn: syn}
 	}
 	p.fail()
 	return nil
@@ -268,13 +386,14 @@ func (p *parser) operand() *operand {
 
 func (p *parser) call() *operand {
 	name := p.text(p.next())
-	p.expect(tLParen)
-	args := []*operand{p.operand()}
-	for p.is(tComma) {
-		p.next()
-		args = append(args, p.operand())
+	p.next() // the "(" operand() saw
+	args := p.operandList()
+	if p.failed() {
+		return nil
 	}
-	p.expect(tRParen)
+	if p.expect(tRParen); p.failed() {
+		return nil
+	}
 	return &operand{kind: opFunc, fn: name, args: args}
 }
 
@@ -294,7 +413,7 @@ func (p *parser) pathElem() synElem {
 
 func (p *parser) path() []synElem {
 	elems := []synElem{p.pathElem()}
-	for {
+	for !p.failed() {
 		switch p.peek().kind {
 		case tDot:
 			p.next()
@@ -302,7 +421,12 @@ func (p *parser) path() []synElem {
 		case tLBrack:
 			p.next()
 			t := p.expect(tNumber)
-			p.expect(tRBrack)
+			if p.failed() {
+				return nil
+			}
+			if p.expect(tRBrack); p.failed() {
+				return nil
+			}
 			s := p.text(t)
 			n, err := strconv.Atoi(s)
 			if err != nil || len(s) > 10 || n > 1<<31-1 {
@@ -314,6 +438,7 @@ func (p *parser) path() []synElem {
 			return elems
 		}
 	}
+	return nil
 }
 
 // ---- updates and projections ----
@@ -333,24 +458,40 @@ func (p *parser) update() []action {
 			k = uDelete
 		default:
 			p.fail()
+			return nil
 		}
 		p.next()
 		for {
 			a := action{kind: k, clause: clause, syn: p.path()}
+			if p.failed() {
+				return nil
+			}
 			switch k {
 			case uSet:
-				p.expect(tEq)
+				if p.expect(tEq); p.failed() {
+					return nil
+				}
 				v := p.operand()
+				if p.failed() {
+					return nil
+				}
 				if p.is(tPlus) || p.is(tMinus) {
 					op := opPlus
 					if p.next().kind == tMinus {
 						op = opMinus
 					}
-					v = &operand{kind: op, args: []*operand{v, p.operand()}}
+					r := p.operand()
+					if p.failed() {
+						return nil
+					}
+					v = &operand{kind: op, args: []*operand{v, r}}
 				}
 				a.val = v
 			case uAdd, uDelete:
 				t := p.expect(tValue)
+				if p.failed() {
+					return nil
+				}
 				a.val = &operand{kind: opValue, ref: p.text(t)}
 			}
 			acts = append(acts, a)
@@ -367,9 +508,12 @@ func (p *parser) update() []action {
 
 func (p *parser) projection() [][]synElem {
 	paths := [][]synElem{p.path()}
-	for p.is(tComma) {
+	for !p.failed() && p.is(tComma) {
 		p.next()
 		paths = append(paths, p.path())
+	}
+	if p.failed() {
+		return nil
 	}
 	return paths
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 )
 
@@ -57,8 +57,8 @@ type stack struct {
 	simpleTableGlobals *node
 }
 
-func (s *stack) ns() emulator.Namespace {
-	return emulator.Namespace{Account: s.account, Region: s.region}
+func (s *stack) ns() api.Namespace {
+	return api.Namespace{Account: s.account, Region: s.region}
 }
 
 func (s *stack) partition() string { return s.ns().Partition() }
@@ -196,106 +196,19 @@ func (s *stack) call(at *node, fn string, arg *node, depth int) (*node, error) {
 		}
 		return s.ref(at, name)
 	case "Fn::GetAtt":
-		var res, attr string
-		if arg != nil && arg.k == kScalar {
-			i := strings.Index(arg.s, ".")
-			if i <= 0 {
-				return nil, errAt(arg, "Template error: Fn::GetAtt expects LogicalId.Attribute")
-			}
-			res, attr = arg.s[:i], arg.s[i+1:]
-		} else {
-			items, err := argList(fn, arg, 2, 2)
-			if err != nil {
-				return nil, err
-			}
-			if res, err = s.evalString(items[0], fn, depth); err != nil {
-				return nil, err
-			}
-			if attr, err = s.evalString(items[1], fn, depth); err != nil {
-				return nil, err
-			}
-		}
-		return s.getAtt(at, res, attr)
+		return s.fnGetAtt(at, fn, arg, depth)
 	case "Fn::Sub":
 		return s.sub(at, arg, depth)
 	case "Fn::Join":
-		items, err := argList(fn, arg, 2, 2)
-		if err != nil {
-			return nil, err
-		}
-		delim, err := s.evalString(items[0], fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		list, err := s.evalList(items[1], fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		parts := make([]string, 0, len(list.items))
-		for _, e := range list.items {
-			if e.k != kScalar {
-				return nil, errAt(e, "Template error: every Fn::Join object must be a string, got %s", e.describe())
-			}
-			parts = append(parts, e.s)
-		}
-		return scalar(at.pos, strings.Join(parts, delim)), nil
+		return s.fnJoin(at, fn, arg, depth)
 	case "Fn::Select":
-		items, err := argList(fn, arg, 2, 2)
-		if err != nil {
-			return nil, err
-		}
-		idxText, err := s.evalString(items[0], fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		list, err := s.evalList(items[1], fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		idx, err := strconv.Atoi(idxText)
-		if err != nil || idx < 0 || idx >= len(list.items) {
-			return nil, errAt(items[0], "Template error: Fn::Select cannot select nonexistent value at index %s", idxText)
-		}
-		return list.items[idx], nil
+		return s.fnSelect(at, fn, arg, depth)
 	case "Fn::Split":
-		items, err := argList(fn, arg, 2, 2)
-		if err != nil {
-			return nil, err
-		}
-		delim, err := s.evalString(items[0], fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		str, err := s.evalString(items[1], fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		if delim == "" {
-			return nil, errAt(items[0], "Template error: Fn::Split delimiter must not be empty")
-		}
-		out := &node{k: kSeq, pos: at.pos}
-		for _, p := range strings.Split(str, delim) {
-			out.items = append(out.items, scalar(at.pos, p))
-		}
-		return out, nil
+		return s.fnSplit(at, fn, arg, depth)
 	case "Fn::FindInMap":
 		return s.findInMap(at, arg, depth)
 	case "Fn::If":
-		items, err := argList(fn, arg, 3, 3)
-		if err != nil {
-			return nil, err
-		}
-		if items[0].k != kScalar {
-			return nil, errAt(items[0], "Template error: Fn::If requires a condition name as its first element")
-		}
-		ok, err := s.condition(items[0], items[0].s)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return s.eval(items[1], depth)
-		}
-		return s.eval(items[2], depth)
+		return s.fnIf(at, fn, arg, depth)
 	case "Fn::Equals", "Fn::And", "Fn::Or", "Fn::Not", "Condition":
 		b, err := s.evalCond(at, depth)
 		if err != nil {
@@ -311,28 +224,9 @@ func (s *stack) call(at *node, fn string, arg *node, depth int) (*node, error) {
 	case "Fn::Cidr":
 		return s.cidr(at, arg, depth)
 	case "Fn::GetAZs":
-		region, err := s.evalString(arg, fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		if region == "" {
-			region = s.region
-		}
-		out := &node{k: kSeq, pos: at.pos}
-		for _, z := range []string{"a", "b", "c"} {
-			out.items = append(out.items, scalar(at.pos, region+z))
-		}
-		return out, nil
+		return s.fnGetAZs(at, fn, arg, depth)
 	case "Fn::ImportValue":
-		name, err := s.evalString(arg, fn, depth)
-		if err != nil {
-			return nil, err
-		}
-		v, ok := s.exports[name]
-		if !ok {
-			return nil, errAt(at, "No export named %s found. Give exported values with an exports file", name)
-		}
-		return scalar(at.pos, v), nil
+		return s.fnImportValue(at, fn, arg, depth)
 	case "Fn::Length":
 		list, err := s.evalList(arg, fn, depth)
 		if err != nil {
@@ -347,6 +241,147 @@ func (s *stack) call(at *node, fn string, arg *node, depth int) (*node, error) {
 		return scalar(at.pos, toJSON(v)), nil
 	}
 	return nil, errAt(at, "Template format error: Unsupported intrinsic function %s", fn)
+}
+
+// fnGetAtt evaluates Fn::GetAtt, in its string (LogicalId.Attribute) or list form.
+func (s *stack) fnGetAtt(at *node, fn string, arg *node, depth int) (*node, error) {
+	var res, attr string
+	if arg != nil && arg.k == kScalar {
+		i := strings.Index(arg.s, ".")
+		if i <= 0 {
+			return nil, errAt(arg, "Template error: Fn::GetAtt expects LogicalId.Attribute")
+		}
+		res, attr = arg.s[:i], arg.s[i+1:]
+	} else {
+		items, err := argList(fn, arg, 2, 2)
+		if err != nil {
+			return nil, err
+		}
+		if res, err = s.evalString(items[0], fn, depth); err != nil {
+			return nil, err
+		}
+		if attr, err = s.evalString(items[1], fn, depth); err != nil {
+			return nil, err
+		}
+	}
+	return s.getAtt(at, res, attr)
+}
+
+// fnJoin evaluates Fn::Join: a list of strings joined by a delimiter.
+func (s *stack) fnJoin(at *node, fn string, arg *node, depth int) (*node, error) {
+	items, err := argList(fn, arg, 2, 2)
+	if err != nil {
+		return nil, err
+	}
+	delim, err := s.evalString(items[0], fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.evalList(items[1], fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]string, 0, len(list.items))
+	for _, e := range list.items {
+		if e.k != kScalar {
+			return nil, errAt(e, "Template error: every Fn::Join object must be a string, got %s", e.describe())
+		}
+		parts = append(parts, e.s)
+	}
+	return scalar(at.pos, strings.Join(parts, delim)), nil
+}
+
+// fnSelect evaluates Fn::Select: one element of a list by index.
+func (s *stack) fnSelect(at *node, fn string, arg *node, depth int) (*node, error) {
+	items, err := argList(fn, arg, 2, 2)
+	if err != nil {
+		return nil, err
+	}
+	idxText, err := s.evalString(items[0], fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.evalList(items[1], fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := strconv.Atoi(idxText)
+	if err != nil || idx < 0 || idx >= len(list.items) {
+		return nil, errAt(items[0], "Template error: Fn::Select cannot select nonexistent value at index %s", idxText)
+	}
+	return list.items[idx], nil
+}
+
+// fnSplit evaluates Fn::Split: a string cut at a delimiter.
+func (s *stack) fnSplit(at *node, fn string, arg *node, depth int) (*node, error) {
+	items, err := argList(fn, arg, 2, 2)
+	if err != nil {
+		return nil, err
+	}
+	delim, err := s.evalString(items[0], fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	str, err := s.evalString(items[1], fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	if delim == "" {
+		return nil, errAt(items[0], "Template error: Fn::Split delimiter must not be empty")
+	}
+	out := &node{k: kSeq, pos: at.pos}
+	for _, p := range strings.Split(str, delim) {
+		out.items = append(out.items, scalar(at.pos, p))
+	}
+	return out, nil
+}
+
+// fnIf evaluates Fn::If: one of two values by a named condition.
+func (s *stack) fnIf(at *node, fn string, arg *node, depth int) (*node, error) {
+	items, err := argList(fn, arg, 3, 3)
+	if err != nil {
+		return nil, err
+	}
+	if items[0].k != kScalar {
+		return nil, errAt(items[0], "Template error: Fn::If requires a condition name as its first element")
+	}
+	ok, err := s.condition(items[0], items[0].s)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return s.eval(items[1], depth)
+	}
+	return s.eval(items[2], depth)
+}
+
+// fnGetAZs evaluates Fn::GetAZs: three zones of the Region, the stack's if empty.
+func (s *stack) fnGetAZs(at *node, fn string, arg *node, depth int) (*node, error) {
+	region, err := s.evalString(arg, fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	if region == "" {
+		region = s.region
+	}
+	out := &node{k: kSeq, pos: at.pos}
+	for _, z := range []string{"a", "b", "c"} {
+		out.items = append(out.items, scalar(at.pos, region+z))
+	}
+	return out, nil
+}
+
+// fnImportValue evaluates Fn::ImportValue from the exports file.
+func (s *stack) fnImportValue(at *node, fn string, arg *node, depth int) (*node, error) {
+	name, err := s.evalString(arg, fn, depth)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := s.exports[name]
+	if !ok {
+		return nil, errAt(at, "No export named %s found. Give exported values with an exports file", name)
+	}
+	return scalar(at.pos, v), nil
 }
 
 func (s *stack) ref(at *node, name string) (*node, error) {

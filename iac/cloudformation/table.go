@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 )
 
@@ -199,13 +199,13 @@ func (d *decoder) required(n *node, parent *node, path string) bool {
 	return true
 }
 
-func (d *decoder) attrDefs(n *node) []emulator.AttributeDefinition {
-	var out []emulator.AttributeDefinition
+func (d *decoder) attrDefs(n *node) []api.AttributeDefinition {
+	var out []api.AttributeDefinition
 	for _, e := range d.list(n, "AttributeDefinitions") {
 		if !d.object(e, "AttributeDefinitions", "AttributeName", "AttributeType") {
 			continue
 		}
-		out = append(out, emulator.AttributeDefinition{
+		out = append(out, api.AttributeDefinition{
 			AttributeName: d.str(e.get("AttributeName"), "AttributeName"),
 			AttributeType: d.str(e.get("AttributeType"), "AttributeType"),
 		})
@@ -213,13 +213,13 @@ func (d *decoder) attrDefs(n *node) []emulator.AttributeDefinition {
 	return out
 }
 
-func (d *decoder) keySchema(n *node, path string) []emulator.KeySchemaElement {
-	var out []emulator.KeySchemaElement
+func (d *decoder) keySchema(n *node, path string) []api.KeySchemaElement {
+	var out []api.KeySchemaElement
 	for _, e := range d.list(n, path) {
 		if !d.object(e, path, "AttributeName", "KeyType") {
 			continue
 		}
-		out = append(out, emulator.KeySchemaElement{
+		out = append(out, api.KeySchemaElement{
 			AttributeName: d.str(e.get("AttributeName"), "AttributeName"),
 			KeyType:       d.str(e.get("KeyType"), "KeyType"),
 		})
@@ -227,48 +227,48 @@ func (d *decoder) keySchema(n *node, path string) []emulator.KeySchemaElement {
 	return out
 }
 
-func (d *decoder) throughput(n *node) *emulator.ProvisionedThroughput {
+func (d *decoder) throughput(n *node) *api.ProvisionedThroughput {
 	if !d.object(n, "ProvisionedThroughput", "ReadCapacityUnits", "WriteCapacityUnits") {
 		return nil
 	}
-	return &emulator.ProvisionedThroughput{
+	return &api.ProvisionedThroughput{
 		ReadCapacityUnits:  d.integer(n.get("ReadCapacityUnits"), "ReadCapacityUnits"),
 		WriteCapacityUnits: d.integer(n.get("WriteCapacityUnits"), "WriteCapacityUnits"),
 	}
 }
 
-func (d *decoder) onDemand(n *node) *emulator.OnDemandThroughput {
+func (d *decoder) onDemand(n *node) *api.OnDemandThroughput {
 	if !d.object(n, "OnDemandThroughput", "MaxReadRequestUnits", "MaxWriteRequestUnits") {
 		return nil
 	}
-	return &emulator.OnDemandThroughput{
+	return &api.OnDemandThroughput{
 		MaxReadRequestUnits:  d.integer(n.get("MaxReadRequestUnits"), "MaxReadRequestUnits"),
 		MaxWriteRequestUnits: d.integer(n.get("MaxWriteRequestUnits"), "MaxWriteRequestUnits"),
 	}
 }
 
-func (d *decoder) warm(n *node) *emulator.WarmThroughput {
+func (d *decoder) warm(n *node) *api.WarmThroughput {
 	if !d.object(n, "WarmThroughput", "ReadUnitsPerSecond", "WriteUnitsPerSecond") {
 		return nil
 	}
-	return &emulator.WarmThroughput{
+	return &api.WarmThroughput{
 		ReadUnitsPerSecond:  d.integer(n.get("ReadUnitsPerSecond"), "ReadUnitsPerSecond"),
 		WriteUnitsPerSecond: d.integer(n.get("WriteUnitsPerSecond"), "WriteUnitsPerSecond"),
 	}
 }
 
-func (d *decoder) projection(n *node) *emulator.Projection {
+func (d *decoder) projection(n *node) *api.Projection {
 	if !d.object(n, "Projection", "ProjectionType", "NonKeyAttributes") {
 		return nil
 	}
-	return &emulator.Projection{
+	return &api.Projection{
 		ProjectionType:   d.str(n.get("ProjectionType"), "ProjectionType"),
 		NonKeyAttributes: d.strList(n.get("NonKeyAttributes"), "NonKeyAttributes"),
 	}
 }
 
-func (d *decoder) lsis(n *node) []emulator.LocalSecondaryIndex {
-	var out []emulator.LocalSecondaryIndex
+func (d *decoder) lsis(n *node) []api.LocalSecondaryIndex {
+	var out []api.LocalSecondaryIndex
 	for _, e := range d.list(n, "LocalSecondaryIndexes") {
 		if !d.object(e, "LocalSecondaryIndexes", "IndexName", "KeySchema", "Projection") {
 			continue
@@ -276,7 +276,7 @@ func (d *decoder) lsis(n *node) []emulator.LocalSecondaryIndex {
 		d.required(e.get("IndexName"), e, "IndexName")
 		d.required(e.get("KeySchema"), e, "KeySchema")
 		d.required(e.get("Projection"), e, "Projection")
-		out = append(out, emulator.LocalSecondaryIndex{
+		out = append(out, api.LocalSecondaryIndex{
 			IndexName:  d.str(e.get("IndexName"), "IndexName"),
 			KeySchema:  d.keySchema(e.get("KeySchema"), "KeySchema"),
 			Projection: d.projection(e.get("Projection")),
@@ -285,35 +285,35 @@ func (d *decoder) lsis(n *node) []emulator.LocalSecondaryIndex {
 	return out
 }
 
-func (d *decoder) tags(n *node) []emulator.Tag {
-	var out []emulator.Tag
+func (d *decoder) tags(n *node) []api.Tag {
+	var out []api.Tag
 	for _, e := range d.list(n, "Tags") {
 		if !d.object(e, "Tags", "Key", "Value") {
 			continue
 		}
 		d.required(e.get("Key"), e, "Key")
 		d.required(e.get("Value"), e, "Value")
-		out = append(out, emulator.Tag{Key: d.str(e.get("Key"), "Key"), Value: d.str(e.get("Value"), "Value")})
+		out = append(out, api.Tag{Key: d.str(e.get("Key"), "Key"), Value: d.str(e.get("Value"), "Value")})
 	}
 	return out
 }
 
-func (d *decoder) ttl(n *node) *emulator.TimeToLiveSpecification {
+func (d *decoder) ttl(n *node) *api.TimeToLiveSpecification {
 	if !d.object(n, "TimeToLiveSpecification", "Enabled", "AttributeName") {
 		return nil
 	}
 	d.required(n.get("Enabled"), n, "Enabled")
-	return &emulator.TimeToLiveSpecification{
+	return &api.TimeToLiveSpecification{
 		Enabled:       d.boolean(n.get("Enabled"), "Enabled"),
 		AttributeName: d.str(n.get("AttributeName"), "AttributeName"),
 	}
 }
 
-func (d *decoder) pitr(n *node) *emulator.PointInTimeRecoverySpecification {
+func (d *decoder) pitr(n *node) *api.PointInTimeRecoverySpecification {
 	if !d.object(n, "PointInTimeRecoverySpecification", "PointInTimeRecoveryEnabled", "RecoveryPeriodInDays") {
 		return nil
 	}
-	return &emulator.PointInTimeRecoverySpecification{
+	return &api.PointInTimeRecoverySpecification{
 		PointInTimeRecoveryEnabled: d.boolean(n.get("PointInTimeRecoveryEnabled"), "PointInTimeRecoveryEnabled"),
 		RecoveryPeriodInDays:       d.integer(n.get("RecoveryPeriodInDays"), "RecoveryPeriodInDays"),
 	}
@@ -427,7 +427,7 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 		d.required(e.get("IndexName"), e, "IndexName")
 		d.required(e.get("KeySchema"), e, "KeySchema")
 		d.required(e.get("Projection"), e, "Projection")
-		g := emulator.GlobalSecondaryIndex{
+		g := api.GlobalSecondaryIndex{
 			IndexName:  d.str(e.get("IndexName"), "IndexName"),
 			KeySchema:  d.keySchema(e.get("KeySchema"), "KeySchema"),
 			Projection: d.projection(e.get("Projection")),
@@ -449,7 +449,7 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	c.LocalSecondaryIndexes = d.lsis(props.get("LocalSecondaryIndexes"))
 	if n := props.get("StreamSpecification"); d.object(n, "StreamSpecification", "StreamViewType", "ResourcePolicy") {
 		d.required(n.get("StreamViewType"), n, "StreamViewType")
-		c.StreamSpecification = &emulator.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: d.str(n.get("StreamViewType"), "StreamViewType")}
+		c.StreamSpecification = &api.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: d.str(n.get("StreamViewType"), "StreamViewType")}
 		if rp := n.get("ResourcePolicy"); rp != nil {
 			sp.StreamPolicy = d.policy(rp)
 		}
@@ -462,7 +462,7 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 	}
 	if n := props.get("SSESpecification"); d.object(n, "SSESpecification", "SSEEnabled", "SSEType", "KMSMasterKeyId") {
 		d.required(n.get("SSEEnabled"), n, "SSEEnabled")
-		c.SSESpecification = &emulator.SSESpecification{
+		c.SSESpecification = &api.SSESpecification{
 			Enabled:        d.boolean(n.get("SSEEnabled"), "SSEEnabled"),
 			SSEType:        d.str(n.get("SSEType"), "SSEType"),
 			KMSMasterKeyId: d.str(n.get("KMSMasterKeyId"), "KMSMasterKeyId"),
@@ -528,8 +528,8 @@ func (s *stack) simpleTable(d *decoder, r *resource, props *node, name string) [
 		sp.At("KeySchema", props.keyAt(i))
 		sp.At("AttributeDefinitions", props.keyAt(i))
 	}
-	c.AttributeDefinitions = []emulator.AttributeDefinition{{AttributeName: spec.Str(keyName), AttributeType: spec.Str(keyType)}}
-	c.KeySchema = []emulator.KeySchemaElement{{AttributeName: spec.Str(keyName), KeyType: spec.Str("HASH")}}
+	c.AttributeDefinitions = []api.AttributeDefinition{{AttributeName: spec.Str(keyName), AttributeType: spec.Str(keyType)}}
+	c.KeySchema = []api.KeySchemaElement{{AttributeName: spec.Str(keyName), KeyType: spec.Str("HASH")}}
 	if n := props.get("ProvisionedThroughput"); n != nil {
 		c.BillingMode = spec.Str("PROVISIONED")
 		c.ProvisionedThroughput = d.throughput(n)
@@ -537,7 +537,7 @@ func (s *stack) simpleTable(d *decoder, r *resource, props *node, name string) [
 		c.BillingMode = spec.Str("PAY_PER_REQUEST")
 	}
 	if n := props.get("SSESpecification"); d.object(n, "SSESpecification", "SSEEnabled", "SSEType", "KMSMasterKeyId") {
-		c.SSESpecification = &emulator.SSESpecification{
+		c.SSESpecification = &api.SSESpecification{
 			Enabled:        d.boolean(n.get("SSEEnabled"), "SSEEnabled"),
 			SSEType:        d.str(n.get("SSEType"), "SSEType"),
 			KMSMasterKeyId: d.str(n.get("KMSMasterKeyId"), "KMSMasterKeyId"),
@@ -562,235 +562,6 @@ func (s *stack) simpleTable(d *decoder, r *resource, props *node, name string) [
 	return []spec.TableSpec{sp}
 }
 
-func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) []spec.TableSpec {
-	d.object(props, "Properties", "AttributeDefinitions", "BillingMode", "GlobalSecondaryIndexes",
-		"GlobalTableSourceArn", "GlobalTableWitnesses", "KeySchema", "LocalSecondaryIndexes", "MultiRegionConsistency",
-		"ReadOnDemandThroughputSettings", "ReadProvisionedThroughputSettings", "Replicas", "SSESpecification",
-		"StreamSpecification", "TableName", "TimeToLiveSpecification", "WarmThroughput",
-		"WriteOnDemandThroughputSettings", "WriteProvisionedThroughputSettings")
-	if !d.required(props.get("Replicas"), props, "Replicas") || !d.required(props.get("KeySchema"), props, "KeySchema") {
-		return nil
-	}
-	base := s.newSpec(r, name, props)
-	c := &base.Create
-	c.AttributeDefinitions = d.attrDefs(props.get("AttributeDefinitions"))
-	c.KeySchema = d.keySchema(props.get("KeySchema"), "KeySchema")
-	c.BillingMode = d.str(props.get("BillingMode"), "BillingMode")
-	if c.BillingMode == nil {
-		c.BillingMode = spec.Str("PROVISIONED")
-	}
-	provisioned := *c.BillingMode == "PROVISIONED"
-	var write *int64
-	if n := props.get("WriteProvisionedThroughputSettings"); d.object(n, "WriteProvisionedThroughputSettings", "WriteCapacityAutoScalingSettings") {
-		write = d.autoScaling(n.get("WriteCapacityAutoScalingSettings"), "WriteCapacityAutoScalingSettings")
-	}
-	if provisioned && write == nil {
-		d.errorf(props, "WriteProvisionedThroughputSettings must be specified when BillingMode is PROVISIONED")
-	}
-	var writeCap *int64
-	if n := props.get("WriteOnDemandThroughputSettings"); d.object(n, "WriteOnDemandThroughputSettings", "MaxWriteRequestUnits") {
-		writeCap = d.integer(n.get("MaxWriteRequestUnits"), "MaxWriteRequestUnits")
-	}
-	if n := props.get("WarmThroughput"); n != nil {
-		c.WarmThroughput = d.warm(n)
-	}
-	type gsiWrite struct {
-		write, cap *int64
-	}
-	gsiWrites := map[string]gsiWrite{}
-	for _, e := range d.list(props.get("GlobalSecondaryIndexes"), "GlobalSecondaryIndexes") {
-		if !d.object(e, "GlobalSecondaryIndexes", "IndexName", "KeySchema", "Projection", "WarmThroughput",
-			"WriteOnDemandThroughputSettings", "WriteProvisionedThroughputSettings") {
-			continue
-		}
-		g := emulator.GlobalSecondaryIndex{
-			IndexName:  d.str(e.get("IndexName"), "IndexName"),
-			KeySchema:  d.keySchema(e.get("KeySchema"), "KeySchema"),
-			Projection: d.projection(e.get("Projection")),
-		}
-		if n := e.get("WarmThroughput"); n != nil {
-			g.WarmThroughput = d.warm(n)
-		}
-		var gw gsiWrite
-		if n := e.get("WriteProvisionedThroughputSettings"); d.object(n, "WriteProvisionedThroughputSettings", "WriteCapacityAutoScalingSettings") {
-			gw.write = d.autoScaling(n.get("WriteCapacityAutoScalingSettings"), "WriteCapacityAutoScalingSettings")
-		}
-		if n := e.get("WriteOnDemandThroughputSettings"); d.object(n, "WriteOnDemandThroughputSettings", "MaxWriteRequestUnits") {
-			gw.cap = d.integer(n.get("MaxWriteRequestUnits"), "MaxWriteRequestUnits")
-		}
-		if g.IndexName != nil {
-			gsiWrites[*g.IndexName] = gw
-		}
-		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, g)
-	}
-	c.LocalSecondaryIndexes = d.lsis(props.get("LocalSecondaryIndexes"))
-	if n := props.get("StreamSpecification"); d.object(n, "StreamSpecification", "StreamViewType") {
-		c.StreamSpecification = &emulator.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: d.str(n.get("StreamViewType"), "StreamViewType")}
-	}
-	if n := props.get("TimeToLiveSpecification"); n != nil {
-		base.TTL = d.ttl(n)
-	}
-	var sseEnabled *bool
-	var sseType *string
-	if n := props.get("SSESpecification"); d.object(n, "SSESpecification", "SSEEnabled", "SSEType") {
-		sseEnabled = d.boolean(n.get("SSEEnabled"), "SSEEnabled")
-		sseType = d.str(n.get("SSEType"), "SSEType")
-	}
-	d.ignored(props, "GlobalTableSourceArn", "GlobalTableWitnesses", "MultiRegionConsistency",
-		"ReadOnDemandThroughputSettings", "ReadProvisionedThroughputSettings")
-
-	replicas := d.list(props.get("Replicas"), "Replicas")
-	var regions []string
-	hasOwn := false
-	for _, rep := range replicas {
-		if rep.k == kMap {
-			if rg := rep.get("Region"); rg != nil && rg.k == kScalar {
-				regions = append(regions, rg.s)
-				if rg.s == s.region {
-					hasOwn = true
-				}
-			}
-		}
-	}
-	if len(replicas) == 0 {
-		d.errorf(props, "Property Replicas cannot be empty.")
-		return nil
-	}
-	// The stack's Region is the global table's home (spec.Replicas[0]):
-	// the other replicas are added to its table.
-	for i, rg := range regions {
-		if rg == s.region && i > 0 {
-			regions = append(append([]string{rg}, regions[:i]...), regions[i+1:]...)
-			break
-		}
-	}
-	if !hasOwn {
-		d.errorf(props.get("Replicas"), "The Replicas section must contain an entry for the current region")
-	}
-	if len(replicas) > 1 && c.StreamSpecification == nil {
-		d.errorf(props, "StreamSpecification must be specified when there is more than one replica")
-	}
-	var out []spec.TableSpec
-	seen := map[string]bool{}
-	for _, rep := range replicas {
-		if !d.object(rep, "Replicas", "Region", "ContributorInsightsSpecification", "DeletionProtectionEnabled",
-			"GlobalSecondaryIndexes", "KinesisStreamSpecification", "PointInTimeRecoverySpecification",
-			"ReadOnDemandThroughputSettings", "ReadProvisionedThroughputSettings", "ReplicaStreamSpecification",
-			"ResourcePolicy", "SSESpecification", "TableClass", "Tags", "DisassociationProtectionEnabled", "WarmThroughput") {
-			continue
-		}
-		region := d.str(rep.get("Region"), "Region")
-		if !d.required(rep.get("Region"), rep, "Region") || region == nil {
-			continue
-		}
-		if seen[*region] {
-			d.errorf(rep, "Duplicate replica Region %s", *region)
-			continue
-		}
-		seen[*region] = true
-		sp := cloneSpec(base)
-		sp.Region = *region
-		sp.Pos = rep.pos
-		sp.Source = fmt.Sprintf("Resources.%s.Replicas[%s]", r.id, *region)
-		if len(regions) > 1 {
-			sp.Replicas = regions
-		}
-		rc := &sp.Create
-		if provisioned {
-			var read *int64
-			if n := rep.get("ReadProvisionedThroughputSettings"); d.object(n, "ReadProvisionedThroughputSettings", "ReadCapacityUnits", "ReadCapacityAutoScalingSettings") {
-				read = d.integer(n.get("ReadCapacityUnits"), "ReadCapacityUnits")
-				if read == nil {
-					read = d.autoScaling(n.get("ReadCapacityAutoScalingSettings"), "ReadCapacityAutoScalingSettings")
-				}
-			}
-			if read == nil {
-				d.errorf(rep, "ReadProvisionedThroughputSettings must be specified for each replica when BillingMode is PROVISIONED")
-			}
-			rc.ProvisionedThroughput = &emulator.ProvisionedThroughput{ReadCapacityUnits: read, WriteCapacityUnits: write}
-		}
-		var readCap *int64
-		if n := rep.get("ReadOnDemandThroughputSettings"); d.object(n, "ReadOnDemandThroughputSettings", "MaxReadRequestUnits") {
-			readCap = d.integer(n.get("MaxReadRequestUnits"), "MaxReadRequestUnits")
-		}
-		if readCap != nil || writeCap != nil {
-			rc.OnDemandThroughput = &emulator.OnDemandThroughput{MaxReadRequestUnits: readCap, MaxWriteRequestUnits: writeCap}
-		}
-		// Per-replica GSI read settings join the table-level write ones.
-		repGSI := map[string]*node{}
-		for _, g := range d.list(rep.get("GlobalSecondaryIndexes"), "GlobalSecondaryIndexes") {
-			if d.object(g, "GlobalSecondaryIndexes", "IndexName", "ContributorInsightsSpecification",
-				"ReadOnDemandThroughputSettings", "ReadProvisionedThroughputSettings") {
-				if n := d.str(g.get("IndexName"), "IndexName"); n != nil {
-					repGSI[*n] = g
-				}
-			}
-		}
-		for i := range rc.GlobalSecondaryIndexes {
-			g := &rc.GlobalSecondaryIndexes[i]
-			if g.IndexName == nil {
-				continue
-			}
-			gw := gsiWrites[*g.IndexName]
-			rg := repGSI[*g.IndexName]
-			var read, rcap *int64
-			if rg != nil {
-				if n := rg.get("ReadProvisionedThroughputSettings"); d.object(n, "ReadProvisionedThroughputSettings", "ReadCapacityUnits", "ReadCapacityAutoScalingSettings") {
-					read = d.integer(n.get("ReadCapacityUnits"), "ReadCapacityUnits")
-					if read == nil {
-						read = d.autoScaling(n.get("ReadCapacityAutoScalingSettings"), "ReadCapacityAutoScalingSettings")
-					}
-				}
-				if n := rg.get("ReadOnDemandThroughputSettings"); d.object(n, "ReadOnDemandThroughputSettings", "MaxReadRequestUnits") {
-					rcap = d.integer(n.get("MaxReadRequestUnits"), "MaxReadRequestUnits")
-				}
-			}
-			if provisioned {
-				w := gw.write
-				if w == nil {
-					w = write
-				}
-				if read == nil {
-					read = rc.ProvisionedThroughput.ReadCapacityUnits
-				}
-				g.ProvisionedThroughput = &emulator.ProvisionedThroughput{ReadCapacityUnits: read, WriteCapacityUnits: w}
-			}
-			if rcap != nil || gw.cap != nil {
-				g.OnDemandThroughput = &emulator.OnDemandThroughput{MaxReadRequestUnits: rcap, MaxWriteRequestUnits: gw.cap}
-			}
-		}
-		if n := rep.get("PointInTimeRecoverySpecification"); n != nil {
-			sp.PITR = d.pitr(n)
-		}
-		rc.DeletionProtectionEnabled = d.boolean(rep.get("DeletionProtectionEnabled"), "DeletionProtectionEnabled")
-		rc.TableClass = d.str(rep.get("TableClass"), "TableClass")
-		rc.Tags = d.tags(rep.get("Tags"))
-		if sseEnabled != nil {
-			rc.SSESpecification = &emulator.SSESpecification{Enabled: sseEnabled, SSEType: sseType}
-			if n := rep.get("SSESpecification"); d.object(n, "SSESpecification", "KMSMasterKeyId") {
-				rc.SSESpecification.KMSMasterKeyId = d.str(n.get("KMSMasterKeyId"), "KMSMasterKeyId")
-			}
-		}
-		if n := rep.get("ResourcePolicy"); n != nil {
-			rc.ResourcePolicy = d.policy(n)
-		}
-		if n := rep.get("ReplicaStreamSpecification"); d.object(n, "ReplicaStreamSpecification", "ResourcePolicy") {
-			if rp := n.get("ResourcePolicy"); d.required(rp, n, "ResourcePolicy") {
-				sp.StreamPolicy = d.policy(rp)
-				sp.At("StreamSpecification.ResourcePolicy", rp.pos)
-			}
-		}
-		if n := rep.get("KinesisStreamSpecification"); n != nil {
-			sp.Kinesis = d.kinesis(n)
-			sp.At("KinesisStreamSpecification", n.pos)
-		}
-		sp.ConfirmRemoveSelf = true
-		d.ignored(rep, "ContributorInsightsSpecification", "DisassociationProtectionEnabled")
-		out = append(out, sp)
-	}
-	return out
-}
-
 // autoScaling reads CapacityAutoScalingSettings; the emulator provisions
 // its SeedCapacity, else its MinCapacity.
 func (d *decoder) autoScaling(n *node, path string) *int64 {
@@ -807,31 +578,31 @@ func (d *decoder) autoScaling(n *node, path string) *int64 {
 // cloneSpec deep-copies the slices a replica changes.
 func cloneSpec(s spec.TableSpec) spec.TableSpec {
 	out := s
-	out.Create.GlobalSecondaryIndexes = append([]emulator.GlobalSecondaryIndex(nil), s.Create.GlobalSecondaryIndexes...)
-	out.Create.Tags = append([]emulator.Tag(nil), s.Create.Tags...)
+	out.Create.GlobalSecondaryIndexes = append([]api.GlobalSecondaryIndex(nil), s.Create.GlobalSecondaryIndexes...)
+	out.Create.Tags = append([]api.Tag(nil), s.Create.Tags...)
 	return out
 }
 
 // importSource reads ImportSourceSpecification: the table is created by
 // ImportTable from the S3 stand-in.
-func (d *decoder) importSource(n *node) *emulator.ImportTableInput {
+func (d *decoder) importSource(n *node) *api.ImportTableInput {
 	const p = "ImportSourceSpecification"
 	if !d.object(n, p, "S3BucketSource", "InputFormat", "InputCompressionType", "InputFormatOptions") {
 		return nil
 	}
 	d.required(n.get("S3BucketSource"), n, p+".S3BucketSource")
 	d.required(n.get("InputFormat"), n, p+".InputFormat")
-	in := &emulator.ImportTableInput{InputFormat: d.str(n.get("InputFormat"), p+".InputFormat"),
-		InputCompressionType: d.str(n.get("InputCompressionType"), p+".InputCompressionType"), S3BucketSource: &emulator.S3BucketSource{}}
+	in := &api.ImportTableInput{InputFormat: d.str(n.get("InputFormat"), p+".InputFormat"),
+		InputCompressionType: d.str(n.get("InputCompressionType"), p+".InputCompressionType"), S3BucketSource: &api.S3BucketSource{}}
 	if src := n.get("S3BucketSource"); d.object(src, p+".S3BucketSource", "S3Bucket", "S3BucketOwner", "S3KeyPrefix") {
 		d.required(src.get("S3Bucket"), src, p+".S3BucketSource.S3Bucket")
-		in.S3BucketSource = &emulator.S3BucketSource{S3Bucket: d.str(src.get("S3Bucket"), p+".S3BucketSource.S3Bucket"),
+		in.S3BucketSource = &api.S3BucketSource{S3Bucket: d.str(src.get("S3Bucket"), p+".S3BucketSource.S3Bucket"),
 			S3BucketOwner: d.str(src.get("S3BucketOwner"), p+".S3BucketSource.S3BucketOwner"),
 			S3KeyPrefix:   d.str(src.get("S3KeyPrefix"), p+".S3BucketSource.S3KeyPrefix")}
 	}
 	if o := n.get("InputFormatOptions"); d.object(o, p+".InputFormatOptions", "Csv") {
 		if c := o.get("Csv"); d.object(c, p+".InputFormatOptions.Csv", "Delimiter", "HeaderList") {
-			in.InputFormatOptions = &emulator.InputFormatOptions{Csv: &emulator.CsvOptions{
+			in.InputFormatOptions = &api.InputFormatOptions{Csv: &api.CsvOptions{
 				Delimiter:  d.str(c.get("Delimiter"), p+".InputFormatOptions.Csv.Delimiter"),
 				HeaderList: d.strList(c.get("HeaderList"), p+".InputFormatOptions.Csv.HeaderList")}}
 		}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Blame names the members of in that an error message of CreateTable (or
@@ -20,7 +20,7 @@ import (
 // or attribute names, which is found in in again by the rule the engine
 // applied. A message no rule knows blames nothing, so the diagnostic stays
 // at the resource.
-func Blame(in *emulator.CreateTableInput, msg string) []string {
+func Blame(in *api.CreateTableInput, msg string) []string {
 	if m := shapePathRE.FindAllStringSubmatch(msg, -1); m != nil {
 		var out []string
 		for _, x := range m {
@@ -29,24 +29,49 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		return out
 	}
 	msg = strings.TrimPrefix(msg, "One or more parameter values were invalid: ")
-	has := func(s string) bool { return strings.Contains(msg, s) }
-	after := func(prefix string) (string, bool) {
-		i := strings.Index(msg, prefix)
-		if i < 0 {
-			return "", false
-		}
-		return msg[i+len(prefix):], true
+	// Each rule group reports ok when its rule matched, even with nothing to
+	// blame: the rules are tried in order and the first match decides.
+	if p, ok := blameCapacity(in, msg); ok {
+		return p
 	}
+	keyed := keyedIndexes(in)
+	if p, ok := blameKeys(in, msg, keyed); ok {
+		return p
+	}
+	if p, ok := blameIndexes(in, msg, keyed); ok {
+		return p
+	}
+	return blameSettings(msg)
+}
+
+// blameText is an error message with the lookups Blame's rules make in it.
+type blameText string
+
+func (m blameText) has(s string) bool { return strings.Contains(string(m), s) }
+
+// after is what follows prefix in m, if m has it.
+func (m blameText) after(prefix string) (string, bool) {
+	i := strings.Index(string(m), prefix)
+	if i < 0 {
+		return "", false
+	}
+	return string(m)[i+len(prefix):], true
+}
+
+// blameCapacity blames the member of a resource policy or provisioned
+// throughput message.
+func blameCapacity(in *api.CreateTableInput, msg string) ([]string, bool) {
+	has, after := blameText(msg).has, blameText(msg).after
 	switch {
 	case strings.HasPrefix(msg, "Invalid policy document"), strings.HasPrefix(msg, "Resource-based policy size"):
-		return []string{"ResourcePolicy"}
+		return []string{"ResourcePolicy"}, true
 	case has("ReadCapacityUnits nor WriteCapacityUnits can be specified"),
 		has("ReadCapacityUnits and WriteCapacityUnits must both be specified"):
-		return []string{"ProvisionedThroughput", "BillingMode"}
+		return []string{"ProvisionedThroughput", "BillingMode"}, true
 	case has("for ReadCapacityUnits is out of bounds"), strings.HasPrefix(msg, "The requested ReadCapacityUnits, "):
-		return []string{"ProvisionedThroughput.ReadCapacityUnits"}
+		return []string{"ProvisionedThroughput.ReadCapacityUnits"}, true
 	case has("for WriteCapacityUnits is out of bounds"), strings.HasPrefix(msg, "The requested WriteCapacityUnits, "):
-		return []string{"ProvisionedThroughput.WriteCapacityUnits"}
+		return []string{"ProvisionedThroughput.WriteCapacityUnits"}, true
 	case strings.HasPrefix(msg, "The requested ReadCapacityUnits for index "), strings.HasPrefix(msg, "The requested WriteCapacityUnits for index "):
 		rest, _ := after(" for index ")
 		name, _, _ := strings.Cut(rest, ",")
@@ -54,8 +79,15 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		if strings.HasPrefix(msg, "The requested Write") {
 			member = "WriteCapacityUnits"
 		}
-		return indexMember(in, name, ".ProvisionedThroughput."+member)
+		return indexMember(in, name, ".ProvisionedThroughput."+member), true
 	}
+	return nil, false
+}
+
+// blameKeys blames the member of an attribute definition or key schema
+// message, of the table or an index.
+func blameKeys(in *api.CreateTableInput, msg string, keyed []keyedIndex) ([]string, bool) {
+	has, after := blameText(msg).has, blameText(msg).after
 	if name, ok := after("Attribute Name is duplicated: "); ok {
 		last := -1
 		for i, a := range in.AttributeDefinitions {
@@ -63,9 +95,8 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 				last = i
 			}
 		}
-		return found(last >= 0, fmt.Sprintf("AttributeDefinitions[%d]", last), "AttributeDefinitions")
+		return found(last >= 0, fmt.Sprintf("AttributeDefinitions[%d]", last), "AttributeDefinitions"), true
 	}
-	keyed := keyedIndexes(in)
 	switch {
 	case has("Some index key attribute have no definition"), has("Some index key attributes are not defined in AttributeDefinitions"):
 		defined := map[string]bool{}
@@ -75,27 +106,27 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		for _, k := range keyed {
 			for j, e := range k.ks {
 				if !defined[str(e.AttributeName)] {
-					return []string{fmt.Sprintf("%sKeySchema[%d]", k.path, j)}
+					return []string{fmt.Sprintf("%sKeySchema[%d]", k.path, j)}, true
 				}
 			}
 		}
-		return []string{"AttributeDefinitions"}
+		return []string{"AttributeDefinitions"}, true
 	case has("Both the Hash Key and the Range Key element in the KeySchema have the same name"):
 		for _, k := range keyed {
 			if len(k.ks) == 2 && str(k.ks[0].AttributeName) == str(k.ks[1].AttributeName) {
-				return []string{k.path + "KeySchema[1]"}
+				return []string{k.path + "KeySchema[1]"}, true
 			}
 		}
 	case has("The first KeySchemaElement is not a HASH key type"):
 		for _, k := range keyed {
 			if len(k.ks) > 0 && str(k.ks[0].KeyType) != "HASH" {
-				return []string{k.path + "KeySchema[0]"}
+				return []string{k.path + "KeySchema[0]"}, true
 			}
 		}
 	case has("The second KeySchemaElement is not a RANGE key type"):
 		for _, k := range keyed {
 			if len(k.ks) == 2 && str(k.ks[1].KeyType) != "RANGE" {
-				return []string{k.path + "KeySchema[1]"}
+				return []string{k.path + "KeySchema[1]"}, true
 			}
 		}
 	case has("The KeySchema contains multiple key attributes with the same name"),
@@ -103,7 +134,7 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		has("The KeySchema exceeds the maximum allowed number of"):
 		for _, k := range keyed {
 			if len(k.ks) > 2 {
-				return []string{k.path + "KeySchema"}
+				return []string{k.path + "KeySchema"}, true
 			}
 		}
 	case has("Number of attributes in KeySchema does not exactly match"), has("Some AttributeDefinitions are not used"):
@@ -115,44 +146,51 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		}
 		for i, a := range in.AttributeDefinitions {
 			if !used[str(a.AttributeName)] {
-				return []string{fmt.Sprintf("AttributeDefinitions[%d]", i)}
+				return []string{fmt.Sprintf("AttributeDefinitions[%d]", i)}, true
 			}
 		}
-		return []string{"AttributeDefinitions"}
+		return []string{"AttributeDefinitions"}, true
 	case has("Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"):
-		return []string{"LocalSecondaryIndexes[0]", "KeySchema"}
+		return []string{"LocalSecondaryIndexes[0]", "KeySchema"}, true
 	case has("List of LocalSecondaryIndexes is empty"), has("Number of LocalSecondaryIndexes exceeds"):
-		return []string{fmt.Sprintf("LocalSecondaryIndexes[%d]", len(in.LocalSecondaryIndexes)-1), "LocalSecondaryIndexes"}
+		return []string{fmt.Sprintf("LocalSecondaryIndexes[%d]", len(in.LocalSecondaryIndexes)-1), "LocalSecondaryIndexes"}, true
 	case has("List of GlobalSecondaryIndexes is empty"), has("GlobalSecondaryIndex count exceeds"):
-		return []string{fmt.Sprintf("GlobalSecondaryIndexes[%d]", len(in.GlobalSecondaryIndexes)-1), "GlobalSecondaryIndexes"}
+		return []string{fmt.Sprintf("GlobalSecondaryIndexes[%d]", len(in.GlobalSecondaryIndexes)-1), "GlobalSecondaryIndexes"}, true
 	}
+	return nil, false
+}
+
+// blameIndexes blames the member of a message about one index: its key
+// schema, name, projection, throughput, caps or warm throughput.
+func blameIndexes(in *api.CreateTableInput, msg string, keyed []keyedIndex) ([]string, bool) {
+	has, after := blameText(msg).has, blameText(msg).after
 	if rest, ok := after("Index KeySchema does not have a range key for index: "); ok {
-		return indexMember(in, rest, ".KeySchema")
+		return indexMember(in, rest, ".KeySchema"), true
 	}
 	if rest, ok := after("Index KeySchema does not have the same leading hash key as table KeySchema for index: "); ok {
 		name, _, _ := strings.Cut(rest, ". index hash key:")
-		return indexMember(in, name, ".KeySchema[0]")
+		return indexMember(in, name, ".KeySchema[0]"), true
 	}
 	if name, ok := after("Duplicate index name: "); ok {
 		seen := false
 		for _, k := range keyed[1:] {
 			if str(k.name) == name {
 				if seen {
-					return []string{k.path + "IndexName"}
+					return []string{k.path + "IndexName"}, true
 				}
 				seen = true
 			}
 		}
 	}
 	if p := blameProjection(in, msg); p != nil {
-		return p
+		return p, true
 	}
 	if rest, ok := after("ProvisionedThroughput should not be specified for index: "); ok {
 		name, _, _ := strings.Cut(rest, " when BillingMode")
-		return indexMember(in, name, ".ProvisionedThroughput")
+		return indexMember(in, name, ".ProvisionedThroughput"), true
 	}
 	if name, ok := after("ProvisionedThroughput is not specified for index: "); ok {
-		return indexMember(in, name, ".ProvisionedThroughput")
+		return indexMember(in, name, ".ProvisionedThroughput"), true
 	}
 	for _, c := range []struct{ unit, of string }{
 		{"MaxReadRequestUnits", "OnDemandThroughput"}, {"MaxWriteRequestUnits", "OnDemandThroughput"},
@@ -166,10 +204,17 @@ func Blame(in *emulator.CreateTableInput, msg string) []string {
 		if rest, ok := after(c.of + " for index "); ok {
 			rest = strings.TrimPrefix(rest, ": ")
 			name, _, _ := strings.Cut(rest, " ")
-			return indexMember(in, name, "."+c.of+"."+c.unit)
+			return indexMember(in, name, "."+c.of+"."+c.unit), true
 		}
-		return []string{c.of + "." + c.unit}
+		return []string{c.of + "." + c.unit}, true
 	}
+	return nil, false
+}
+
+// blameSettings blames the member of a message about the table's stream,
+// encryption, class, tags or name.
+func blameSettings(msg string) []string {
+	has := blameText(msg).has
 	switch {
 	case has("Table is being created with a stream"):
 		return []string{"StreamSpecification.StreamViewType", "StreamSpecification"}
@@ -221,11 +266,11 @@ func memberPath(p string) string {
 type keyedIndex struct {
 	path string // "" for the table, else "LocalSecondaryIndexes[0]." …
 	name *string
-	ks   []emulator.KeySchemaElement
-	proj *emulator.Projection
+	ks   []api.KeySchemaElement
+	proj *api.Projection
 }
 
-func keyedIndexes(in *emulator.CreateTableInput) []keyedIndex {
+func keyedIndexes(in *api.CreateTableInput) []keyedIndex {
 	out := []keyedIndex{{ks: in.KeySchema}}
 	for i, l := range in.LocalSecondaryIndexes {
 		out = append(out, keyedIndex{fmt.Sprintf("LocalSecondaryIndexes[%d].", i), l.IndexName, l.KeySchema, l.Projection})
@@ -238,7 +283,7 @@ func keyedIndexes(in *emulator.CreateTableInput) []keyedIndex {
 
 // indexMember is member of the index called name (GSIs first: the messages
 // that name an index are mostly about GSIs), or the index alone.
-func indexMember(in *emulator.CreateTableInput, name, member string) []string {
+func indexMember(in *api.CreateTableInput, name, member string) []string {
 	for i, g := range in.GlobalSecondaryIndexes {
 		if str(g.IndexName) == name {
 			return []string{fmt.Sprintf("GlobalSecondaryIndexes[%d]%s", i, member)}
@@ -254,24 +299,24 @@ func indexMember(in *emulator.CreateTableInput, name, member string) []string {
 
 // blameProjection finds the first index whose projection breaks the rule
 // msg states.
-func blameProjection(in *emulator.CreateTableInput, msg string) []string {
-	var bad func(p *emulator.Projection) bool
+func blameProjection(in *api.CreateTableInput, msg string) []string {
+	var bad func(p *api.Projection) bool
 	member := "Projection.NonKeyAttributes"
 	switch {
 	case strings.Contains(msg, "Unknown ProjectionType: null"):
-		bad = func(p *emulator.Projection) bool { return p.ProjectionType == nil }
+		bad = func(p *api.Projection) bool { return p.ProjectionType == nil }
 		member = "Projection.ProjectionType"
 	case strings.Contains(msg, "ProjectionType is INCLUDE, but NonKeyAttributes is not specified"):
-		bad = func(p *emulator.Projection) bool {
+		bad = func(p *api.Projection) bool {
 			return str(p.ProjectionType) == "INCLUDE" && p.NonKeyAttributes == nil
 		}
 		member = "Projection.ProjectionType"
 	case strings.Contains(msg, ", but NonKeyAttributes is specified"):
-		bad = func(p *emulator.Projection) bool {
+		bad = func(p *api.Projection) bool {
 			return str(p.ProjectionType) != "INCLUDE" && p.NonKeyAttributes != nil
 		}
 	case strings.Contains(msg, "Duplicate element in NonKeyAttributes"):
-		bad = func(p *emulator.Projection) bool {
+		bad = func(p *api.Projection) bool {
 			seen := map[string]bool{}
 			for _, a := range p.NonKeyAttributes {
 				if seen[a] {

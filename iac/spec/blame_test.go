@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/pebblestore"
 )
 
@@ -26,129 +27,129 @@ func TestBlame(t *testing.T) {
 	}
 	defer func() { _ = eng.Close() }()
 
-	def := func(names ...string) []emulator.AttributeDefinition {
-		var out []emulator.AttributeDefinition
+	def := func(names ...string) []api.AttributeDefinition {
+		var out []api.AttributeDefinition
 		for _, n := range names {
-			out = append(out, emulator.AttributeDefinition{AttributeName: Str(n), AttributeType: Str("S")})
+			out = append(out, api.AttributeDefinition{AttributeName: Str(n), AttributeType: Str("S")})
 		}
 		return out
 	}
-	key := func(kv ...string) []emulator.KeySchemaElement {
-		var out []emulator.KeySchemaElement
+	key := func(kv ...string) []api.KeySchemaElement {
+		var out []api.KeySchemaElement
 		for i := 0; i+1 < len(kv); i += 2 {
-			out = append(out, emulator.KeySchemaElement{AttributeName: Str(kv[i]), KeyType: Str(kv[i+1])})
+			out = append(out, api.KeySchemaElement{AttributeName: Str(kv[i]), KeyType: Str(kv[i+1])})
 		}
 		return out
 	}
-	all := &emulator.Projection{ProjectionType: Str("ALL")}
-	pt := func(r, w int64) *emulator.ProvisionedThroughput {
-		return &emulator.ProvisionedThroughput{ReadCapacityUnits: Int(r), WriteCapacityUnits: Int(w)}
+	all := &api.Projection{ProjectionType: Str("ALL")}
+	pt := func(r, w int64) *api.ProvisionedThroughput {
+		return &api.ProvisionedThroughput{ReadCapacityUnits: Int(r), WriteCapacityUnits: Int(w)}
 	}
-	gsi := func(name string, ks []emulator.KeySchemaElement, p *emulator.Projection) emulator.GlobalSecondaryIndex {
-		return emulator.GlobalSecondaryIndex{IndexName: Str(name), KeySchema: ks, Projection: p}
+	gsi := func(name string, ks []api.KeySchemaElement, p *api.Projection) api.GlobalSecondaryIndex {
+		return api.GlobalSecondaryIndex{IndexName: Str(name), KeySchema: ks, Projection: p}
 	}
-	onDemand := func(in emulator.CreateTableInput) emulator.CreateTableInput {
+	onDemand := func(in api.CreateTableInput) api.CreateTableInput {
 		in.BillingMode = Str("PAY_PER_REQUEST")
 		return in
 	}
-	base := emulator.CreateTableInput{TableName: Str("blamed"), AttributeDefinitions: def("pk"), KeySchema: key("pk", "HASH")}
-	with := func(f func(*emulator.CreateTableInput)) emulator.CreateTableInput {
+	base := api.CreateTableInput{TableName: Str("blamed"), AttributeDefinitions: def("pk"), KeySchema: key("pk", "HASH")}
+	with := func(f func(*api.CreateTableInput)) api.CreateTableInput {
 		in := onDemand(base)
-		in.AttributeDefinitions = append([]emulator.AttributeDefinition(nil), in.AttributeDefinitions...)
+		in.AttributeDefinitions = append([]api.AttributeDefinition(nil), in.AttributeDefinitions...)
 		f(&in)
 		return in
 	}
 	cases := []struct {
 		name string
-		in   emulator.CreateTableInput
+		in   api.CreateTableInput
 		want []string
 	}{
-		{"hash key not defined", with(func(in *emulator.CreateTableInput) { in.AttributeDefinitions = def("other") }),
+		{"hash key not defined", with(func(in *api.CreateTableInput) { in.AttributeDefinitions = def("other") }),
 			[]string{"KeySchema[0]"}},
-		{"range key not defined", with(func(in *emulator.CreateTableInput) { in.KeySchema = key("pk", "HASH", "sk", "RANGE") }),
+		{"range key not defined", with(func(in *api.CreateTableInput) { in.KeySchema = key("pk", "HASH", "sk", "RANGE") }),
 			[]string{"KeySchema[1]"}},
-		{"GSI hash key not defined", with(func(in *emulator.CreateTableInput) {
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("pk", "HASH"), all), gsi("gsi1", key("gk", "HASH"), all)}
+		{"GSI hash key not defined", with(func(in *api.CreateTableInput) {
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("pk", "HASH"), all), gsi("gsi1", key("gk", "HASH"), all)}
 		}), []string{"GlobalSecondaryIndexes[1].KeySchema[0]"}},
-		{"read capacity 0", func() emulator.CreateTableInput {
+		{"read capacity 0", func() api.CreateTableInput {
 			in := base
 			in.BillingMode, in.ProvisionedThroughput = Str("PROVISIONED"), pt(0, 5)
 			return in
 		}(), []string{"ProvisionedThroughput.ReadCapacityUnits"}},
-		{"read capacity above the maximum", func() emulator.CreateTableInput {
+		{"read capacity above the maximum", func() api.CreateTableInput {
 			in := base
 			in.ProvisionedThroughput = pt(5, 1<<50)
 			return in
 		}(), []string{"ProvisionedThroughput.WriteCapacityUnits"}},
-		{"PROVISIONED without throughput", with(func(in *emulator.CreateTableInput) { in.BillingMode = Str("PROVISIONED") }),
+		{"PROVISIONED without throughput", with(func(in *api.CreateTableInput) { in.BillingMode = Str("PROVISIONED") }),
 			[]string{"ProvisionedThroughput", "BillingMode"}},
-		{"unknown billing mode", with(func(in *emulator.CreateTableInput) { in.BillingMode = Str("PAY_PER_REQUST") }),
+		{"unknown billing mode", with(func(in *api.CreateTableInput) { in.BillingMode = Str("PAY_PER_REQUST") }),
 			[]string{"BillingMode"}},
-		{"LSI on a hash-only table", with(func(in *emulator.CreateTableInput) {
+		{"LSI on a hash-only table", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "lk")
-			in.LocalSecondaryIndexes = []emulator.LocalSecondaryIndex{{IndexName: Str("lsi0"), KeySchema: key("pk", "HASH", "lk", "RANGE"), Projection: all}}
+			in.LocalSecondaryIndexes = []api.LocalSecondaryIndex{{IndexName: Str("lsi0"), KeySchema: key("pk", "HASH", "lk", "RANGE"), Projection: all}}
 		}), []string{"LocalSecondaryIndexes[0]", "KeySchema"}},
-		{"LSI with another hash key", with(func(in *emulator.CreateTableInput) {
+		{"LSI with another hash key", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "sk", "lk")
 			in.KeySchema = key("pk", "HASH", "sk", "RANGE")
-			in.LocalSecondaryIndexes = []emulator.LocalSecondaryIndex{{IndexName: Str("lsi0"), KeySchema: key("lk", "HASH", "sk", "RANGE"), Projection: all}}
+			in.LocalSecondaryIndexes = []api.LocalSecondaryIndex{{IndexName: Str("lsi0"), KeySchema: key("lk", "HASH", "sk", "RANGE"), Projection: all}}
 		}), []string{"LocalSecondaryIndexes[0].KeySchema[0]"}},
-		{"unused attribute definition", with(func(in *emulator.CreateTableInput) { in.AttributeDefinitions = def("pk", "extra") }),
+		{"unused attribute definition", with(func(in *api.CreateTableInput) { in.AttributeDefinitions = def("pk", "extra") }),
 			[]string{"AttributeDefinitions[1]"}},
-		{"duplicate attribute definition", with(func(in *emulator.CreateTableInput) { in.AttributeDefinitions = def("pk", "pk") }),
+		{"duplicate attribute definition", with(func(in *api.CreateTableInput) { in.AttributeDefinitions = def("pk", "pk") }),
 			[]string{"AttributeDefinitions[1]"}},
-		{"INCLUDE without NonKeyAttributes", with(func(in *emulator.CreateTableInput) {
+		{"INCLUDE without NonKeyAttributes", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "gk")
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), &emulator.Projection{ProjectionType: Str("INCLUDE")})}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), &api.Projection{ProjectionType: Str("INCLUDE")})}
 		}), []string{"GlobalSecondaryIndexes[0].Projection.ProjectionType"}},
-		{"KEYS_ONLY with NonKeyAttributes", with(func(in *emulator.CreateTableInput) {
+		{"KEYS_ONLY with NonKeyAttributes", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "gk")
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), &emulator.Projection{ProjectionType: Str("KEYS_ONLY"), NonKeyAttributes: []string{"a"}})}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), &api.Projection{ProjectionType: Str("KEYS_ONLY"), NonKeyAttributes: []string{"a"}})}
 		}), []string{"GlobalSecondaryIndexes[0].Projection.NonKeyAttributes"}},
-		{"unknown projection type", with(func(in *emulator.CreateTableInput) {
+		{"unknown projection type", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "gk")
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), &emulator.Projection{ProjectionType: Str("SOME")})}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), &api.Projection{ProjectionType: Str("SOME")})}
 		}), []string{"GlobalSecondaryIndexes[0].Projection.ProjectionType"}},
-		{"GSI without throughput on PROVISIONED", func() emulator.CreateTableInput {
+		{"GSI without throughput on PROVISIONED", func() api.CreateTableInput {
 			in := base
 			in.AttributeDefinitions = def("pk", "gk")
 			in.ProvisionedThroughput = pt(1, 1)
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), all)}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), all)}
 			return in
 		}(), []string{"GlobalSecondaryIndexes[0].ProvisionedThroughput"}},
-		{"GSI read capacity 0", func() emulator.CreateTableInput {
+		{"GSI read capacity 0", func() api.CreateTableInput {
 			in := base
 			in.AttributeDefinitions = def("pk", "gk")
 			in.ProvisionedThroughput = pt(1, 1)
 			g := gsi("gsi0", key("gk", "HASH"), all)
 			g.ProvisionedThroughput = pt(0, 1)
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{g}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{g}
 			return in
 		}(), []string{"GlobalSecondaryIndexes[0].ProvisionedThroughput.ReadCapacityUnits"}},
-		{"duplicate index name", with(func(in *emulator.CreateTableInput) {
+		{"duplicate index name", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "gk")
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), all), gsi("gsi0", key("gk", "HASH"), all)}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("gk", "HASH"), all), gsi("gsi0", key("gk", "HASH"), all)}
 		}), []string{"GlobalSecondaryIndexes[1].IndexName"}},
-		{"GSI range key first", with(func(in *emulator.CreateTableInput) {
+		{"GSI range key first", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "gk")
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{gsi("gsi0", key("gk", "RANGE"), all)}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{gsi("gsi0", key("gk", "RANGE"), all)}
 		}), []string{"GlobalSecondaryIndexes[0].KeySchema[0]"}},
-		{"GSI cap below 1", with(func(in *emulator.CreateTableInput) {
+		{"GSI cap below 1", with(func(in *api.CreateTableInput) {
 			in.AttributeDefinitions = def("pk", "gk")
 			g := gsi("gsi0", key("gk", "HASH"), all)
-			g.OnDemandThroughput = &emulator.OnDemandThroughput{MaxWriteRequestUnits: Int(0)}
-			in.GlobalSecondaryIndexes = []emulator.GlobalSecondaryIndex{g}
+			g.OnDemandThroughput = &api.OnDemandThroughput{MaxWriteRequestUnits: Int(0)}
+			in.GlobalSecondaryIndexes = []api.GlobalSecondaryIndex{g}
 		}), []string{"GlobalSecondaryIndexes[0].OnDemandThroughput.MaxWriteRequestUnits"}},
-		{"stream without view type", with(func(in *emulator.CreateTableInput) {
-			in.StreamSpecification = &emulator.StreamSpecification{StreamEnabled: Bool(true)}
+		{"stream without view type", with(func(in *api.CreateTableInput) {
+			in.StreamSpecification = &api.StreamSpecification{StreamEnabled: Bool(true)}
 		}), []string{"StreamSpecification.StreamViewType", "StreamSpecification"}},
-		{"table class", with(func(in *emulator.CreateTableInput) { in.TableClass = Str("COLD") }), []string{"TableClass"}},
+		{"table class", with(func(in *api.CreateTableInput) { in.TableClass = Str("COLD") }), []string{"TableClass"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in
-			_, err := eng.CreateTable(context.Background(), emulator.Namespace{Account: DefaultAccount, Region: DefaultRegion}, &in)
-			var e *emulator.Error
+			_, err := eng.CreateTable(context.Background(), api.Namespace{Account: DefaultAccount, Region: DefaultRegion}, &in)
+			var e *api.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("CreateTable accepted the table or failed otherwise: %v", err)
 			}
@@ -200,14 +201,14 @@ func FuzzBlame(f *testing.F) {
 	f.Add("One or more parameter values were invalid: Duplicate index name: gsi0")
 	f.Add("One or more parameter values were invalid: Requested MaxReadRequestUnits for OnDemandThroughput for index : gsi0 is outside of valid range")
 	f.Add("Value x at '..1.member.' failed to satisfy constraint")
-	in := emulator.CreateTableInput{
-		KeySchema:              []emulator.KeySchemaElement{{AttributeName: Str("pk")}, {}},
-		AttributeDefinitions:   []emulator.AttributeDefinition{{}},
-		GlobalSecondaryIndexes: []emulator.GlobalSecondaryIndex{{IndexName: Str("gsi0"), Projection: &emulator.Projection{}}, {}},
-		LocalSecondaryIndexes:  []emulator.LocalSecondaryIndex{{}},
+	in := api.CreateTableInput{
+		KeySchema:              []api.KeySchemaElement{{AttributeName: Str("pk")}, {}},
+		AttributeDefinitions:   []api.AttributeDefinition{{}},
+		GlobalSecondaryIndexes: []api.GlobalSecondaryIndex{{IndexName: Str("gsi0"), Projection: &api.Projection{}}, {}},
+		LocalSecondaryIndexes:  []api.LocalSecondaryIndex{{}},
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
 		Blame(&in, msg)
-		Blame(&emulator.CreateTableInput{}, msg)
+		Blame(&api.CreateTableInput{}, msg)
 	})
 }

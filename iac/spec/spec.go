@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
 
@@ -20,11 +20,11 @@ type TableSpec struct {
 	Source string
 	// Create is exactly what CreateTable receives, so a declared table is
 	// validated by the engine's own rules.
-	Create emulator.CreateTableInput
+	Create api.CreateTableInput
 	// TTL, when set, is applied with UpdateTimeToLive.
-	TTL *emulator.TimeToLiveSpecification
+	TTL *api.TimeToLiveSpecification
 	// PITR, when set, is applied with UpdateContinuousBackups.
-	PITR *emulator.PointInTimeRecoverySpecification
+	PITR *api.PointInTimeRecoverySpecification
 	// Insights are the declared Contributor Insights settings, by GSI name
 	// ("" for the table), applied with UpdateContributorInsights; a table
 	// or GSI not in the map is left as it is.
@@ -51,7 +51,7 @@ type TableSpec struct {
 	// stand-in (Terraform import_table, CloudFormation
 	// ImportSourceSpecification) instead of CreateTable; its
 	// TableCreationParameters are taken from Create.
-	Import *emulator.ImportTableInput
+	Import *api.ImportTableInput
 	// Replicas lists the Regions of the global table this table belongs
 	// to, its own included; empty for a single-Region table.
 	Replicas []string
@@ -143,8 +143,8 @@ func parentPath(p string) string {
 }
 
 // Namespace is the (account, Region) of the table.
-func (s *TableSpec) Namespace() emulator.Namespace {
-	return emulator.Namespace{Account: s.Account, Region: s.Region}
+func (s *TableSpec) Namespace() api.Namespace {
+	return api.Namespace{Account: s.Account, Region: s.Region}
 }
 
 // Name is the table name ("" when undeclared).
@@ -167,20 +167,20 @@ func (s *TableSpec) SetTag(key, value string) {
 			return
 		}
 	}
-	s.Create.Tags = append(s.Create.Tags, emulator.Tag{Key: Str(key), Value: Str(value)})
+	s.Create.Tags = append(s.Create.Tags, api.Tag{Key: Str(key), Value: Str(value)})
 	sort.SliceStable(s.Create.Tags, func(i, j int) bool { return *s.Create.Tags[i].Key < *s.Create.Tags[j].Key })
 }
 
 // TagsFromMap returns tags sorted by key.
-func TagsFromMap(m map[string]string) []emulator.Tag {
+func TagsFromMap(m map[string]string) []api.Tag {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var out []emulator.Tag
+	var out []api.Tag
 	for _, k := range keys {
-		out = append(out, emulator.Tag{Key: Str(k), Value: Str(m[k])})
+		out = append(out, api.Tag{Key: Str(k), Value: Str(m[k])})
 	}
 	return out
 }

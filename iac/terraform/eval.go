@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -55,8 +55,8 @@ type providerCfg struct {
 	defaultTags map[string]string
 }
 
-func (p *providerCfg) ns() emulator.Namespace {
-	return emulator.Namespace{Account: p.account, Region: p.region}
+func (p *providerCfg) ns() api.Namespace {
+	return api.Namespace{Account: p.account, Region: p.region}
 }
 
 // instance is one instance of a module: the root, or a module call (one per

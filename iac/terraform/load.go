@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -15,7 +15,7 @@ import (
 // pendingItem is an aws_dynamodb_table_item, attached to its table once
 // every table is known.
 type pendingItem struct {
-	ns    emulator.Namespace
+	ns    api.Namespace
 	table string
 	item  string
 	pos   spec.Pos
@@ -42,7 +42,7 @@ type pendingPolicy struct {
 // pendingInsights is an aws_dynamodb_contributor_insights: Contributor
 // Insights enabled on table (or its GSI index) in ns.
 type pendingInsights struct {
-	ns           emulator.Namespace
+	ns           api.Namespace
 	table, index string
 	mode         *string
 	pos          spec.Pos
@@ -50,7 +50,7 @@ type pendingInsights struct {
 
 // pendingKinesis is an aws_dynamodb_kinesis_streaming_destination.
 type pendingKinesis struct {
-	ns        emulator.Namespace
+	ns        api.Namespace
 	table     string
 	arn       string
 	precision string
@@ -60,7 +60,7 @@ type pendingKinesis struct {
 // pendingReplica is an aws_dynamodb_table_replica.
 type pendingReplica struct {
 	arn        string
-	ns         emulator.Namespace
+	ns         api.Namespace
 	pitr       *bool
 	class      *string
 	tags       map[string]string
@@ -117,16 +117,26 @@ func dedup(ds spec.Diagnostics) spec.Diagnostics {
 
 // attach applies items, tags and replicas to the tables they name.
 func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
-	byARN := func(arn string) int {
-		for i := range *specs {
-			if (*specs)[i].ARN() == arn {
-				return i
-			}
+	attachReplicas(specs, res, diags)
+	attachByARN(*specs, res, diags)
+	attachByName(*specs, res, diags)
+}
+
+// specByARN is the index in specs of the table arn names, or -1.
+func specByARN(specs []spec.TableSpec, arn string) int {
+	for i := range specs {
+		if specs[i].ARN() == arn {
+			return i
 		}
-		return -1
 	}
+	return -1
+}
+
+// attachReplicas adds the replicas of aws_dynamodb_table_replica to specs,
+// each a copy of its table in another Region.
+func attachReplicas(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 	for _, rp := range res.replicas {
-		i := byARN(rp.arn)
+		i := specByARN(*specs, rp.arn)
 		if i < 0 {
 			diags.Errorf(rp.pos, "global_table_arn %s names no table declared in this configuration", rp.arn)
 			continue
@@ -139,14 +149,14 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 		rs.Source = rp.addr
 		rs.PITR = nil
 		if rp.pitr != nil && *rp.pitr {
-			rs.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: rp.pitr}
+			rs.PITR = &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: rp.pitr}
 		}
 		if rp.class != nil {
 			rs.Create.TableClass = rp.class
 		}
 		rs.Create.DeletionProtectionEnabled = rp.protection
 		if rp.kms != nil {
-			rs.Create.SSESpecification = &emulator.SSESpecification{Enabled: spec.Bool(true), SSEType: spec.Str("KMS"), KMSMasterKeyId: rp.kms}
+			rs.Create.SSESpecification = &api.SSESpecification{Enabled: spec.Bool(true), SSEType: spec.Str("KMS"), KMSMasterKeyId: rp.kms}
 		}
 		rs.Create.Tags = nil
 		if len(rp.tags) > 0 {
@@ -169,13 +179,18 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 		rs.Replicas = regions
 		*specs = append(*specs, rs)
 	}
+}
+
+// attachByARN applies the resource policies and tags, which name their
+// table by ARN.
+func attachByARN(specs []spec.TableSpec, res *result, diags *spec.Diagnostics) {
 	for _, rp := range res.policies {
-		i := byARN(rp.arn)
+		i := specByARN(specs, rp.arn)
 		if i < 0 {
 			diags.Errorf(rp.pos, "resource_arn %s names no table declared in this configuration", rp.arn)
 			continue
 		}
-		s := &(*specs)[i]
+		s := &specs[i]
 		if rp.stream {
 			if s.Create.StreamSpecification == nil {
 				diags.Errorf(rp.pos, "resource_arn names the stream of %s, which has no stream (stream_enabled)", s.Name())
@@ -190,17 +205,23 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 		s.ConfirmRemoveSelf = s.ConfirmRemoveSelf || rp.confirm
 	}
 	for _, t := range res.tags {
-		i := byARN(t.arn)
+		i := specByARN(specs, t.arn)
 		if i < 0 {
 			diags.Errorf(t.pos, "resource_arn %s names no table declared in this configuration", t.arn)
 			continue
 		}
-		(*specs)[i].SetTag(t.key, t.value)
+		specs[i].SetTag(t.key, t.value)
 	}
+}
+
+// attachByName applies contributor insights, Kinesis destinations, legacy
+// global tables and items, which name their table by account, Region and
+// name.
+func attachByName(specs []spec.TableSpec, res *result, diags *spec.Diagnostics) {
 	for _, pi := range res.insights {
 		found := false
-		for i := range *specs {
-			s := &(*specs)[i]
+		for i := range specs {
+			s := &specs[i]
 			if s.Namespace() == pi.ns && s.Name() == pi.table {
 				s.SetInsights(pi.index, spec.InsightsSetting{Enabled: true, Mode: pi.mode, Pos: pi.pos})
 				found = true
@@ -213,8 +234,8 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 	}
 	for _, k := range res.kinesis {
 		found := false
-		for i := range *specs {
-			s := &(*specs)[i]
+		for i := range specs {
+			s := &specs[i]
 			if s.Namespace() == k.ns && s.Name() == k.table {
 				if s.Kinesis != nil {
 					diags.Errorf(k.pos, "table %s already has a Kinesis streaming destination (%s, declared at %s): only one per table", k.table, s.Kinesis.StreamArn, s.Kinesis.Pos)
@@ -233,8 +254,8 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 	for _, g := range res.globals {
 		for _, region := range g.Regions {
 			found := false
-			for i := range *specs {
-				s := &(*specs)[i]
+			for i := range specs {
+				s := &specs[i]
 				if s.Account == g.Account && s.Region == region && s.Name() == g.Name {
 					s.LegacyGlobal, found = g, true
 				}
@@ -246,8 +267,8 @@ func attach(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostics) {
 	}
 	for _, it := range res.items {
 		found := false
-		for i := range *specs {
-			s := &(*specs)[i]
+		for i := range specs {
+			s := &specs[i]
 			if s.Namespace() == it.ns && s.Name() == it.table {
 				item, err := spec.DecodeItem([]byte(it.item))
 				if err != nil {
@@ -293,24 +314,11 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 	if v := r.str(d.attrs, "region"); v != nil {
 		region = *v
 	}
-	ns := emulator.Namespace{Account: p.account, Region: region}
+	ns := api.Namespace{Account: p.account, Region: region}
 	pos := spec.PosFromHCL(&b.b.DefRange)
 	switch b.typ {
 	case "aws_dynamodb_table_item":
-		table, item := r.str(d.attrs, "table_name"), r.str(d.attrs, "item")
-		if table == nil || item == nil {
-			if d.attrs["table_name"] == nil || d.attrs["item"] == nil {
-				diags.Errorf(pos, "Missing required argument: aws_dynamodb_table_item needs table_name, hash_key and item")
-			}
-			return cty.DynamicVal
-		}
-		ip := pos
-		if a := d.attrs["item"]; a != nil {
-			ip = spec.PosFromHCL(a.Expr.StartRange().Ptr())
-		}
-		res.items = append(res.items, pendingItem{ns: ns, table: *table, item: *item, pos: pos, itemP: ip})
-		return cty.ObjectVal(map[string]cty.Value{"table_name": cty.StringVal(*table), "item": cty.StringVal(*item),
-			"id": cty.StringVal(*table)})
+		return tableItem(d, r, ns, pos, addr, res)
 	case "aws_dynamodb_tag":
 		arn, key, value := r.str(d.attrs, "resource_arn"), r.str(d.attrs, "key"), r.str(d.attrs, "value")
 		if arn == nil || key == nil {
@@ -325,87 +333,130 @@ func (in *instance) resource(b *block, addr string, ctx *hcl.EvalContext, provs 
 	case "aws_dynamodb_resource_policy":
 		return resourcePolicy(d, r, ctx, pos, res)
 	case "aws_dynamodb_contributor_insights":
-		table := r.str(d.attrs, "table_name")
-		if table == nil {
-			if d.attrs["table_name"] == nil {
-				diags.Errorf(pos, "Missing required argument: aws_dynamodb_contributor_insights needs table_name")
-			}
-			return cty.DynamicVal
-		}
-		pi := pendingInsights{ns: ns, table: *table, mode: r.str(d.attrs, "mode"), pos: pos}
-		// A table ARN names its table (in its own account).
-		if parts := strings.SplitN(*table, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
-			pi.ns.Account, pi.table = parts[4], strings.TrimPrefix(parts[5], "table/")
-		}
-		if ix := r.str(d.attrs, "index_name"); ix != nil {
-			pi.index = *ix
-		}
-		res.insights = append(res.insights, pi)
-		// The provider's ID: name:T/index:I/ACCOUNT (I empty for the table).
-		id := "name:" + pi.table + "/index:" + pi.index + "/" + pi.ns.Account
-		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "table_name": cty.StringVal(*table)})
+		return contributorInsights(d, r, ns, pos, addr, res)
 	case "aws_dynamodb_kinesis_streaming_destination":
-		table, arn := r.str(d.attrs, "table_name"), r.str(d.attrs, "stream_arn")
-		if table == nil || arn == nil {
-			if d.attrs["table_name"] == nil || d.attrs["stream_arn"] == nil {
-				diags.Errorf(pos, "Missing required argument: aws_dynamodb_kinesis_streaming_destination needs table_name and stream_arn")
-			} else {
-				diags.Warnf(pos, "%s: stream_arn or table_name is not known before apply; the destination is skipped", addr)
-			}
-			return cty.DynamicVal
-		}
-		k := pendingKinesis{ns: ns, table: *table, arn: *arn, pos: pos}
-		if p := r.str(d.attrs, "approximate_creation_date_time_precision"); p != nil {
-			k.precision = *p
-		}
-		res.kinesis = append(res.kinesis, k)
-		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*table + "," + *arn), "table_name": cty.StringVal(*table),
-			"stream_arn": cty.StringVal(*arn), "approximate_creation_date_time_precision": cty.StringVal(k.precision)})
+		return kinesisDestination(d, r, ns, pos, addr, res)
 	case "aws_dynamodb_global_table":
-		// Version 2017.11.29 (legacy): it links tables declared apart,
-		// one per Region, provisioned with --legacy-global-tables.
-		name := r.str(d.attrs, "name")
-		if name == nil {
-			if d.attrs["name"] == nil {
-				diags.Errorf(pos, "Missing required argument: aws_dynamodb_global_table needs name and replica")
-			}
-			return cty.DynamicVal
-		}
-		g := &spec.LegacyGlobal{Name: *name, Account: p.account, Pos: pos, Source: addr}
-		for _, rb := range d.blocks["replica"] {
-			if rn := r.str(rb.attrs, "region_name"); rn != nil {
-				g.Regions = append(g.Regions, *rn)
-			} else if rb.attrs["region_name"] == nil {
-				diags.Errorf(spec.PosFromHCL(&rb.rng), "Missing required argument: replica needs region_name")
-			}
-		}
-		if len(g.Regions) == 0 {
-			diags.Errorf(pos, "Insufficient replica blocks: aws_dynamodb_global_table needs at least one replica")
-			return cty.DynamicVal
-		}
-		res.globals = append(res.globals, g)
-		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*name), "name": cty.StringVal(*name),
-			"arn": cty.StringVal("arn:aws:dynamodb::" + p.account + ":global-table/" + *name)})
+		return legacyGlobalTable(d, r, ns, pos, addr, res)
 	case "aws_dynamodb_table_replica":
-		arn := r.str(d.attrs, "global_table_arn")
-		if arn == nil {
-			return cty.DynamicVal
+		return tableReplica(d, r, ns, pos, addr, res)
+	}
+	return cty.DynamicVal
+}
+
+// tableItem reads an aws_dynamodb_table_item; attach puts the item in its table.
+func tableItem(d *decoded, r *reader, ns api.Namespace, pos spec.Pos, addr string, res *result) cty.Value {
+	diags := r.diags
+	table, item := r.str(d.attrs, "table_name"), r.str(d.attrs, "item")
+	if table == nil || item == nil {
+		if d.attrs["table_name"] == nil || d.attrs["item"] == nil {
+			diags.Errorf(pos, "Missing required argument: aws_dynamodb_table_item needs table_name, hash_key and item")
 		}
-		rp := pendingReplica{arn: *arn, ns: ns, pitr: r.boolean(d.attrs, "point_in_time_recovery"),
-			class: r.str(d.attrs, "table_class_override"), tags: r.strMap(d.attrs, "tags"),
-			protection: r.boolean(d.attrs, "deletion_protection_enabled"), kms: r.str(d.attrs, "kms_key_arn"),
-			pos: pos, addr: addr}
-		// The replica keeps the source's name; its account is the
-		// global table's.
-		if parts := strings.SplitN(*arn, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
-			rp.ns.Account = parts[4]
-			name := strings.TrimPrefix(parts[5], "table/")
-			res.replicas = append(res.replicas, rp)
-			return cty.ObjectVal(map[string]cty.Value{"arn": cty.StringVal(rp.ns.TableARN(name)), "id": cty.StringVal(name + ":" + rp.ns.Region)})
-		}
-		diags.Errorf(pos, "global_table_arn %q is not a DynamoDB table ARN", *arn)
 		return cty.DynamicVal
 	}
+	ip := pos
+	if a := d.attrs["item"]; a != nil {
+		ip = spec.PosFromHCL(a.Expr.StartRange().Ptr())
+	}
+	res.items = append(res.items, pendingItem{ns: ns, table: *table, item: *item, pos: pos, itemP: ip})
+	return cty.ObjectVal(map[string]cty.Value{"table_name": cty.StringVal(*table), "item": cty.StringVal(*item),
+		"id": cty.StringVal(*table)})
+}
+
+// contributorInsights reads an aws_dynamodb_contributor_insights; attach applies it.
+func contributorInsights(d *decoded, r *reader, ns api.Namespace, pos spec.Pos, addr string, res *result) cty.Value {
+	diags := r.diags
+	table := r.str(d.attrs, "table_name")
+	if table == nil {
+		if d.attrs["table_name"] == nil {
+			diags.Errorf(pos, "Missing required argument: aws_dynamodb_contributor_insights needs table_name")
+		}
+		return cty.DynamicVal
+	}
+	pi := pendingInsights{ns: ns, table: *table, mode: r.str(d.attrs, "mode"), pos: pos}
+	// A table ARN names its table (in its own account).
+	if parts := strings.SplitN(*table, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
+		pi.ns.Account, pi.table = parts[4], strings.TrimPrefix(parts[5], "table/")
+	}
+	if ix := r.str(d.attrs, "index_name"); ix != nil {
+		pi.index = *ix
+	}
+	res.insights = append(res.insights, pi)
+	// The provider's ID: name:T/index:I/ACCOUNT (I empty for the table).
+	id := "name:" + pi.table + "/index:" + pi.index + "/" + pi.ns.Account
+	return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "table_name": cty.StringVal(*table)})
+}
+
+// kinesisDestination reads an aws_dynamodb_kinesis_streaming_destination; attach applies it.
+func kinesisDestination(d *decoded, r *reader, ns api.Namespace, pos spec.Pos, addr string, res *result) cty.Value {
+	diags := r.diags
+	table, arn := r.str(d.attrs, "table_name"), r.str(d.attrs, "stream_arn")
+	if table == nil || arn == nil {
+		if d.attrs["table_name"] == nil || d.attrs["stream_arn"] == nil {
+			diags.Errorf(pos, "Missing required argument: aws_dynamodb_kinesis_streaming_destination needs table_name and stream_arn")
+		} else {
+			diags.Warnf(pos, "%s: stream_arn or table_name is not known before apply; the destination is skipped", addr)
+		}
+		return cty.DynamicVal
+	}
+	k := pendingKinesis{ns: ns, table: *table, arn: *arn, pos: pos}
+	if p := r.str(d.attrs, "approximate_creation_date_time_precision"); p != nil {
+		k.precision = *p
+	}
+	res.kinesis = append(res.kinesis, k)
+	return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*table + "," + *arn), "table_name": cty.StringVal(*table),
+		"stream_arn": cty.StringVal(*arn), "approximate_creation_date_time_precision": cty.StringVal(k.precision)})
+}
+
+// legacyGlobalTable reads an aws_dynamodb_global_table; attach links its tables.
+func legacyGlobalTable(d *decoded, r *reader, ns api.Namespace, pos spec.Pos, addr string, res *result) cty.Value {
+	diags := r.diags
+	// Version 2017.11.29 (legacy): it links tables declared apart,
+	// one per Region, provisioned with --legacy-global-tables.
+	name := r.str(d.attrs, "name")
+	if name == nil {
+		if d.attrs["name"] == nil {
+			diags.Errorf(pos, "Missing required argument: aws_dynamodb_global_table needs name and replica")
+		}
+		return cty.DynamicVal
+	}
+	g := &spec.LegacyGlobal{Name: *name, Account: ns.Account, Pos: pos, Source: addr}
+	for _, rb := range d.blocks["replica"] {
+		if rn := r.str(rb.attrs, "region_name"); rn != nil {
+			g.Regions = append(g.Regions, *rn)
+		} else if rb.attrs["region_name"] == nil {
+			diags.Errorf(spec.PosFromHCL(&rb.rng), "Missing required argument: replica needs region_name")
+		}
+	}
+	if len(g.Regions) == 0 {
+		diags.Errorf(pos, "Insufficient replica blocks: aws_dynamodb_global_table needs at least one replica")
+		return cty.DynamicVal
+	}
+	res.globals = append(res.globals, g)
+	return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(*name), "name": cty.StringVal(*name),
+		"arn": cty.StringVal("arn:aws:dynamodb::" + ns.Account + ":global-table/" + *name)})
+}
+
+// tableReplica reads an aws_dynamodb_table_replica; attach adds the replica.
+func tableReplica(d *decoded, r *reader, ns api.Namespace, pos spec.Pos, addr string, res *result) cty.Value {
+	diags := r.diags
+	arn := r.str(d.attrs, "global_table_arn")
+	if arn == nil {
+		return cty.DynamicVal
+	}
+	rp := pendingReplica{arn: *arn, ns: ns, pitr: r.boolean(d.attrs, "point_in_time_recovery"),
+		class: r.str(d.attrs, "table_class_override"), tags: r.strMap(d.attrs, "tags"),
+		protection: r.boolean(d.attrs, "deletion_protection_enabled"), kms: r.str(d.attrs, "kms_key_arn"),
+		pos: pos, addr: addr}
+	// The replica keeps the source's name; its account is the
+	// global table's.
+	if parts := strings.SplitN(*arn, ":", 6); len(parts) == 6 && strings.HasPrefix(parts[5], "table/") {
+		rp.ns.Account = parts[4]
+		name := strings.TrimPrefix(parts[5], "table/")
+		res.replicas = append(res.replicas, rp)
+		return cty.ObjectVal(map[string]cty.Value{"arn": cty.StringVal(rp.ns.TableARN(name)), "id": cty.StringVal(name + ":" + rp.ns.Region)})
+	}
+	diags.Errorf(pos, "global_table_arn %q is not a DynamoDB table ARN", *arn)
 	return cty.DynamicVal
 }
 
@@ -432,7 +483,7 @@ func kinesisStream(b *block, ctx *hcl.EvalContext, provs map[string]*providerCfg
 			region = rv.AsString()
 		}
 	}
-	arn := cty.StringVal("arn:" + emulator.Namespace{Account: p.account, Region: region}.Partition() + ":kinesis:" + region + ":" + p.account + ":stream/" + v.AsString())
+	arn := cty.StringVal("arn:" + api.Namespace{Account: p.account, Region: region}.Partition() + ":kinesis:" + region + ":" + p.account + ":stream/" + v.AsString())
 	return cty.ObjectVal(map[string]cty.Value{"name": v, "arn": arn, "id": arn})
 }
 

@@ -70,7 +70,19 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 		diags.Errorf(spec.Pos{File: dir}, "cannot read module directory: %v", err)
 		return nil, diags
 	}
-	var primary, overrides []string
+	primary, overrides, ok := moduleFiles(dir, entries, &diags)
+	if !ok {
+		return nil, diags
+	}
+	m := &module{dir: dir}
+	all := readModuleBlocks(parser, dir, primary, overrides, &diags)
+	m.collect(all, &diags)
+	return m, diags
+}
+
+// moduleFiles sorts the configuration files of dir into primary and
+// override files, each in name order; ok is false when there are none.
+func moduleFiles(dir string, entries []os.DirEntry, diags *spec.Diagnostics) (primary, overrides []string, ok bool) {
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasSuffix(n, "~") || strings.HasPrefix(n, "#") {
@@ -89,11 +101,15 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 	sort.Strings(overrides)
 	if len(primary) == 0 && len(overrides) == 0 {
 		diags.Errorf(spec.Pos{File: dir}, "no Terraform configuration files (.tf, .tf.json) in %s", dir)
-		return nil, diags
+		return nil, nil, false
 	}
-	m := &module{dir: dir}
+	return primary, overrides, true
+}
+
+// readModuleBlocks parses the primary files' top-level blocks, then merges
+// each override file's blocks into the blocks they override.
+func readModuleBlocks(parser *hclparse.Parser, dir string, primary, overrides []string, diags *spec.Diagnostics) []*hcl.Block {
 	var all []*hcl.Block
-	var localAttrs []*hcl.Attribute
 	read := func(name string) (*hcl.BodyContent, bool) {
 		path := filepath.Join(dir, name)
 		var f *hcl.File
@@ -103,12 +119,12 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 		} else {
 			f, hd = parser.ParseHCLFile(path)
 		}
-		diags = append(diags, spec.FromHCL(hd)...)
+		*diags = append(*diags, spec.FromHCL(hd)...)
 		if f == nil || hd.HasErrors() {
 			return nil, false
 		}
 		c, hd := f.Body.Content(topSchema)
-		diags = append(diags, spec.FromHCL(hd)...)
+		*diags = append(*diags, spec.FromHCL(hd)...)
 		return c, c != nil
 	}
 	for _, name := range primary {
@@ -146,12 +162,19 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 			}
 		}
 	}
+	return all
+}
+
+// collect sorts a module's blocks into its variables, locals, providers,
+// resources, data sources, module calls and outputs.
+func (m *module) collect(all []*hcl.Block, diags *spec.Diagnostics) {
+	var localAttrs []*hcl.Attribute
 	localIdx := map[string]int{}
 	for _, b := range all {
 		switch b.Type {
 		case "variable":
 			c, hd := b.Body.Content(variableSchema)
-			diags = append(diags, spec.FromHCL(hd)...)
+			*diags = append(*diags, spec.FromHCL(hd)...)
 			if c == nil {
 				continue
 			}
@@ -167,7 +190,7 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 			}
 		case "locals":
 			attrs, hd := b.Body.JustAttributes()
-			diags = append(diags, spec.FromHCL(hd)...)
+			*diags = append(*diags, spec.FromHCL(hd)...)
 			names := make([]string, 0, len(attrs))
 			for n := range attrs {
 				names = append(names, n)
@@ -194,7 +217,6 @@ func parseModule(parser *hclparse.Parser, dir string) (*module, spec.Diagnostics
 		}
 	}
 	m.locals = localAttrs
-	return m, diags
 }
 
 // providerAlias is the alias of a provider block, "" when it has none:

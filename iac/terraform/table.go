@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
@@ -166,7 +166,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	if v := r.str(d.attrs, "region"); v != nil {
 		region = *v
 	}
-	ns := emulator.Namespace{Account: p.account, Region: region}
+	ns := api.Namespace{Account: p.account, Region: region}
 	name := r.str(d.attrs, "name")
 	if name == nil {
 		if a := d.attrs["name"]; a == nil {
@@ -182,7 +182,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	c.TableName = name
 	where(&s, d)
 	for _, a := range d.blocks["attribute"] {
-		c.AttributeDefinitions = append(c.AttributeDefinitions, emulator.AttributeDefinition{
+		c.AttributeDefinitions = append(c.AttributeDefinitions, api.AttributeDefinition{
 			AttributeName: r.str(a.attrs, "name"), AttributeType: r.str(a.attrs, "type")})
 	}
 	hash, rangeKey := r.str(d.attrs, "hash_key"), r.str(d.attrs, "range_key")
@@ -198,7 +198,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	if billing == "PROVISIONED" {
 		rc, wc := r.num(d.attrs, "read_capacity"), r.num(d.attrs, "write_capacity")
 		if rc != nil || wc != nil {
-			c.ProvisionedThroughput = &emulator.ProvisionedThroughput{ReadCapacityUnits: rc, WriteCapacityUnits: wc}
+			c.ProvisionedThroughput = &api.ProvisionedThroughput{ReadCapacityUnits: rc, WriteCapacityUnits: wc}
 		}
 	}
 	if od := d.one("on_demand_throughput"); od != nil {
@@ -207,65 +207,8 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	if w := d.one("warm_throughput"); w != nil {
 		c.WarmThroughput = warm(r, w)
 	}
-	for _, g := range d.blocks["global_secondary_index"] {
-		gsi := emulator.GlobalSecondaryIndex{IndexName: r.str(g.attrs, "name"), Projection: projection(r, g.attrs)}
-		if ks := g.blocks["key_schema"]; len(ks) > 0 {
-			for _, k := range ks {
-				gsi.KeySchema = append(gsi.KeySchema, emulator.KeySchemaElement{AttributeName: r.str(k.attrs, "attribute_name"), KeyType: r.str(k.attrs, "key_type")})
-			}
-		} else {
-			gsi.KeySchema = keySchema(r.str(g.attrs, "hash_key"), r.str(g.attrs, "range_key"))
-		}
-		if billing == "PROVISIONED" {
-			rc, wc := r.num(g.attrs, "read_capacity"), r.num(g.attrs, "write_capacity")
-			if rc != nil || wc != nil {
-				gsi.ProvisionedThroughput = &emulator.ProvisionedThroughput{ReadCapacityUnits: rc, WriteCapacityUnits: wc}
-			}
-		}
-		if od := g.one("on_demand_throughput"); od != nil {
-			gsi.OnDemandThroughput = onDemand(r, od)
-		}
-		if w := g.one("warm_throughput"); w != nil {
-			gsi.WarmThroughput = warm(r, w)
-		}
-		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, gsi)
-	}
-	for _, l := range d.blocks["local_secondary_index"] {
-		c.LocalSecondaryIndexes = append(c.LocalSecondaryIndexes, emulator.LocalSecondaryIndex{
-			IndexName:  r.str(l.attrs, "name"),
-			KeySchema:  keySchema(hash, r.str(l.attrs, "range_key")),
-			Projection: projection(r, l.attrs),
-		})
-	}
-	streamOn := false
-	if v := r.boolean(d.attrs, "stream_enabled"); v != nil && *v {
-		streamOn = true
-		c.StreamSpecification = &emulator.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: r.str(d.attrs, "stream_view_type")}
-	}
-	if t := d.one("ttl"); t != nil {
-		if en := r.boolean(t.attrs, "enabled"); en != nil && *en {
-			s.TTL = &emulator.TimeToLiveSpecification{Enabled: en, AttributeName: r.str(t.attrs, "attribute_name")}
-		}
-	}
-	if pt := d.one("point_in_time_recovery"); pt != nil {
-		s.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: r.boolean(pt.attrs, "enabled"),
-			RecoveryPeriodInDays: r.num(pt.attrs, "recovery_period_in_days")}
-		if s.PITR.PointInTimeRecoveryEnabled == nil {
-			s.PITR.PointInTimeRecoveryEnabled = spec.Bool(false)
-		}
-	}
-	if sse := d.one("server_side_encryption"); sse != nil {
-		en := r.boolean(sse.attrs, "enabled")
-		if en != nil {
-			c.SSESpecification = &emulator.SSESpecification{Enabled: en}
-			if *en {
-				c.SSESpecification.SSEType = spec.Str("KMS")
-				c.SSESpecification.KMSMasterKeyId = r.str(sse.attrs, "kms_key_arn")
-			}
-		}
-	}
-	c.TableClass = r.str(d.attrs, "table_class")
-	c.DeletionProtectionEnabled = r.boolean(d.attrs, "deletion_protection_enabled")
+	tableIndexes(r, d, c, billing, hash)
+	streamOn := tableOptions(r, d, &s)
 	tags := map[string]string{}
 	for k, v := range p.defaultTags {
 		tags[k] = v
@@ -290,48 +233,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 	}
 
 	// Replicas: the same table in each replica Region of the same account.
-	regions := []string{region}
-	var replicaSpecs []spec.TableSpec
-	var replicaVals []cty.Value
-	for _, rb := range d.blocks["replica"] {
-		rn := r.str(rb.attrs, "region_name")
-		if rn == nil {
-			continue
-		}
-		if *rn == region {
-			diags.Errorf(spec.PosFromHCL(&rb.rng), "replica region_name %s is the table's own Region", *rn)
-			continue
-		}
-		rs := cloneSpec(s)
-		rs.Region = *rn
-		rs.Pos = spec.PosFromHCL(&rb.rng)
-		rs.Source = fmt.Sprintf("%s.replica[%s]", addr, *rn)
-		rs.PITR = nil
-		rs.Import = nil // the home Region's import fills the group
-		if v := r.boolean(rb.attrs, "point_in_time_recovery"); v != nil && *v {
-			rs.PITR = &emulator.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: v}
-		}
-		rs.Create.DeletionProtectionEnabled = r.boolean(rb.attrs, "deletion_protection_enabled")
-		if k := r.str(rb.attrs, "kms_key_arn"); k != nil {
-			rs.Create.SSESpecification = &emulator.SSESpecification{Enabled: spec.Bool(true), SSEType: spec.Str("KMS"), KMSMasterKeyId: k}
-		}
-		if v := r.boolean(rb.attrs, "propagate_tags"); v == nil || !*v {
-			rs.Create.Tags = nil
-		}
-		regions = append(regions, *rn)
-		replicaSpecs = append(replicaSpecs, rs)
-		rarn := emulator.Namespace{Account: ns.Account, Region: *rn}.TableARN(*name)
-		replicaVals = append(replicaVals, cty.ObjectVal(map[string]cty.Value{
-			"region_name": cty.StringVal(*rn), "arn": cty.StringVal(rarn),
-			"stream_arn": streamARN(streamOn), "stream_label": streamLabel(streamOn),
-		}))
-	}
-	if len(regions) > 1 {
-		s.Replicas = regions
-		for i := range replicaSpecs {
-			replicaSpecs[i].Replicas = regions
-		}
-	}
+	replicaSpecs, replicaVals := tableReplicas(r, d, &s, addr, ns, *name, streamOn)
 	res.specs = append(res.specs, s)
 	res.specs = append(res.specs, replicaSpecs...)
 
@@ -348,6 +250,125 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 		"table_class": strOrNull(c.TableClass), "deletion_protection_enabled": boolOrNull(c.DeletionProtectionEnabled),
 		"tags": strMapVal(resTags), "tags_all": strMapVal(tags), "replica": replica, "region": cty.StringVal(region),
 	})
+}
+
+// tableIndexes reads the table's global and local secondary indexes into c.
+func tableIndexes(r *reader, d *decoded, c *api.CreateTableInput, billing string, hash *string) {
+	for _, g := range d.blocks["global_secondary_index"] {
+		gsi := api.GlobalSecondaryIndex{IndexName: r.str(g.attrs, "name"), Projection: projection(r, g.attrs)}
+		if ks := g.blocks["key_schema"]; len(ks) > 0 {
+			for _, k := range ks {
+				gsi.KeySchema = append(gsi.KeySchema, api.KeySchemaElement{AttributeName: r.str(k.attrs, "attribute_name"), KeyType: r.str(k.attrs, "key_type")})
+			}
+		} else {
+			gsi.KeySchema = keySchema(r.str(g.attrs, "hash_key"), r.str(g.attrs, "range_key"))
+		}
+		if billing == "PROVISIONED" {
+			rc, wc := r.num(g.attrs, "read_capacity"), r.num(g.attrs, "write_capacity")
+			if rc != nil || wc != nil {
+				gsi.ProvisionedThroughput = &api.ProvisionedThroughput{ReadCapacityUnits: rc, WriteCapacityUnits: wc}
+			}
+		}
+		if od := g.one("on_demand_throughput"); od != nil {
+			gsi.OnDemandThroughput = onDemand(r, od)
+		}
+		if w := g.one("warm_throughput"); w != nil {
+			gsi.WarmThroughput = warm(r, w)
+		}
+		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, gsi)
+	}
+	for _, l := range d.blocks["local_secondary_index"] {
+		c.LocalSecondaryIndexes = append(c.LocalSecondaryIndexes, api.LocalSecondaryIndex{
+			IndexName:  r.str(l.attrs, "name"),
+			KeySchema:  keySchema(hash, r.str(l.attrs, "range_key")),
+			Projection: projection(r, l.attrs),
+		})
+	}
+}
+
+// tableOptions reads the table's stream, TTL, PITR, encryption, class and
+// deletion protection into s, and reports whether its stream is on.
+func tableOptions(r *reader, d *decoded, s *spec.TableSpec) (streamOn bool) {
+	c := &s.Create
+	if v := r.boolean(d.attrs, "stream_enabled"); v != nil && *v {
+		streamOn = true
+		c.StreamSpecification = &api.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: r.str(d.attrs, "stream_view_type")}
+	}
+	if t := d.one("ttl"); t != nil {
+		if en := r.boolean(t.attrs, "enabled"); en != nil && *en {
+			s.TTL = &api.TimeToLiveSpecification{Enabled: en, AttributeName: r.str(t.attrs, "attribute_name")}
+		}
+	}
+	if pt := d.one("point_in_time_recovery"); pt != nil {
+		s.PITR = &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: r.boolean(pt.attrs, "enabled"),
+			RecoveryPeriodInDays: r.num(pt.attrs, "recovery_period_in_days")}
+		if s.PITR.PointInTimeRecoveryEnabled == nil {
+			s.PITR.PointInTimeRecoveryEnabled = spec.Bool(false)
+		}
+	}
+	if sse := d.one("server_side_encryption"); sse != nil {
+		en := r.boolean(sse.attrs, "enabled")
+		if en != nil {
+			c.SSESpecification = &api.SSESpecification{Enabled: en}
+			if *en {
+				c.SSESpecification.SSEType = spec.Str("KMS")
+				c.SSESpecification.KMSMasterKeyId = r.str(sse.attrs, "kms_key_arn")
+			}
+		}
+	}
+	c.TableClass = r.str(d.attrs, "table_class")
+	c.DeletionProtectionEnabled = r.boolean(d.attrs, "deletion_protection_enabled")
+	return streamOn
+}
+
+// tableReplicas is the table's replicas: the same table in each replica
+// Region of the same account. It sets s.Replicas when there are any.
+func tableReplicas(r *reader, d *decoded, s *spec.TableSpec, addr string, ns api.Namespace, name string, streamOn bool) ([]spec.TableSpec, []cty.Value) {
+	diags := r.diags
+	region := ns.Region
+	regions := []string{region}
+	var replicaSpecs []spec.TableSpec
+	var replicaVals []cty.Value
+	for _, rb := range d.blocks["replica"] {
+		rn := r.str(rb.attrs, "region_name")
+		if rn == nil {
+			continue
+		}
+		if *rn == region {
+			diags.Errorf(spec.PosFromHCL(&rb.rng), "replica region_name %s is the table's own Region", *rn)
+			continue
+		}
+		rs := cloneSpec(*s)
+		rs.Region = *rn
+		rs.Pos = spec.PosFromHCL(&rb.rng)
+		rs.Source = fmt.Sprintf("%s.replica[%s]", addr, *rn)
+		rs.PITR = nil
+		rs.Import = nil // the home Region's import fills the group
+		if v := r.boolean(rb.attrs, "point_in_time_recovery"); v != nil && *v {
+			rs.PITR = &api.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: v}
+		}
+		rs.Create.DeletionProtectionEnabled = r.boolean(rb.attrs, "deletion_protection_enabled")
+		if k := r.str(rb.attrs, "kms_key_arn"); k != nil {
+			rs.Create.SSESpecification = &api.SSESpecification{Enabled: spec.Bool(true), SSEType: spec.Str("KMS"), KMSMasterKeyId: k}
+		}
+		if v := r.boolean(rb.attrs, "propagate_tags"); v == nil || !*v {
+			rs.Create.Tags = nil
+		}
+		regions = append(regions, *rn)
+		replicaSpecs = append(replicaSpecs, rs)
+		rarn := api.Namespace{Account: ns.Account, Region: *rn}.TableARN(name)
+		replicaVals = append(replicaVals, cty.ObjectVal(map[string]cty.Value{
+			"region_name": cty.StringVal(*rn), "arn": cty.StringVal(rarn),
+			"stream_arn": streamARN(streamOn), "stream_label": streamLabel(streamOn),
+		}))
+	}
+	if len(regions) > 1 {
+		s.Replicas = regions
+		for i := range replicaSpecs {
+			replicaSpecs[i].Replicas = regions
+		}
+	}
+	return replicaSpecs, replicaVals
 }
 
 // where records in s where each member of its CreateTable input is
@@ -444,7 +465,7 @@ func where(s *spec.TableSpec, d *decoded) {
 	attr("Tags", d.attrs, "tags")
 }
 
-func ptOr(pt *emulator.ProvisionedThroughput, read bool) *int64 {
+func ptOr(pt *api.ProvisionedThroughput, read bool) *int64 {
 	if pt == nil {
 		return nil
 	}
@@ -454,7 +475,7 @@ func ptOr(pt *emulator.ProvisionedThroughput, read bool) *int64 {
 	return pt.WriteCapacityUnits
 }
 
-func streamView(c *emulator.CreateTableInput) *string {
+func streamView(c *api.CreateTableInput) *string {
 	if c.StreamSpecification == nil {
 		return nil
 	}
@@ -472,35 +493,35 @@ func streamARN(on bool) cty.Value {
 
 func streamLabel(on bool) cty.Value { return streamARN(on) }
 
-func keySchema(hash, rangeKey *string) []emulator.KeySchemaElement {
-	var ks []emulator.KeySchemaElement
+func keySchema(hash, rangeKey *string) []api.KeySchemaElement {
+	var ks []api.KeySchemaElement
 	if hash != nil {
-		ks = append(ks, emulator.KeySchemaElement{AttributeName: hash, KeyType: spec.Str("HASH")})
+		ks = append(ks, api.KeySchemaElement{AttributeName: hash, KeyType: spec.Str("HASH")})
 	}
 	if rangeKey != nil {
-		ks = append(ks, emulator.KeySchemaElement{AttributeName: rangeKey, KeyType: spec.Str("RANGE")})
+		ks = append(ks, api.KeySchemaElement{AttributeName: rangeKey, KeyType: spec.Str("RANGE")})
 	}
 	return ks
 }
 
-func projection(r *reader, a hcl.Attributes) *emulator.Projection {
-	p := &emulator.Projection{ProjectionType: r.str(a, "projection_type"), NonKeyAttributes: r.strList(a, "non_key_attributes")}
+func projection(r *reader, a hcl.Attributes) *api.Projection {
+	p := &api.Projection{ProjectionType: r.str(a, "projection_type"), NonKeyAttributes: r.strList(a, "non_key_attributes")}
 	sort.Strings(p.NonKeyAttributes)
 	return p
 }
 
-func onDemand(r *reader, d *decoded) *emulator.OnDemandThroughput {
-	return &emulator.OnDemandThroughput{MaxReadRequestUnits: r.num(d.attrs, "max_read_request_units"), MaxWriteRequestUnits: r.num(d.attrs, "max_write_request_units")}
+func onDemand(r *reader, d *decoded) *api.OnDemandThroughput {
+	return &api.OnDemandThroughput{MaxReadRequestUnits: r.num(d.attrs, "max_read_request_units"), MaxWriteRequestUnits: r.num(d.attrs, "max_write_request_units")}
 }
 
-func warm(r *reader, d *decoded) *emulator.WarmThroughput {
-	return &emulator.WarmThroughput{ReadUnitsPerSecond: r.num(d.attrs, "read_units_per_second"), WriteUnitsPerSecond: r.num(d.attrs, "write_units_per_second")}
+func warm(r *reader, d *decoded) *api.WarmThroughput {
+	return &api.WarmThroughput{ReadUnitsPerSecond: r.num(d.attrs, "read_units_per_second"), WriteUnitsPerSecond: r.num(d.attrs, "write_units_per_second")}
 }
 
 func cloneSpec(s spec.TableSpec) spec.TableSpec {
 	out := s
-	out.Create.GlobalSecondaryIndexes = append([]emulator.GlobalSecondaryIndex(nil), s.Create.GlobalSecondaryIndexes...)
-	out.Create.Tags = append([]emulator.Tag(nil), s.Create.Tags...)
+	out.Create.GlobalSecondaryIndexes = append([]api.GlobalSecondaryIndex(nil), s.Create.GlobalSecondaryIndexes...)
+	out.Create.Tags = append([]api.Tag(nil), s.Create.Tags...)
 	out.Items = append(out.Items[:0:0], s.Items...)
 	out.ItemPos = append(out.ItemPos[:0:0], s.ItemPos...)
 	return out
@@ -508,16 +529,16 @@ func cloneSpec(s spec.TableSpec) spec.TableSpec {
 
 // importTable reads an import_table block: the table is created by
 // ImportTable from the S3 stand-in.
-func importTable(r *reader, it *decoded) *emulator.ImportTableInput {
-	in := &emulator.ImportTableInput{InputFormat: r.str(it.attrs, "input_format"),
-		InputCompressionType: r.str(it.attrs, "input_compression_type"), S3BucketSource: &emulator.S3BucketSource{}}
+func importTable(r *reader, it *decoded) *api.ImportTableInput {
+	in := &api.ImportTableInput{InputFormat: r.str(it.attrs, "input_format"),
+		InputCompressionType: r.str(it.attrs, "input_compression_type"), S3BucketSource: &api.S3BucketSource{}}
 	if src := it.one("s3_bucket_source"); src != nil {
-		in.S3BucketSource = &emulator.S3BucketSource{S3Bucket: r.str(src.attrs, "bucket"),
+		in.S3BucketSource = &api.S3BucketSource{S3Bucket: r.str(src.attrs, "bucket"),
 			S3BucketOwner: r.str(src.attrs, "bucket_owner"), S3KeyPrefix: r.str(src.attrs, "key_prefix")}
 	}
 	if o := it.one("input_format_options"); o != nil {
 		if c := o.one("csv"); c != nil {
-			in.InputFormatOptions = &emulator.InputFormatOptions{Csv: &emulator.CsvOptions{
+			in.InputFormatOptions = &api.InputFormatOptions{Csv: &api.CsvOptions{
 				Delimiter: r.str(c.attrs, "delimiter"), HeaderList: r.strList(c.attrs, "header_list")}}
 		}
 	}

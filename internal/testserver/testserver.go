@@ -2,6 +2,7 @@ package testserver
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/httpfront"
 	"github.com/extenddb/extenddb/internal/sdkhttp"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/wire"
@@ -34,7 +36,12 @@ type config struct {
 	wire    wire.Options
 	wiring  func(*emulator.Engine, *pebblestore.Store, *wire.Options)
 	store   func(*pebblestore.Options)
+	fast    bool
 }
+
+// WithFastFront serves through httpfront, the HTTP front `extenddb serve`
+// runs by default, instead of net/http's server.
+func WithFastFront() Option { return func(c *config) { c.fast = true } }
 
 // WithDataDir keeps the store on disk in dir instead of in memory.
 func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
@@ -103,6 +110,9 @@ type Server struct {
 	cfg   config
 	memFS vfs.FS
 	srv   *httptest.Server
+	// front and httpClient replace srv under WithFastFront.
+	front      *httpfront.Server
+	httpClient *http.Client
 
 	mu      sync.RWMutex
 	engine  *emulator.Engine
@@ -128,13 +138,26 @@ func New(t testing.TB, opts ...Option) *Server {
 	if err := s.open(); err != nil {
 		t.Fatalf("testserver: %v", err)
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Held for the whole request so Restart waits for requests in flight.
 		s.mu.RLock()
 		defer s.mu.RUnlock()
 		s.handler.ServeHTTP(w, r)
-	}))
-	s.URL = s.srv.URL
+	})
+	if s.cfg.fast {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("testserver: %v", err)
+		}
+		s.front = &httpfront.Server{Handler: h}
+		go func() { _ = s.front.Serve(ln) }()
+		s.URL = "http://" + ln.Addr().String()
+		s.httpClient = &http.Client{Transport: &http.Transport{}}
+	} else {
+		s.srv = httptest.NewServer(h)
+		s.URL = s.srv.URL
+		s.httpClient = s.srv.Client()
+	}
 	s.Client = s.ClientFor(DefaultRegion, DefaultAccessKeyID)
 	t.Cleanup(s.close)
 	return s
@@ -209,7 +232,12 @@ func (s *Server) Restart() {
 }
 
 func (s *Server) close() {
-	s.srv.Close()
+	if s.front != nil {
+		_ = s.front.Close()
+		s.httpClient.CloseIdleConnections()
+	} else {
+		s.srv.Close()
+	}
 	if s.closed {
 		return
 	}
@@ -227,7 +255,7 @@ func (s *Server) ClientFor(region, accessKeyID string) *dynamodb.Client {
 		BaseEndpoint:     aws.String(s.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(accessKeyID, DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       sdkhttp.OwnedBody(s.srv.Client()),
+		HTTPClient:       sdkhttp.OwnedBody(s.httpClient),
 	})
 }
 
@@ -239,7 +267,7 @@ func (s *Server) AWSConfig(region, accessKeyID string) aws.Config {
 		BaseEndpoint:     aws.String(s.URL),
 		Credentials:      credentials.NewStaticCredentialsProvider(accessKeyID, DefaultSecretKey, ""),
 		RetryMaxAttempts: 1,
-		HTTPClient:       sdkhttp.OwnedBody(s.srv.Client()),
+		HTTPClient:       sdkhttp.OwnedBody(s.httpClient),
 	}
 }
 
@@ -268,4 +296,4 @@ func (s *Server) ClientWith(region string, creds aws.CredentialsProvider) *dynam
 }
 
 // HTTPClient is the HTTP client of the server's listener, for raw requests.
-func (s *Server) HTTPClient() *http.Client { return s.srv.Client() }
+func (s *Server) HTTPClient() *http.Client { return s.httpClient }

@@ -26,13 +26,18 @@ func main() {
 	itemSize := flag.Int("item-size", 1024, "`BYTES` of each item, about")
 	conns := flag.Int("c", 8, "`N` concurrent BatchWriteItem requests")
 	table := flag.String("table", "memprobe", "`NAME` of the table (created)")
+	burst := flag.Int("burst", 0, "instead of loading items, `ROUNDS` of a burst of the largest requests from -c clients (16 MB bodies, 1 MB Scan pages), then the RSS for a minute after")
 	flag.Parse()
 	if *pid <= 0 {
 		fmt.Fprintln(os.Stderr, "memprobe: -pid is required")
 		os.Exit(2)
 	}
 	p := &probe{endpoint: *endpoint, pid: *pid, table: *table, c: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *conns}}}
-	if err := p.run(context.Background(), *items, *itemSize, *conns); err != nil {
+	run := func(ctx context.Context) error { return p.run(ctx, *items, *itemSize, *conns) }
+	if *burst > 0 {
+		run = func(ctx context.Context) error { return p.burst(ctx, *conns, *burst) }
+	}
+	if err := run(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "memprobe:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,489 @@
+package partiqlexec
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/partiql"
+)
+
+// A SELECT is a Query per partition-key value when WHERE pins the partition
+// key with = or IN in every OR branch, else a Scan. The key condition narrows
+// what is read (and charged); the whole WHERE is then evaluated on each item
+// read, so terms a KeyConditionExpression cannot hold still apply.
+
+// pqSub is one Query of a SELECT: a partition-key value and an optional
+// sort-key condition (a term of WHERE).
+type pqSub struct {
+	hash  partiql.Expr
+	rng   partiql.Expr
+	hashV av.Value
+}
+
+// pqSelect is a SELECT translated for the table or index it reads.
+type pqSelect struct {
+	p       *pqPrepared
+	t       Table
+	ix      *Index
+	subs    []pqSub // nil: a Scan
+	forward bool
+	filter  *expr.Condition
+}
+
+const (
+	msgOverlap        = "Overlapping conditions with range keys are not supported in where clause"
+	msgOrderNoWhere   = "Must have WHERE clause in the statement when using ORDER BY clause."
+	msgOrderNoHashKey = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
+)
+
+// planSelect resolves the table and index and splits WHERE into Queries.
+func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared, consistent bool) (*pqSelect, error) {
+	st := p.st
+	t, err := e.pqTable(ctx, ns, st)
+	if err != nil {
+		return nil, err
+	}
+	s := &pqSelect{p: p, t: t, forward: true}
+	hashName, rangeName := t.Hash, t.Range
+	var keys []KeyAttr
+	if st.Index != "" {
+		ix := t.Index
+		if ix == nil {
+			return nil, api.Validation(msgNoSuchIndex)
+		}
+		if !ix.Local && consistent {
+			return nil, api.Validation(msgGSIConsistent)
+		}
+		s.ix, keys = ix, ix.Key
+		hashName, rangeName = keys[0].Name, ""
+		if len(keys) > 1 {
+			rangeName = keys[1].Name
+		}
+	}
+	if st.Where != nil {
+		c := p.newCond()
+		text, err := c.cond(st.Where)
+		if err != nil {
+			return nil, err
+		}
+		ep := expr.NewParams(c.namesOrNil(), c.valuesOrNil(), e.ExprCache())
+		if s.filter, err = ep.Condition(text); err != nil {
+			return nil, exprError(err)
+		}
+		// A multi-attribute index key is read with a Scan of the index and
+		// WHERE as its filter: Query sub-plans name one HASH attribute.
+		if s.ix == nil || singleKey(keys) {
+			if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(st.OrderBy) > 0 {
+		if st.Where == nil {
+			return nil, api.Validation(msgOrderNoWhere)
+		}
+		if s.subs == nil {
+			return nil, api.Validation(msgOrderNoHashKey)
+		}
+		for _, o := range st.OrderBy {
+			a := o.Path.Last()
+			if len(o.Path.Elems) != 1 || a != hashName && a != rangeName {
+				return nil, api.Validation("Variable reference %s in ORDER BY clause must be part of the primary key", a)
+			}
+			if a == rangeName {
+				s.forward = !o.Desc
+			} else {
+				sort.SliceStable(s.subs, func(i, j int) bool {
+					c, _ := av.Compare(s.subs[i].hashV, s.subs[j].hashV)
+					return c < 0 != o.Desc && c != 0
+				})
+			}
+		}
+	}
+	return s, nil
+}
+
+// singleKey reports whether an index key has one HASH attribute and at
+// most one RANGE attribute (every HASH entry precedes every RANGE one).
+func singleKey(keys []KeyAttr) bool {
+	hash := 0
+	for hash < len(keys) && !keys[hash].Range {
+		hash++
+	}
+	return hash == 1 && len(keys)-hash <= 1
+}
+
+// querySubs returns the Queries WHERE decomposes into, or nil for a Scan.
+func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string) ([]pqSub, error) {
+	type branch struct {
+		hashes []partiql.Expr
+		rng    partiql.Expr
+	}
+	var branches []branch
+	for _, d := range disjuncts(where, nil) {
+		var b branch
+		for _, term := range conjuncts(d, nil) {
+			if a, vx, ok := keyEquality(term); ok && a == hashName && b.hashes == nil {
+				b.hashes = []partiql.Expr{vx}
+				continue
+			}
+			if in, ok := term.(*partiql.In); ok && b.hashes == nil {
+				if a, ok := attrOf(in.X); ok && a == hashName && allLiteral(in.List) {
+					b.hashes = in.List
+					continue
+				}
+			}
+			if rangeName != "" && b.rng == nil && rangeTerm(term, rangeName) {
+				b.rng = term
+			}
+		}
+		if b.hashes == nil {
+			return nil, nil
+		}
+		branches = append(branches, b)
+	}
+	var subs []pqSub
+	at := map[string][]int{} // hash value's key text → indexes in subs
+	for _, b := range branches {
+		for _, h := range b.hashes {
+			v, err := partiql.Value(h, params)
+			if err != nil {
+				return nil, pqError(err)
+			}
+			k := string(av.AppendKey(nil, v)) + v.Type.String()
+			prev := at[k]
+			if len(prev) > 0 {
+				merged := false
+				for _, i := range prev {
+					switch {
+					case subs[i].rng == nil && b.rng == nil:
+						merged = true
+					case subs[i].rng != nil && b.rng != nil && isEquality(subs[i].rng) && isEquality(b.rng):
+					default:
+						return nil, api.Validation(msgOverlap)
+					}
+				}
+				if merged {
+					continue
+				}
+			}
+			at[k] = append(prev, len(subs))
+			subs = append(subs, pqSub{hash: h, rng: b.rng, hashV: v})
+		}
+	}
+	return subs, nil
+}
+
+func allLiteral(xs []partiql.Expr) bool {
+	for _, x := range xs {
+		if !partiql.IsLiteral(x) {
+			return false
+		}
+	}
+	return true
+}
+
+func isEquality(x partiql.Expr) bool {
+	b, ok := x.(*partiql.Binary)
+	return ok && b.Op == "="
+}
+
+// rangeTerm reports whether term is a sort-key condition a
+// KeyConditionExpression can hold: comparison, BETWEEN or begins_with of the
+// key against values.
+func rangeTerm(term partiql.Expr, rangeName string) bool {
+	switch x := term.(type) {
+	case *partiql.Binary:
+		switch x.Op {
+		case "=", "<", "<=", ">", ">=":
+			// Only key-on-the-left: a KeyConditionExpression cannot be
+			// written the other way round; the reversed form still filters.
+			a, ok := attrOf(x.L)
+			return ok && a == rangeName && partiql.IsLiteral(x.R)
+		}
+	case *partiql.Between:
+		a, ok := attrOf(x.X)
+		return ok && a == rangeName && partiql.IsLiteral(x.Lo) && partiql.IsLiteral(x.Hi)
+	case *partiql.Call:
+		if x.Name == "begins_with" && len(x.Args) == 2 {
+			a, ok := attrOf(x.Args[0])
+			return ok && a == rangeName && partiql.IsLiteral(x.Args[1])
+		}
+	}
+	return false
+}
+
+// pqToken is a decoded NextToken: the request it belongs to, the Query (or
+// 0 for a Scan) to resume and where.
+type pqToken struct {
+	Hash string  `json:"h"`
+	Sub  int     `json:"s,omitempty"`
+	Key  av.Item `json:"k,omitempty"`
+}
+
+// requestHash ties a token to the table, index, statement text and parameters.
+func requestHash(st *partiql.Statement, text string, params []av.Value) string {
+	h := sha256.New()
+	var buf []byte
+	buf = append(buf, st.Table...)
+	buf = append(buf, 0)
+	buf = append(buf, st.Index...)
+	buf = append(buf, 0)
+	buf = append(buf, text...)
+	buf = append(buf, 0)
+	for _, v := range params {
+		buf = av.AppendJSON(buf, v)
+		buf = append(buf, 0)
+	}
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func decodeToken(s, want string) (*pqToken, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, api.Validation("Invalid NextToken")
+	}
+	var tok pqToken
+	if err := json.Unmarshal(raw, &tok); err != nil || tok.Hash == "" || tok.Sub < 0 {
+		return nil, api.Validation("Invalid NextToken")
+	}
+	if tok.Hash != want {
+		return nil, api.Validation("NextToken does not match request")
+	}
+	return &tok, nil
+}
+
+func encodeToken(tok pqToken) *string {
+	raw, _ := json.Marshal(tok)
+	s := base64.RawURLEncoding.EncodeToString(raw)
+	return &s
+}
+
+// runSelect reads one page of a SELECT.
+func (e engine) runSelect(ctx context.Context, ns api.Namespace, s *pqSelect, in *api.ExecuteStatementInput) (*api.ExecuteStatementOutput, error) {
+	st := s.p.st
+	// The request hash is needed only when a token is read or written.
+	hash := ""
+	tokenHash := func() string {
+		if hash == "" {
+			hash = requestHash(st, *in.Statement, s.p.params)
+		}
+		return hash
+	}
+	tok := &pqToken{}
+	if in.NextToken != nil {
+		var err error
+		if tok, err = decodeToken(*in.NextToken, tokenHash()); err != nil {
+			return nil, err
+		}
+		if s.subs != nil && tok.Sub >= len(s.subs) || s.subs == nil && tok.Sub != 0 {
+			return nil, api.Validation("Invalid NextToken")
+		}
+	}
+	out := &api.ExecuteStatementOutput{Items: []av.Item{}}
+	var index *string
+	if s.ix != nil {
+		index = &s.ix.Name
+	}
+	var remaining int64
+	if in.Limit != nil {
+		remaining = *in.Limit
+	}
+	limit := func() *int64 {
+		if in.Limit == nil {
+			return nil
+		}
+		return &remaining
+	}
+	var caps []*api.ConsumedCapacity
+	// The filter runs over a whole page of items: metered, it stops with
+	// the request.
+	m := e.Meter(ctx)
+	add := func(r *api.ReadManyOutput) error {
+		for _, it := range r.Items {
+			if s.filter != nil {
+				ok, err := s.filter.EvalMetered(it, &m)
+				if merr := m.Err(); merr != nil {
+					return merr
+				}
+				if err != nil || !ok {
+					continue
+				}
+			}
+			out.Items = append(out.Items, project(st, it))
+		}
+		caps = append(caps, r.ConsumedCapacity)
+		return nil
+	}
+	if s.subs == nil {
+		r, err := e.Scan(ctx, ns, &api.ScanInput{TableName: &st.Table, IndexName: index, Limit: limit(),
+			ExclusiveStartKey: tok.Key, ConsistentRead: in.ConsistentRead, ReturnConsumedCapacity: in.ReturnConsumedCapacity})
+		if err != nil {
+			return nil, err
+		}
+		if err := add(r); err != nil {
+			return nil, err
+		}
+		if r.LastEvaluatedKey != nil {
+			out.NextToken = encodeToken(pqToken{Hash: tokenHash(), Key: r.LastEvaluatedKey})
+		}
+	} else {
+		esk := tok.Key
+		i := tok.Sub
+		if esk != nil && s.ix == nil {
+			if s.t.Range == "" {
+				// A hash-only table's partition is one item: the sub the
+				// token names is done, and Query refuses a start key there.
+				esk = nil
+				i++
+			}
+		}
+		for ; i < len(s.subs); i++ {
+			q, err := s.query(s.subs[i])
+			if err != nil {
+				return nil, err
+			}
+			q.TableName, q.IndexName, q.Limit, q.ExclusiveStartKey = &st.Table, index, limit(), esk
+			q.ConsistentRead, q.ReturnConsumedCapacity, q.ScanIndexForward = in.ConsistentRead, in.ReturnConsumedCapacity, &s.forward
+			esk = nil
+			r, err := e.Query(ctx, ns, q)
+			if err != nil {
+				return nil, err
+			}
+			if err := add(r); err != nil {
+				return nil, err
+			}
+			if r.LastEvaluatedKey != nil {
+				out.NextToken = encodeToken(pqToken{Hash: tokenHash(), Sub: i, Key: r.LastEvaluatedKey})
+				break
+			}
+			if in.Limit != nil {
+				remaining -= r.ScannedCount
+				if remaining <= 0 {
+					if i+1 < len(s.subs) {
+						out.NextToken = encodeToken(pqToken{Hash: tokenHash(), Sub: i + 1})
+					}
+					break
+				}
+			}
+		}
+	}
+	out.ConsumedCapacity = sumCapacity(caps)
+	return out, nil
+}
+
+// query builds the Query of one sub: the key condition only.
+func (s *pqSelect) query(sub pqSub) (*api.QueryInput, error) {
+	c := s.p.newCond()
+	hash := s.t.Hash
+	if s.ix != nil {
+		hash = s.ix.Key[0].Name
+	}
+	kc := c.name(hash) + " = " + c.value(sub.hashV)
+	if sub.rng != nil {
+		r, err := c.cond(sub.rng)
+		if err != nil {
+			return nil, err
+		}
+		kc += " AND " + r
+	}
+	return &api.QueryInput{KeyConditionExpression: &kc, ExpressionAttributeNames: c.namesOrNil(), ExpressionAttributeValues: c.valuesOrNil()}, nil
+}
+
+// project applies a SELECT list: each path's value keyed by its last name.
+func project(st *partiql.Statement, it av.Item) av.Item {
+	if st.Star {
+		return it
+	}
+	out := make(av.Item, len(st.Projection))
+	for _, p := range st.Projection {
+		if v, ok := expr.Lookup(it, exprPath(p)); ok {
+			out[p.Last()] = v
+		}
+	}
+	return out
+}
+
+// sumCapacity adds up the consumed capacity of several reads of one table.
+func sumCapacity(caps []*api.ConsumedCapacity) *api.ConsumedCapacity {
+	var out *api.ConsumedCapacity
+	for _, c := range caps {
+		if c == nil {
+			continue
+		}
+		if out == nil {
+			cp := *c
+			cp.Table = clonePtr(c.Table)
+			cp.LocalSecondaryIndexes = cloneCapMap(c.LocalSecondaryIndexes)
+			cp.GlobalSecondaryIndexes = cloneCapMap(c.GlobalSecondaryIndexes)
+			out = &cp
+			continue
+		}
+		addF(&out.CapacityUnits, c.CapacityUnits)
+		addF(&out.ReadCapacityUnits, c.ReadCapacityUnits)
+		addF(&out.WriteCapacityUnits, c.WriteCapacityUnits)
+		if c.Table != nil {
+			if out.Table == nil {
+				out.Table = &api.Capacity{}
+			}
+			addCap(out.Table, *c.Table)
+		}
+		out.LocalSecondaryIndexes = mergeCapMap(out.LocalSecondaryIndexes, c.LocalSecondaryIndexes)
+		out.GlobalSecondaryIndexes = mergeCapMap(out.GlobalSecondaryIndexes, c.GlobalSecondaryIndexes)
+	}
+	return out
+}
+
+func addF(dst **float64, v *float64) {
+	if v == nil {
+		return
+	}
+	if *dst == nil {
+		*dst = f64(*v)
+		return
+	}
+	*dst = f64(**dst + *v)
+}
+
+func f64(v float64) *float64 { return &v }
+
+func addCap(dst *api.Capacity, c api.Capacity) {
+	addF(&dst.CapacityUnits, c.CapacityUnits)
+	addF(&dst.ReadCapacityUnits, c.ReadCapacityUnits)
+	addF(&dst.WriteCapacityUnits, c.WriteCapacityUnits)
+}
+
+func clonePtr(c *api.Capacity) *api.Capacity {
+	if c == nil {
+		return nil
+	}
+	cp := *c
+	return &cp
+}
+
+func cloneCapMap(m map[string]api.Capacity) map[string]api.Capacity {
+	return mergeCapMap(nil, m)
+}
+
+func mergeCapMap(dst, src map[string]api.Capacity) map[string]api.Capacity {
+	if len(src) == 0 {
+		return dst
+	}
+	if dst == nil {
+		dst = map[string]api.Capacity{}
+	}
+	for k, v := range src {
+		d := dst[k]
+		addCap(&d, v)
+		dst[k] = d
+	}
+	return dst
+}
