@@ -335,6 +335,81 @@ func TestStreamsIteratorTypesAndLimit(t *testing.T) {
 	}
 }
 
+// TestStreamsAtTimestamp: AT_TIMESTAMP starts at the first record whose
+// ApproximateCreationDateTime is at or after the time; before the trim
+// horizon it is TRIM_HORIZON; past the last record it waits for the next
+// one; in the future, missing or beside another type it is refused.
+func TestStreamsAtTimestamp(t *testing.T) {
+	e := newStEnv(t)
+	arn := e.table("Tab", "KEYS_ONLY")
+	start := e.clk.Now()
+	e.put("Tab", "p", 0)
+	e.put("Tab", "p", 1)
+	e.clk.add(10 * time.Second)
+	e.put("Tab", "p", 2)
+	e.put("Tab", "p", 3)
+	e.clk.add(10 * time.Second)
+	e.put("Tab", "p", 4)
+	shard := *e.describe(arn).Shards[0].ShardId
+	at := func(ts time.Time) string {
+		t.Helper()
+		out, err := e.st.GetShardIterator(e.ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn), ShardId: aws.String(shard),
+			ShardIteratorType: sttypes.ShardIteratorTypeAtTimestamp, Timestamp: aws.Time(ts)})
+		if err != nil {
+			t.Fatalf("AT_TIMESTAMP %s: %v", ts, err)
+		}
+		return aws.ToString(out.ShardIterator)
+	}
+	sks := func(recs []sttypes.Record) string {
+		var s []string
+		for _, r := range recs {
+			s = append(s, sAttr(r.Dynamodb.Keys, "sk"))
+		}
+		return strings.Join(s, ",")
+	}
+	for _, c := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{-25 * time.Hour, "0,1,2,3,4"}, // before the trim horizon: TRIM_HORIZON
+		{-time.Second, "0,1,2,3,4"},
+		{0, "0,1,2,3,4"},
+		{5500 * time.Millisecond, "2,3,4"},
+		{10 * time.Second, "2,3,4"},
+		{10*time.Second + time.Millisecond, "4"},
+		{20 * time.Second, "4"},
+	} {
+		if recs, _ := e.drain(at(start.Add(c.after)), 0); sks(recs) != c.want {
+			t.Errorf("AT_TIMESTAMP start%+v: records %q, want %q", c.after, sks(recs), c.want)
+		}
+	}
+	// Past the last record: nothing yet, then the next write.
+	e.clk.add(time.Second)
+	iter := at(e.clk.Now())
+	out, err := e.st.GetRecords(e.ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String(iter)})
+	if err != nil || len(out.Records) != 0 || out.NextShardIterator == nil {
+		t.Fatalf("AT_TIMESTAMP now: %+v %v", out, err)
+	}
+	e.put("Tab", "p", 5)
+	if recs, _ := e.drain(*out.NextShardIterator, 0); sks(recs) != "5" {
+		t.Fatalf("AT_TIMESTAMP now, after a write: records %q, want 5", sks(recs))
+	}
+
+	gsi := func(in dynamodbstreams.GetShardIteratorInput) error {
+		in.StreamArn, in.ShardId = aws.String(arn), aws.String(shard)
+		_, err := e.st.GetShardIterator(e.ctx, &in)
+		return err
+	}
+	stAPIErr(t, gsi(dynamodbstreams.GetShardIteratorInput{ShardIteratorType: "AT_TIMESTAMP", Timestamp: aws.Time(e.clk.Now().Add(time.Minute))}),
+		"ValidationException", "The Timestamp parameter cannot be in the future.")
+	stAPIErr(t, gsi(dynamodbstreams.GetShardIteratorInput{ShardIteratorType: "AT_TIMESTAMP"}),
+		"ValidationException", "Must specify timestamp for iterator type AT_TIMESTAMP")
+	stAPIErr(t, gsi(dynamodbstreams.GetShardIteratorInput{ShardIteratorType: "TRIM_HORIZON", Timestamp: aws.Time(start)}),
+		"ValidationException", "Timestamp must not be specified for iterator type TRIM_HORIZON")
+	stAPIErr(t, gsi(dynamodbstreams.GetShardIteratorInput{ShardIteratorType: "AT_TIMESTAMP", Timestamp: aws.Time(start), SequenceNumber: aws.String("100000000000000000001")}),
+		"ValidationException", "Sequence number must not be specified for iterator type AT_TIMESTAMP")
+}
+
 func TestStreamsListAndDescribe(t *testing.T) {
 	e := newStEnv(t)
 	var arns []string

@@ -125,7 +125,7 @@ func (e *Engine) GetShardIterator(ctx context.Context, ns api.Namespace, in *api
 	if in.ShardIteratorType == nil {
 		v.Null("shardIteratorType")
 	} else {
-		v.Enum("shardIteratorType", in.ShardIteratorType, "TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER")
+		v.Enum("shardIteratorType", in.ShardIteratorType, "TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER", "AT_TIMESTAMP")
 	}
 	if in.ShardId == nil {
 		v.Null("shardId")

@@ -78,6 +78,9 @@ type GetShardIteratorInput struct {
 	ShardId           *string `json:"ShardId,omitempty"`
 	ShardIteratorType *string `json:"ShardIteratorType,omitempty"`
 	SequenceNumber    *string `json:"SequenceNumber,omitempty"`
+	// Timestamp is AT_TIMESTAMP's position: Unix epoch seconds, with
+	// milliseconds as a fraction.
+	Timestamp *float64 `json:"Timestamp,omitempty"`
 }
 
 // GetShardIteratorOutput is GetShardIterator's response.

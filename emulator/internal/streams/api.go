@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -280,6 +281,43 @@ func beUint64(b []byte) uint64 {
 	return n
 }
 
+// firstAtOrAfter returns the sequence number of the first record in
+// [from, end) whose ApproximateCreationDateTime (whole seconds, as the
+// API shows it) is at or after ts, or end when there is none. Records are
+// stored in sequence order, and their times follow it.
+func firstAtOrAfter(c Core, t *Table, from, end uint64, ts float64) (uint64, error) {
+	it, err := c.Store().NewIter(recordKey(c, t.ID, from), recordKey(c, t.ID, end))
+	if err != nil {
+		return 0, c.InternalError(err)
+	}
+	defer it.Close()
+	var rec struct {
+		Dynamodb struct {
+			ApproximateCreationDateTime int64
+		}
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		rec.Dynamodb.ApproximateCreationDateTime = 0
+		if err := json.Unmarshal(it.Value(), &rec); err != nil {
+			return 0, c.InternalError(err)
+		}
+		if float64(rec.Dynamodb.ApproximateCreationDateTime) >= ts {
+			k := it.Key()
+			return beUint64(k[len(k)-8:]), nil
+		}
+	}
+	if err := it.Error(); err != nil {
+		return 0, c.InternalError(err)
+	}
+	return end, nil
+}
+
+// epochMillis formats Unix seconds with their milliseconds, as the
+// API's timestamps are written (1791316726.480).
+func epochMillis(sec float64) string {
+	return strconv.FormatFloat(sec, 'f', 3, 64)
+}
+
 // trimmed reports whether rec is past the retention period at now.
 func trimmed(rec *api.StreamRecord, now time.Time) bool {
 	return rec.Dynamodb.ApproximateCreationDateTime < now.Add(-retention).Unix()
@@ -299,7 +337,18 @@ func (s *State) GetShardIterator(c Core, ns api.Namespace, in *api.GetShardItera
 	if !bySeq && in.SequenceNumber != nil {
 		return nil, api.Validation("Sequence number must not be specified for iterator type %s", typ)
 	}
+	byTime := typ == "AT_TIMESTAMP"
+	if byTime && in.Timestamp == nil {
+		return nil, api.Validation("Must specify timestamp for iterator type %s", typ)
+	}
+	if !byTime && in.Timestamp != nil {
+		return nil, api.Validation("Timestamp must not be specified for iterator type %s", typ)
+	}
 	now := c.Now()
+	if byTime && *in.Timestamp > float64(now.UnixMilli())/1000 {
+		return nil, api.Validation("The Timestamp parameter cannot be in the future. Timestamp: %s, current time: %s",
+			epochMillis(*in.Timestamp), epochMillis(float64(now.UnixMilli())/1000))
+	}
 	t, st, sm, err := s.resolve(c, ns, *in.StreamArn, now)
 	if err != nil {
 		return nil, err
@@ -319,6 +368,23 @@ func (s *State) GetShardIterator(c Core, ns api.Namespace, in *api.GetShardItera
 		} else {
 			it.Pos = sh.End + 1
 		}
+	case "AT_TIMESTAMP":
+		// Older than the trim horizon is TRIM_HORIZON; otherwise the
+		// first record at or after the time, or the shard's end when none
+		// is yet (later records come after it).
+		if *in.Timestamp < float64(now.Add(-retention).Unix()) {
+			it.Pos = sh.Start
+			break
+		}
+		end := st.next
+		if !sh.open() {
+			end = sh.End + 1
+		}
+		pos, err := firstAtOrAfter(c, t, sh.Start, end, *in.Timestamp)
+		if err != nil {
+			return nil, err
+		}
+		it.Pos = pos
 	default:
 		seq, ok := parseSeq(*in.SequenceNumber)
 		if !ok || seq < sh.Start || (!sh.open() && seq > sh.End) || (sh.open() && seq >= st.next) {
