@@ -48,3 +48,48 @@ func TestServeAuthSigV4(t *testing.T) {
 		t.Errorf("malformed credentials file: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestServeMetricsUnderSigV4: with --auth=sigv4, /metrics (whose labels
+// name every table) is not served without --metrics-token, and with one
+// it answers only requests that carry it; with --auth=off it stays open,
+// on the loopback address serve listens on by default.
+func TestServeMetricsUnderSigV4(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "creds.yaml")
+	if err := os.WriteFile(path, []byte("users:\n  - {accessKeyId: AKIDA, secretAccessKey: s, account: \"111111111111\"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	get := func(addr, auth string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/metrics", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want map[string]int // Authorization header → status
+	}{
+		{"off", nil, map[string]int{"": 200}},
+		{"sigv4 without a token", []string{"--auth=sigv4", "--credentials", path}, map[string]int{"": 404, "Bearer x": 404}},
+		{"sigv4 with a token", []string{"--auth=sigv4", "--credentials", path, "--metrics-token", "s3cret"},
+			map[string]int{"": 401, "Bearer wrong": 401, "s3cret": 401, "Bearer s3cret": 200}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr, _, stop, done := startServe(t, append([]string{"--in-memory"}, c.args...)...)
+			defer func() { stop(); <-done }()
+			for auth, want := range c.want {
+				if got := get(addr, auth); got != want {
+					t.Errorf("GET /metrics with Authorization %q: %d, want %d", auth, got, want)
+				}
+			}
+		})
+	}
+}

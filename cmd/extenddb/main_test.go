@@ -40,7 +40,7 @@ func TestParseServe(t *testing.T) {
 		wantErr string // substring; "" means success
 	}{
 		{name: "defaults", getenv: home, check: func(t *testing.T, c serveConfig) {
-			if c.addr != ":8000" || c.dataDir != "/home/u/.local/share/extenddb" || c.inMemory ||
+			if c.addr != "localhost:8000" || c.dataDir != "/home/u/.local/share/extenddb" || c.inMemory ||
 				c.defaultAccount != "000000000000" || c.defaultRegion != "us-east-1" || c.logLevel != "info" ||
 				c.logFormat != "console" || c.sync || c.transitionDelay != 0 || len(c.accessKeyAccounts) != 0 {
 				t.Errorf("defaults: %+v", c)
@@ -172,7 +172,7 @@ func TestParseServe(t *testing.T) {
 		{name: "bad port alias", getenv: home, args: []string{"-port", "http"}, wantErr: "not a port number"},
 		{name: "DynamoDB Local flags", getenv: home, args: []string{"-port", "8001", "-inMemory", "-sharedDb", "-delayTransientStatuses",
 			"-optimizeDbBeforeStartup", "-disableTelemetry", "-cors", "*"}, check: func(t *testing.T, c serveConfig) {
-			if c.addr != ":8001" || !c.inMemory || !c.sharedDB || c.transitionDelay != dynamoDBLocalDelay || c.cors != "*" {
+			if c.addr != "localhost:8001" || !c.inMemory || !c.sharedDB || c.transitionDelay != dynamoDBLocalDelay || c.cors != "*" {
 				t.Errorf("DynamoDB Local flags: %+v", c)
 			}
 		}},
@@ -184,7 +184,7 @@ func TestParseServe(t *testing.T) {
 			}},
 		{name: "aliases take no environment", getenv: env("HOME", "/h", "EXTENDDB_INMEMORY", "true", "EXTENDDB_PORT", "1"),
 			check: func(t *testing.T, c serveConfig) {
-				if c.inMemory || c.addr != ":8000" {
+				if c.inMemory || c.addr != "localhost:8000" {
 					t.Errorf("aliases read the environment: %+v", c)
 				}
 			}},
@@ -309,7 +309,7 @@ func TestServeHelpListsEveryFlag(t *testing.T) {
 	if n < 11 {
 		t.Errorf("only %d flags registered", n)
 	}
-	for _, s := range []string{"(default :8000;", "(default /home/u/.local/share/extenddb;", "(default 000000000000;",
+	for _, s := range []string{"(default localhost:8000;", "(default /home/u/.local/share/extenddb;", "(default 000000000000;",
 		"(default us-east-1;", "(default info;", "(default console;", "(default false; env EXTENDDB_SYNC)", "(default 0s;", "(default none;"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("help lacks %q", s)

@@ -106,7 +106,7 @@ func newServeConfig(getenv func(string) string) serveConfig {
 			autoScaleInterval: emulator.DefaultAutoScaleInterval,
 			autoScalePoint:    time.Minute,
 		},
-		addr:              ":8000",
+		addr:              defaultAddr,
 		defaultAccount:    wire.DefaultAccount,
 		defaultRegion:     wire.DefaultRegion,
 		logLevel:          "info",
@@ -501,7 +501,7 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 	defer cleanup()
 	engOpts.Objects = objects
 	cfg.throttle.apply(&engOpts)
-	web := newWeb(cfg.web)
+	web := newWeb(cfg.web, cfg.auth == "sigv4")
 	engOpts.Observer = web.observer()
 	backgroundOptions(&engOpts, cfg)
 	eng, err := emulator.New(engOpts)
@@ -539,12 +539,12 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		}
 		defer ps.Close()
 	}
-	ln, err := net.Listen("tcp", cfg.addr)
+	ln, err := listen(cfg.addr)
 	if err != nil {
 		return err
 	}
 	srv := newHTTPServer(cfg.httpFront, handler, newStdLogger(log), context.WithoutCancel(ctx))
-	logServing(log, cfg, ln.Addr())
+	logServing(log, cfg, listenAddrs(ln))
 	// Scripts wait for this line, or for the port, and then expect the other:
 	// the line is out before the first request can be answered.
 	flushLog()
@@ -607,9 +607,19 @@ func wireOptions(cfg serveConfig, creds *wire.Credentials, log *zerolog.Logger) 
 	return wireOpts
 }
 
-// logServing logs that the server listens on addr, with where its data is.
-func logServing(log zerolog.Logger, cfg serveConfig, addr net.Addr) {
-	ev := log.Info().Str("addr", addr.String())
+// logServing logs that the server listens on addrs (the first is addr,
+// every one is in addrs), with where its data is, and warns when a server
+// without authentication can be reached from other machines.
+func logServing(log zerolog.Logger, cfg serveConfig, addrs []net.Addr) {
+	if cfg.auth == "off" && beyondLoopback(addrs) {
+		log.Warn().Str("addr", addrs[0].String()).
+			Msg("listening beyond this machine with --auth=off: anyone who can reach this address can read and change every table; use --addr localhost:PORT, or --auth=sigv4")
+	}
+	all := make([]string, len(addrs))
+	for i, a := range addrs {
+		all[i] = a.String()
+	}
+	ev := log.Info().Str("addr", addrs[0].String()).Strs("addrs", all)
 	switch {
 	case cfg.store != "":
 		ev = ev.Str("store", redactURL(cfg.store))

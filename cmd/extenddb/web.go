@@ -1,8 +1,10 @@
 package main
 
 import (
+	"crypto/subtle"
 	"flag"
 	"fmt"
+	"net/http"
 
 	"github.com/extenddb/extenddb/console"
 	"github.com/extenddb/extenddb/emulator"
@@ -15,15 +17,17 @@ import (
 
 // webConfig is the console's and /metrics' part of `extenddb serve`.
 type webConfig struct {
-	console string // on or off
-	metrics string // on or off
+	console      string // on or off
+	metrics      string // on or off
+	metricsToken string // bearer token /metrics asks for; "" asks none
 }
 
 func newWebConfig() webConfig { return webConfig{console: "on", metrics: "on"} }
 
 func (c *webConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.console, "console", c.console, "`MODE` of the web console at /console/ on the API port: on or off")
-	fs.StringVar(&c.metrics, "metrics", c.metrics, "`MODE` of the Prometheus endpoint /metrics on the API port: on or off")
+	fs.StringVar(&c.metrics, "metrics", c.metrics, "`MODE` of the Prometheus endpoint /metrics on the API port: on or off (off under --auth=sigv4 without --metrics-token)")
+	fs.StringVar(&c.metricsToken, "metrics-token", c.metricsToken, "`TOKEN` /metrics asks for as \"Authorization: Bearer TOKEN\"; required for /metrics under --auth=sigv4, since its labels name every table")
 }
 
 func (c *webConfig) validate() error {
@@ -43,15 +47,34 @@ type web struct {
 	met *metrics.Metrics
 }
 
-func newWeb(cfg webConfig) *web {
+// newWeb builds what cfg turns on. With authentication (sigv4) /metrics
+// is served only behind a token: its labels name every account's tables.
+func newWeb(cfg webConfig, authenticated bool) *web {
 	w := &web{cfg: cfg}
 	if cfg.console == "on" {
 		w.rec = console.NewRecorder(console.RecorderOptions{})
 	}
-	if cfg.metrics == "on" {
+	if cfg.metrics == "on" && (!authenticated || cfg.metricsToken != "") {
 		w.met = metrics.New(metrics.Options{GoRuntime: true})
 	}
 	return w
+}
+
+// bearer serves h to requests that carry token as a bearer token, and
+// answers 401 to the others; an empty token asks for none.
+func bearer(token string, h http.Handler) http.Handler {
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			rw.Header().Set("WWW-Authenticate", `Bearer realm="extenddb metrics"`)
+			http.Error(rw, "401 Unauthorized: /metrics needs Authorization: Bearer <--metrics-token>", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(rw, r)
+	})
 }
 
 // observer is the engine's Observer: nil when both are off, so the
@@ -75,7 +98,7 @@ func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns api.Name
 		if pebble != nil {
 			w.met.AttachPebble(pebble.Metrics)
 		}
-		o.Mounts = append(o.Mounts, wire.Mount{Prefix: "/metrics", Handler: w.met.Handler()})
+		o.Mounts = append(o.Mounts, wire.Mount{Prefix: "/metrics", Handler: bearer(w.cfg.metricsToken, w.met.Handler())})
 		o.OnRequest = w.met.Request
 	}
 	if w.rec != nil {

@@ -23,7 +23,7 @@ func BenchmarkWebIdle(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			w := newWeb(webConfig{console: mode, metrics: mode})
+			w := newWeb(webConfig{console: mode, metrics: mode}, false)
 			// Refusals off: the benchmark measures the hooks, not the buckets.
 			eng, err := emulator.New(emulator.Options{Store: st, Observer: w.observer(), Throttle: emulator.ThrottleOptions{Off: true}})
 			if err != nil {

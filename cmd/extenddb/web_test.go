@@ -24,7 +24,7 @@ func TestWebModes(t *testing.T) {
 		status   int
 		observed bool
 	}{{"on", http.StatusOK, true}, {"off", http.StatusNotFound, false}} {
-		w := newWeb(webConfig{console: c.mode, metrics: c.mode})
+		w := newWeb(webConfig{console: c.mode, metrics: c.mode}, false)
 		if (w.observer() != nil) != c.observed {
 			t.Errorf("%s: observer %v", c.mode, w.observer())
 		}
