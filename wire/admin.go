@@ -43,20 +43,21 @@ type throttleAdminAnswer struct {
 const ImportErrorsPath = "/_extenddb/import-errors"
 
 func (h *handler) adminRoutes(r *mux.Router) {
-	r.Methods(http.MethodGet).Path(ImportErrorsPath).HandlerFunc(h.importErrors)
-	r.Methods(http.MethodGet).Path(ThrottleAdminPath).HandlerFunc(h.throttleAdmin)
-	r.Methods(http.MethodPost).Path(ThrottleAdminPath + "/{action:reset|drain|pin|unpin}").HandlerFunc(h.throttleAdmin)
-	r.Methods(http.MethodGet).Path(InsightsAdminPath).HandlerFunc(h.insightsAdmin)
+	r.Methods(http.MethodGet).Path(ImportErrorsPath).HandlerFunc(h.adminAuth(h.importErrors))
+	r.Methods(http.MethodGet).Path(ThrottleAdminPath).HandlerFunc(h.adminAuth(h.throttleAdmin))
+	r.Methods(http.MethodPost).Path(ThrottleAdminPath + "/{action:reset|drain|pin|unpin}").HandlerFunc(h.adminAuth(h.throttleAdmin))
+	r.Methods(http.MethodGet).Path(InsightsAdminPath).HandlerFunc(h.adminAuth(h.insightsAdmin))
 }
 
 func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ans := throttleAdminAnswer{Account: q.Get("account"), Region: q.Get("region"), Table: q.Get("table"), Index: q.Get("index")}
+	def := h.adminDefaults(r)
 	if ans.Account == "" {
-		ans.Account = h.opts.DefaultAccount
+		ans.Account = def.Account
 	}
 	if ans.Region == "" {
-		ans.Region = h.opts.DefaultRegion
+		ans.Region = def.Region
 	}
 	ns := api.Namespace{Account: ans.Account, Region: ans.Region}
 	reply := func(status int) {
@@ -69,6 +70,10 @@ func (h *handler) throttleAdmin(w http.ResponseWriter, r *http.Request) {
 	}
 	if ans.Table == "" {
 		fail(http.StatusBadRequest, "the table query parameter is required")
+		return
+	}
+	if err := h.adminAuthorize(r.Context(), ns, ActionThrottle, ans.Table, ans.Index); err != nil {
+		fail(http.StatusForbidden, errorMessage(err))
 		return
 	}
 	act := emulator.ThrottleAction{Kind: mux.Vars(r)["action"], Index: ans.Index}
@@ -127,7 +132,14 @@ func (h *handler) importErrors(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusBadRequest, map[string]string{"error": "arn must be an import ARN"})
 		return
 	}
-	recs, err := h.eng.ImportErrors(r.Context(), api.Namespace{Account: f[4], Region: f[3]}, arn)
+	ns := api.Namespace{Account: f[4], Region: f[3]}
+	// The import's table: arn:…:table/NAME/import/ID.
+	table, _, _ := strings.Cut(strings.TrimPrefix(f[5], "table/"), "/")
+	if err := h.adminAuthorize(r.Context(), ns, ActionGetImportErrors, table, ""); err != nil {
+		reply(http.StatusForbidden, map[string]string{"error": errorMessage(err)})
+		return
+	}
+	recs, err := h.eng.ImportErrors(r.Context(), ns, arn)
 	if err != nil {
 		var ee *api.Error
 		status := http.StatusInternalServerError
@@ -141,4 +153,13 @@ func (h *handler) importErrors(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply(http.StatusOK, map[string]any{"records": recs})
+}
+
+// errorMessage is an engine error's message without its code.
+func errorMessage(err error) string {
+	var ee *api.Error
+	if errors.As(err, &ee) {
+		return ee.Message
+	}
+	return err.Error()
 }

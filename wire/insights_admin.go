@@ -34,11 +34,12 @@ type insightsAdminAnswer struct {
 func (h *handler) insightsAdmin(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ans := insightsAdminAnswer{Account: q.Get("account"), Region: q.Get("region")}
+	def := h.adminDefaults(r)
 	if ans.Account == "" {
-		ans.Account = h.opts.DefaultAccount
+		ans.Account = def.Account
 	}
 	if ans.Region == "" {
-		ans.Region = h.opts.DefaultRegion
+		ans.Region = def.Region
 	}
 	reply := func(status int) {
 		body, _ := json.Marshal(ans)
@@ -72,6 +73,10 @@ func (h *handler) insightsAdmin(w http.ResponseWriter, r *http.Request) {
 		span = time.Duration(m) * time.Minute
 	}
 	ns := api.Namespace{Account: ans.Account, Region: ans.Region}
+	if err := h.adminAuthorize(r.Context(), ns, ActionGetInsights, table, q.Get("index")); err != nil {
+		fail(http.StatusForbidden, errorMessage(err))
+		return
+	}
 	rep, err := h.eng.ContributorInsightsTop(r.Context(), ns, table, q.Get("index"), top, span)
 	var ee *api.Error
 	switch {

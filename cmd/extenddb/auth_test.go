@@ -51,8 +51,8 @@ func TestServeAuthSigV4(t *testing.T) {
 
 // TestServeMetricsUnderSigV4: with --auth=sigv4, /metrics (whose labels
 // name every table) is not served without --metrics-token, and with one
-// it answers only requests that carry it; with --auth=off it stays open,
-// on the loopback address serve listens on by default.
+// it answers only requests that carry it, and the console (no sign-in
+// yet) is not served; with --auth=off both stay open.
 func TestServeMetricsUnderSigV4(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "creds.yaml")
@@ -90,6 +90,49 @@ func TestServeMetricsUnderSigV4(t *testing.T) {
 					t.Errorf("GET /metrics with Authorization %q: %d, want %d", auth, got, want)
 				}
 			}
+			// The console has no sign-in: it is served with --auth=off only.
+			resp, err := http.Get("http://" + addr + "/console/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if want := map[bool]int{true: 200, false: 404}[c.name == "off"]; resp.StatusCode != want {
+				t.Errorf("GET /console/: %d, want %d", resp.StatusCode, want)
+			}
 		})
+	}
+}
+
+// TestThrottleCommandSigns: under --auth=sigv4 `extenddb throttle` and
+// `extenddb top` sign their requests with the environment's credentials;
+// without them the server refuses them.
+func TestThrottleCommandSigns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "creds.yaml")
+	if err := os.WriteFile(path, []byte(`users:
+  - accessKeyId: AKIAOPS
+    secretAccessKey: ops-secret
+    account: "111111111111"
+    policies:
+      - {Statement: [{Effect: Allow, Action: "extenddb:*", Resource: "*"}]}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr, _, stop, done := startServe(t, "--in-memory", "--auth=sigv4", "--credentials", path)
+	defer func() { stop(); <-done }()
+	endpoint := "http://" + addr
+	for _, args := range [][]string{
+		{"throttle", "show", "--table", "Missing", "--endpoint", endpoint},
+		{"top", "Missing", "--once", "--endpoint", endpoint},
+	} {
+		code, _, errOut := runEnv(t, env("HOME", t.TempDir()), args...)
+		if code != 1 || !strings.Contains(errOut, "403") || !strings.Contains(errOut, "MissingAuthenticationToken") {
+			t.Errorf("%v without credentials: exit %d\n%s", args, code, errOut)
+		}
+		// Signed and allowed, the request reaches the control, which does
+		// not find the table.
+		code, _, errOut = runEnv(t, env("HOME", t.TempDir(), "AWS_ACCESS_KEY_ID", "AKIAOPS", "AWS_SECRET_ACCESS_KEY", "ops-secret", "AWS_REGION", "eu-west-1"), args...)
+		if code != 1 || !strings.Contains(errOut, "404") || !strings.Contains(errOut, "Missing") {
+			t.Errorf("%v signed: exit %d\n%s", args, code, errOut)
+		}
 	}
 }

@@ -29,8 +29,8 @@ func newThrottleCmdFlags() (*flag.FlagSet, *throttleCmdConfig) {
 	fs.StringVar(&c.endpoint, "endpoint", c.endpoint, "`URL` of the running server")
 	fs.StringVar(&c.table, "table", c.table, "`TABLE` whose buckets to show or change (required)")
 	fs.StringVar(&c.index, "index", c.index, "`INDEX`: a global secondary index of the table, whose buckets to show or change instead")
-	fs.StringVar(&c.account, "account", c.account, "`ACCOUNT` of the table (default: the server's --default-account)")
-	fs.StringVar(&c.region, "region", c.region, "`REGION` of the table (default: the server's --default-region)")
+	fs.StringVar(&c.account, "account", c.account, "`ACCOUNT` of the table (default: the server's --default-account; under --auth=sigv4 the signer's)")
+	fs.StringVar(&c.region, "region", c.region, "`REGION` of the table (default: the server's --default-region; under --auth=sigv4 the Region signed for)")
 	fs.StringVar(&c.direction, "direction", c.direction, "`DIRECTION` drain, pin and unpin act on: read, write or both (default both)")
 	fs.Float64Var(&c.rate, "rate", c.rate, "`UNITS` per second for pin")
 	return fs, c
@@ -98,7 +98,7 @@ func runThrottleCmd(ctx context.Context, c *cli, args []string) int {
 	u.RawQuery = q.Encode()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	ans, err := callThrottleAdmin(ctx, method, u.String())
+	ans, err := callThrottleAdmin(ctx, newAdminSigner(c.getenv, cfg.region), method, u.String())
 	if err != nil {
 		fmt.Fprintf(c.stderr, "extenddb throttle: %v\n", err)
 		return 1
@@ -114,12 +114,12 @@ type throttleAnswer struct {
 	Error                         string
 }
 
-func callThrottleAdmin(ctx context.Context, method, u string) (*throttleAnswer, error) {
+func callThrottleAdmin(ctx context.Context, sg *adminSigner, method, u string) (*throttleAnswer, error) {
 	req, err := http.NewRequestWithContext(ctx, method, u, nil)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := sg.do(req)
 	if err != nil {
 		return nil, err
 	}

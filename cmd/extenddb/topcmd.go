@@ -30,8 +30,8 @@ func newTopCmdFlags() (*flag.FlagSet, *topCmdConfig) {
 	fs := flag.NewFlagSet("top", flag.ContinueOnError)
 	fs.StringVar(&c.endpoint, "endpoint", c.endpoint, "`URL` of the running server")
 	fs.StringVar(&c.index, "index", c.index, "`INDEX`: a global secondary index of the table, whose keys to show instead")
-	fs.StringVar(&c.account, "account", c.account, "`ACCOUNT` of the table (default: the server's --default-account)")
-	fs.StringVar(&c.region, "region", c.region, "`REGION` of the table (default: the server's --default-region)")
+	fs.StringVar(&c.account, "account", c.account, "`ACCOUNT` of the table (default: the server's --default-account; under --auth=sigv4 the signer's)")
+	fs.StringVar(&c.region, "region", c.region, "`REGION` of the table (default: the server's --default-region; under --auth=sigv4 the Region signed for)")
 	fs.BoolVar(&c.once, "once", c.once, "print the top keys once and exit, instead of refreshing the view")
 	fs.DurationVar(&c.interval, "interval", c.interval, "`DURATION` between refreshes of the live view")
 	fs.IntVar(&c.top, "top", c.top, "`N` keys per list (0: every key counted)")
@@ -96,8 +96,9 @@ func runTopCmd(ctx context.Context, c *cli, args []string) int {
 		q.Set("minutes", strconv.Itoa(cfg.minutes))
 	}
 	u.RawQuery = q.Encode()
+	sg := newAdminSigner(c.getenv, cfg.region)
 	if cfg.once {
-		ans, err := callInsightsAdmin(ctx, u.String())
+		ans, err := callInsightsAdmin(ctx, sg, u.String())
 		if err != nil {
 			fmt.Fprintf(c.stderr, "extenddb top: %v\n", err)
 			return 1
@@ -113,7 +114,7 @@ func runTopCmd(ctx context.Context, c *cli, args []string) int {
 	tk := time.NewTicker(cfg.interval)
 	defer tk.Stop()
 	for {
-		ans, err := callInsightsAdmin(ctx, u.String())
+		ans, err := callInsightsAdmin(ctx, sg, u.String())
 		if ctx.Err() != nil {
 			return 0
 		}
@@ -149,14 +150,14 @@ type topAnswer struct {
 	Error                                       string
 }
 
-func callInsightsAdmin(ctx context.Context, u string) (*topAnswer, error) {
+func callInsightsAdmin(ctx context.Context, sg *adminSigner, u string) (*topAnswer, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := sg.do(req)
 	if err != nil {
 		return nil, err
 	}

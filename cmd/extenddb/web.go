@@ -25,7 +25,7 @@ type webConfig struct {
 func newWebConfig() webConfig { return webConfig{console: "on", metrics: "on"} }
 
 func (c *webConfig) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.console, "console", c.console, "`MODE` of the web console at /console/ on the API port: on or off")
+	fs.StringVar(&c.console, "console", c.console, "`MODE` of the web console at /console/ on the API port: on or off (off under --auth=sigv4, which it cannot sign in to yet)")
 	fs.StringVar(&c.metrics, "metrics", c.metrics, "`MODE` of the Prometheus endpoint /metrics on the API port: on or off (off under --auth=sigv4 without --metrics-token)")
 	fs.StringVar(&c.metricsToken, "metrics-token", c.metricsToken, "`TOKEN` /metrics asks for as \"Authorization: Bearer TOKEN\"; required for /metrics under --auth=sigv4, since its labels name every table")
 }
@@ -48,10 +48,12 @@ type web struct {
 }
 
 // newWeb builds what cfg turns on. With authentication (sigv4) /metrics
-// is served only behind a token: its labels name every account's tables.
+// is served only behind a token (its labels name every account's tables),
+// and the console not at all: it has no sign-in yet, and would show and
+// change every account's items to anyone who reaches the port.
 func newWeb(cfg webConfig, authenticated bool) *web {
 	w := &web{cfg: cfg}
-	if cfg.console == "on" {
+	if cfg.console == "on" && !authenticated {
 		w.rec = console.NewRecorder(console.RecorderOptions{})
 	}
 	if cfg.metrics == "on" && (!authenticated || cfg.metricsToken != "") {
