@@ -342,6 +342,7 @@ func (c *s3Core) ExportSource(ns api.Namespace, tableArn string, now time.Time) 
 	src := s3io.Source{Name: t.Name, ID: t.ID}
 	for _, k := range t.KeySchema {
 		src.Keys = append(src.Keys, k.Name)
+		src.KeyTypes = append(src.KeyTypes, k.Type)
 	}
 	src.Earliest, _ = c.e().pitrWindow(t, now)
 	return src, nil

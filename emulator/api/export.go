@@ -1,5 +1,7 @@
 package api
 
+import "github.com/extenddb/extenddb/emulator/av"
+
 // Request and response shapes of ExportTableToPointInTime, DescribeExport,
 // ListExports, ImportTable, DescribeImport and ListImports (JSON tags as on
 // the wire).
@@ -9,6 +11,17 @@ type IncrementalExportSpecification struct {
 	ExportFromTime *float64 `json:"ExportFromTime,omitempty"`
 	ExportToTime   *float64 `json:"ExportToTime,omitempty"`
 	ExportViewType *string  `json:"ExportViewType,omitempty"`
+}
+
+// FilterSpecification limits a filtered export to the items a key
+// condition and a filter select, and to the attributes a projection names
+// (Developer Guide, "Filtering a table export").
+type FilterSpecification struct {
+	KeyConditionExpression    *string             `json:"KeyConditionExpression,omitempty"`
+	FilterExpression          *string             `json:"FilterExpression,omitempty"`
+	ProjectionExpression      *string             `json:"ProjectionExpression,omitempty"`
+	ExpressionAttributeNames  map[string]string   `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeValues map[string]av.Value `json:"ExpressionAttributeValues,omitempty"`
 }
 
 // ExportTableToPointInTimeInput is ExportTableToPointInTime's request.
@@ -24,6 +37,7 @@ type ExportTableToPointInTimeInput struct {
 	ExportFormat                   *string                         `json:"ExportFormat,omitempty"`
 	ExportType                     *string                         `json:"ExportType,omitempty"`
 	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification,omitempty"`
+	FilterSpecification            *FilterSpecification            `json:"FilterSpecification,omitempty"`
 }
 
 // ExportDescription describes an export.
@@ -49,6 +63,7 @@ type ExportDescription struct {
 	ItemCount                      *int64                          `json:"ItemCount,omitempty"`
 	ExportType                     string                          `json:"ExportType"`
 	IncrementalExportSpecification *IncrementalExportSpecification `json:"IncrementalExportSpecification,omitempty"`
+	FilterSpecification            *FilterSpecification            `json:"FilterSpecification,omitempty"`
 }
 
 // ExportTableToPointInTimeOutput is its response.

@@ -20,7 +20,7 @@ func Rules() []Rule {
 			Why: "Time to Live is a capability: its setting, its operations' answers and the expiry pass, using the engine through the Core interface it declares; it never imports the engine nor another capability"},
 		{From: "emulator/internal/autoscale", Allow: []string{"emulator/api", "emulator/internal/shape", "throttle"},
 			Why: "auto scaling is a capability: its settings, its operations' answers and the worker pass, using the engine through the Core interface it declares; it never imports the engine nor another capability"},
-		{From: "emulator/internal/s3io", Allow: []string{"emulator/api", "emulator/av", "emulator/ion", "emulator/internal/jobs", "kv", "objstore"},
+		{From: "emulator/internal/s3io", Allow: []string{"emulator/api", "emulator/av", "emulator/expr", "emulator/ion", "emulator/internal/jobs", "kv", "objstore"},
 			Why: "table export to S3 and import from S3 is a capability: it uses the engine through the Core interface it declares, never emulator itself nor another capability"},
 		{From: "emulator/internal/globaltables", Allow: []string{"emulator/api", "emulator/av", "emulator/internal/shape"},
 			Why: "global tables are a capability: the membership a table stores, the replication group's rules, the applier and the seeding jobs, the legacy operations, using the engine through the Core interface it declares; it never imports the engine nor another capability"},

@@ -85,8 +85,10 @@ type Core interface {
 type Source struct {
 	Name string
 	ID   [16]byte
-	// Keys are the key attributes' names (an incremental export's Keys).
-	Keys []string
+	// Keys are the key attributes' names, the partition key first (an
+	// incremental export's Keys); KeyTypes their types (S, N or B).
+	Keys     []string
+	KeyTypes []string
 	// Earliest is the table's EarliestRestorableDateTime.
 	Earliest time.Time
 }

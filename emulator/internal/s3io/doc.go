@@ -1,5 +1,6 @@
 // Package s3io is table export to S3 and import from S3: the operations
-// ExportTableToPointInTime (full and incremental exports), DescribeExport,
+// ExportTableToPointInTime (full and incremental exports, either filtered
+// by a FilterSpecification, filter.go), DescribeExport,
 // ListExports, ImportTable, DescribeImport and ListImports, plus an
 // import's error log (ExtendDB's stand-in for its CloudWatch log stream);
 // the stored records of exports and imports (the key families Export and
@@ -23,6 +24,7 @@
 // written through the engine's write path, made ACTIVE or dropped at the
 // end). The engine (emulator) checks the requests' shapes and implements
 // Core (s3io_core.go). This package imports emulator/api, emulator/av,
-// emulator/ion, emulator/internal/jobs, kv and objstore, never emulator
+// emulator/expr (a filtered export's expressions), emulator/ion,
+// emulator/internal/jobs, kv and objstore, never emulator
 // nor another capability (internal/archtest holds the rule).
 package s3io

@@ -10,7 +10,9 @@ package s3io
 // the layout of an AWS export from the snapshot to the S3 stand-in.
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"sort"
 	"strings"
 	"time"
@@ -51,6 +53,11 @@ type exportMeta struct {
 	Format      string                              `json:"format"`
 	Type        string                              `json:"type"`
 	Incremental *api.IncrementalExportSpecification `json:"incr,omitempty"`
+	// Filter is the request's FilterSpecification, as DescribeExport
+	// echoes it; filter is it bound to the table, which the job uses (an
+	// export does not outlive its process: FailUnfinishedExports).
+	Filter *api.FilterSpecification `json:"filter,omitempty"`
+	filter *exportFilter
 	// KeyNames are the table's key attributes (an incremental export's
 	// Keys).
 	KeyNames       []string `json:"keys,omitempty"`
@@ -107,6 +114,13 @@ func (x *Jobs) ExportTableToPointInTime(c Core, ns api.Namespace, in *api.Export
 	if typ == exportFull && in.IncrementalExportSpecification != nil {
 		return nil, api.Validation("IncrementalExportSpecification can only be provided when ExportType is INCREMENTAL_EXPORT")
 	}
+	var pf *parsedFilter
+	if in.FilterSpecification != nil {
+		var err error
+		if pf, err = parseFilter(in.FilterSpecification); err != nil {
+			return nil, err
+		}
+	}
 	now := c.Now()
 	c.LockCatalog()
 	defer c.UnlockCatalog()
@@ -117,6 +131,12 @@ func (x *Jobs) ExportTableToPointInTime(c Core, ns api.Namespace, in *api.Export
 	m, err := planExport(c, ns, in, typ, src, now)
 	if err != nil {
 		return nil, err
+	}
+	if pf != nil {
+		if m.filter, err = pf.bind(src); err != nil {
+			return nil, err
+		}
+		m.Filter = in.FilterSpecification
 	}
 	if in.ClientToken != nil {
 		m.ClientToken = *in.ClientToken
@@ -194,10 +214,21 @@ func eqStr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || 
 func sameExport(old, m *exportMeta, timed bool) bool {
 	if old.TableName != m.TableName || old.Bucket != m.Bucket || !eqStr(old.BucketOwner, m.BucketOwner) ||
 		!eqStr(old.Prefix, m.Prefix) || !eqStr(old.SSE, m.SSE) || !eqStr(old.SSEKey, m.SSEKey) ||
-		old.Format != m.Format || old.Type != m.Type {
+		old.Format != m.Format || old.Type != m.Type || !sameFilter(old.Filter, m.Filter) {
 		return false
 	}
 	return !timed || old.ExportTime.Equal(m.ExportTime)
+}
+
+// sameFilter reports whether two FilterSpecifications are the same, by
+// their stored form.
+func sameFilter(a, b *api.FilterSpecification) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // exportByToken finds ns's export with ClientToken token, or nil.
@@ -218,7 +249,8 @@ func describeExport(m *exportMeta) *api.ExportDescription {
 	d := &api.ExportDescription{ExportArn: m.ARN(), ExportStatus: m.Status, StartTime: epochRef(m.Start),
 		TableArn: m.tableARN(), TableId: m.TableID.UUID(), ExportTime: epochRef(m.ExportTime),
 		S3Bucket: m.Bucket, S3BucketOwner: m.BucketOwner, S3Prefix: m.Prefix, S3SseAlgorithm: m.SSE,
-		S3SseKmsKeyId: m.SSEKey, ExportFormat: m.Format, ExportType: m.Type, IncrementalExportSpecification: m.Incremental}
+		S3SseKmsKeyId: m.SSEKey, ExportFormat: m.Format, ExportType: m.Type, IncrementalExportSpecification: m.Incremental,
+		FilterSpecification: m.Filter}
 	if m.ClientToken != "" {
 		d.ClientToken = ref(m.ClientToken)
 	}

@@ -115,14 +115,12 @@ func (w *dataFiles) flush() error {
 	return w.ctx.Err()
 }
 
-// write adds one line (its newline appended here) of an item of size
-// bytes.
-func (w *dataFiles) write(line []byte, size int) error {
+// write adds one line (its newline appended here).
+func (w *dataFiles) write(line []byte) error {
 	line = append(line, '\n')
 	if _, err := w.zw.Write(line); err != nil {
 		return err
 	}
-	w.billed += int64(size)
 	w.items++
 	w.inFile++
 	if w.inFile == w.per {
@@ -150,15 +148,37 @@ func (x *Jobs) runExport(ctx context.Context, c Core, m *exportMeta, snap kv.Sna
 	w := &dataFiles{ctx: ctx, obj: obj, m: m, ext: enc.ext, per: int64(per), after: x.AfterFile}
 	w.zw = gzip.NewWriter(&w.buf)
 	var line []byte
+	f := m.filter
+	if m.Filter != nil && f == nil {
+		return errors.New("emulator: the export's filter was not bound to its table")
+	}
+	// The billed size is what the export reads: a key condition narrows
+	// it, a filter does not (Developer Guide, "Filtering a table
+	// export"); the item count is what it writes.
 	if m.Type == exportIncremental {
 		err = m.writeChanges(ctx, c, snap, func(ch incrementalChange) error {
+			if !f.inKeyRange(ch.latest) {
+				return nil
+			}
+			w.billed += int64(av.ItemSize(ch.Old) + av.ItemSize(ch.New))
+			if ok, err := f.match(ch.latest); !ok || err != nil {
+				return err
+			}
+			ch.Old, ch.New = f.project(ch.Old), f.project(ch.New)
 			line = enc.change(line[:0], ch)
-			return w.write(line, av.ItemSize(ch.Old)+av.ItemSize(ch.New))
+			return w.write(line)
 		})
 	} else {
 		err = c.ItemsAsOf(snap, m.TableID, m.ExportTime, func(item av.Item) error {
-			line = enc.item(line[:0], item)
-			return w.write(line, av.ItemSize(item))
+			if !f.inKeyRange(item) {
+				return nil
+			}
+			w.billed += int64(av.ItemSize(item))
+			if ok, err := f.match(item); !ok || err != nil {
+				return err
+			}
+			line = enc.item(line[:0], f.project(item))
+			return w.write(line)
 		})
 	}
 	if err != nil {
@@ -274,6 +294,10 @@ type incrementalChange struct {
 	Written  time.Time
 	Keys     av.Item
 	Old, New av.Item
+	// latest is the image a filter tests: New, or the image before a
+	// delete (Developer Guide, "Filtering a table export"), whatever the
+	// view type writes.
+	latest av.Item
 }
 
 // parts are the line's members in the order AWS writes them: Metadata,
@@ -302,11 +326,11 @@ func (m *exportMeta) writeChanges(ctx context.Context, c Core, snap kv.Snapshot,
 	// ItemChanges's window is (from, to]: a nanosecond earlier each makes
 	// it [from, to).
 	return c.ItemChanges(ctx, snap, m.TableID, from.Add(-time.Nanosecond), to.Add(-time.Nanosecond), func(oldItem, newItem av.Item, written time.Time) error {
-		ch := incrementalChange{Written: written, New: newItem, Keys: av.Item{}}
 		src := newItem
 		if src == nil {
 			src = oldItem
 		}
+		ch := incrementalChange{Written: written, New: newItem, Keys: av.Item{}, latest: src}
 		for _, k := range m.KeyNames {
 			ch.Keys[k] = src[k]
 		}
