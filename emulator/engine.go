@@ -100,6 +100,11 @@ type Options struct {
 	// point-in-time recovery history; zero means DefaultPITRTrimInterval,
 	// negative disables the worker.
 	PITRTrimInterval time.Duration
+	// StreamTrimInterval is the period of the worker that deletes stream
+	// records past the 24-hour retention; zero means
+	// DefaultStreamTrimInterval, negative disables the worker. It runs
+	// whatever TTLInterval says.
+	StreamTrimInterval time.Duration
 	// Objects is the S3 stand-in exports write to and imports read from
 	// (emulator/internal/s3io); nil makes every bucket missing, so exports
 	// and imports end FAILED with S3NoSuchBucket.
@@ -231,6 +236,7 @@ func New(opts Options) (*Engine, error) {
 	e.workers.Register(jobs.Periodic{Name: "ttl", Every: jobs.Interval(opts.TTLInterval, DefaultTTLInterval), Pass: e.ttlPass})
 	e.workers.Register(jobs.Periodic{Name: "autoscale", Every: jobs.Interval(opts.AutoScaleInterval, DefaultAutoScaleInterval), Pass: e.autoScalePass})
 	e.workers.Register(jobs.Periodic{Name: "pitr-trim", Every: jobs.Interval(opts.PITRTrimInterval, DefaultPITRTrimInterval), Pass: e.pitrTrimPass})
+	e.workers.Register(jobs.Periodic{Name: "stream-trim", Every: jobs.Interval(opts.StreamTrimInterval, DefaultStreamTrimInterval), Pass: e.streamTrimPass})
 	if e.isShared {
 		// Any process writes: the queues' sequences are set here, the
 		// workers start when this process takes the leader lease.

@@ -54,25 +54,58 @@ func TestTrimStreams(t *testing.T) {
 	if recs := read(); len(recs) != 1 || recs[0].Dynamodb.Keys["pk"].S != "c" {
 		t.Fatalf("after trim: %+v", recs)
 	}
-	var id tableID
+	if n := storedRecords(t, te, "trim"); n != 1 {
+		t.Fatalf("%d records stored after trim, want 1", n)
+	}
+	_, err = te.GetShardIterator(ctx, nsA, &api.GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(shard), ShardIteratorType: sp("AT_SEQUENCE_NUMBER"), SequenceNumber: sp(old)})
+	if !errors.Is(err, api.NewError(api.CodeTrimmedDataAccess, "")) {
+		t.Fatalf("AT_SEQUENCE_NUMBER of a trimmed record: %v", err)
+	}
+}
+
+// storedRecords counts the stream records the store holds for table name
+// of nsA, hidden or not.
+func storedRecords(t *testing.T, te *testEngine, name string) int {
+	t.Helper()
 	te.mu.RLock()
-	id = te.tables[nsA]["trim"].ID
+	id := te.tables[nsA][name].ID
 	te.mu.RUnlock()
 	p := streamKey(id, 'r')
 	it, err := te.store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer it.Close()
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
 		n++
 	}
-	_ = it.Close()
-	if n != 1 {
-		t.Fatalf("%d records stored after trim, want 1", n)
+	return n
+}
+
+// TestStreamTrimWorkerRunsWithTTLOff: the stream trim worker deletes
+// records past the retention on its own period, with the TTL worker off.
+func TestStreamTrimWorkerRunsWithTTLOff(t *testing.T) {
+	te := newTestEngine(t, func(o *Options) {
+		o.Throttle.Off = true
+		o.TTLInterval = -1
+		o.StreamTrimInterval = 5 * time.Millisecond
+		o.StreamShardRollover = 48 * time.Hour
+	})
+	in := simpleTable("trimw")
+	in.StreamSpecification = &api.StreamSpecification{StreamEnabled: bl(true), StreamViewType: sp("KEYS_ONLY")}
+	te.mustCreate(nsA, in)
+	for _, pk := range []string{"a", "b"} {
+		if _, err := te.PutItem(context.Background(), nsA, &api.PutItemInput{TableName: sp("trimw"), Item: av.Item{"pk": {Type: av.TypeS, S: pk}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	_, err = te.GetShardIterator(ctx, nsA, &api.GetShardIteratorInput{StreamArn: sp(arn), ShardId: sp(shard), ShardIteratorType: sp("AT_SEQUENCE_NUMBER"), SequenceNumber: sp(old)})
-	if !errors.Is(err, api.NewError(api.CodeTrimmedDataAccess, "")) {
-		t.Fatalf("AT_SEQUENCE_NUMBER of a trimmed record: %v", err)
+	te.clock.Add(25 * time.Hour)
+	deadline := time.Now().Add(20 * time.Second)
+	for storedRecords(t, te, "trimw") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d records stored 25 hours on with TTL off, want 0: the trim worker did not run", storedRecords(t, te, "trimw"))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -166,10 +166,22 @@ func (e *Engine) checkStream(ns api.Namespace, arn string, now time.Time) error 
 	return e.streams.Check((*streamsCore)(e), ns, arn, now)
 }
 
+// DefaultStreamTrimInterval is the period of the stream trim worker.
+const DefaultStreamTrimInterval = time.Minute
+
 // trimStreams deletes the stream records older than the retention period
-// (streams.State.Trim). The TTL worker runs it on every pass.
+// (streams.State.Trim).
 func (e *Engine) trimStreams(now time.Time) error {
 	return e.streams.Trim((*streamsCore)(e), now)
+}
+
+// streamTrimPass is one pass of the stream trim worker (registered in
+// New), which runs whether TTL's worker does or not: records past the
+// retention leave the store even with TTL off.
+func (e *Engine) streamTrimPass(ctx context.Context) {
+	if err := e.trimStreams(e.now()); err != nil && ctx.Err() == nil {
+		e.log.Warn().Err(err).Msg("stream trim failed")
+	}
 }
 
 // streamsTable is what the streams package reads of t: the view cacheTable

@@ -63,13 +63,10 @@ func (e *Engine) DescribeTimeToLive(ctx context.Context, ns api.Namespace, in *a
 }
 
 // ttlPass is one pass of the TTL worker (registered in New): expire the
-// items whose TTL has passed, then trim the streams.
+// items whose TTL has passed.
 func (e *Engine) ttlPass(ctx context.Context) {
 	if _, err := e.ExpireTTL(ctx); err != nil && ctx.Err() == nil {
 		e.log.Warn().Err(err).Msg("ttl expiry pass failed")
-	}
-	if err := e.trimStreams(e.now()); err != nil {
-		e.log.Warn().Err(err).Msg("stream trim failed")
 	}
 }
 
