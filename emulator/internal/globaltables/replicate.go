@@ -26,8 +26,9 @@ package globaltables
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
+
+	"github.com/extenddb/extenddb/emulator/internal/jobs"
 )
 
 // replChunk is how many outbox entries the applier reads at a time.
@@ -65,11 +66,11 @@ type Destinations interface {
 // Replicator is the applier of queued changes and the seeding jobs of new
 // replicas. Start starts it; its zero value is ready for Start.
 type Replicator struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	seeds  sync.WaitGroup // the seeding jobs only (tests wait on it)
-	wake   chan struct{}
+	// applier runs the applier; seeds the seeding jobs (apart, so that
+	// tests can wait for them alone). Stop stops both, Start restarts them.
+	applier jobs.Group
+	seeds   jobs.Group
+	wake    chan struct{}
 	// Applied, if set (tests), is called after each drain pass.
 	Applied func()
 	// AfterSeedChunk, if set (tests), runs after each saved seeding chunk.
@@ -79,24 +80,20 @@ type Replicator struct {
 // Start starts the applier and resumes the seeding job of every replica
 // left seeding.
 func (r *Replicator) Start(c Core) {
-	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.applier.Restart()
+	r.seeds.Restart()
 	r.wake = make(chan struct{}, 1)
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		r.applier(r.ctx, c)
-	}()
+	r.applier.Go(func(ctx context.Context) { r.apply(ctx, c) })
 	r.ResumeSeeds(c)
 }
 
 // Stop stops the applier and the seeding jobs and waits for them; they
 // resume at the next Start.
 func (r *Replicator) Stop() {
-	if r.cancel == nil {
-		return
-	}
-	r.cancel()
-	r.wg.Wait()
+	r.applier.Cancel()
+	r.seeds.Cancel()
+	r.applier.Wait()
+	r.seeds.Wait()
 }
 
 // Wake tells the applier that a write queued work.
@@ -110,9 +107,9 @@ func (r *Replicator) Wake() {
 // WaitSeeds waits for the seeding jobs started so far (tests).
 func (r *Replicator) WaitSeeds() { r.seeds.Wait() }
 
-// applier drains the outboxes whenever woken, and when held-back entries
+// apply drains the outboxes whenever woken, and when held-back entries
 // fall due.
-func (r *Replicator) applier(ctx context.Context, c Core) {
+func (r *Replicator) apply(ctx context.Context, c Core) {
 	delay := c.ReplicationDelay()
 	for {
 		next, err := r.Drain(ctx, c)

@@ -33,19 +33,15 @@ func (r *Replicator) StartSeed(c Core, rt *Table) {
 	if !c.ClaimJob(job) {
 		return
 	}
-	r.wg.Add(1)
-	r.seeds.Add(1)
-	go func() {
-		defer r.wg.Done()
-		defer r.seeds.Done()
+	r.seeds.Go(func(ctx context.Context) {
 		defer c.ReleaseJob(job)
-		err := r.seed(r.ctx, c, rt)
+		err := r.seed(ctx, c, rt)
 		switch {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, ErrTableGone):
 		default:
 			c.Logger().Error().Err(err).Str("table", rt.Name).Str("region", rt.Region).Msg("replica seeding failed; it resumes at the next start")
 		}
-	}()
+	})
 }
 
 // ResumeSeeds starts the job of every replica left Seeding.

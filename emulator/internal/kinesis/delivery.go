@@ -32,12 +32,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/jobs"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/rs/zerolog"
 )
@@ -225,11 +225,9 @@ func formatUUID(id [16]byte) string {
 // Deliverer sends the queue to the sink in the background; Start starts
 // it. Its zero value is ready (and idle).
 type Deliverer struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	wake   chan struct{}
-	seq    atomic.Uint64
+	loop jobs.Group // the delivery loop, while started
+	wake chan struct{}
+	seq  atomic.Uint64
 }
 
 // Seq is the process's counter of queue numbers (see the engine's
@@ -242,25 +240,15 @@ func (d *Deliverer) Start(q Queue) {
 	if q.Sink() == nil {
 		return
 	}
-	d.ctx, d.cancel = context.WithCancel(context.Background())
+	d.loop.Restart()
 	d.wake = make(chan struct{}, 1)
 	// Keys only need to grow: start above any earlier run's.
 	d.seq.Store(max(uint64(time.Now().UnixNano()), q.LastSeq()))
-	d.wg.Add(1)
-	go func() {
-		defer d.wg.Done()
-		d.loop(d.ctx, q)
-	}()
+	d.loop.Go(func(ctx context.Context) { d.deliverLoop(ctx, q) })
 }
 
 // Stop stops the delivery loop Start started and waits for it.
-func (d *Deliverer) Stop() {
-	if d.cancel == nil {
-		return
-	}
-	d.cancel()
-	d.wg.Wait()
-}
+func (d *Deliverer) Stop() { d.loop.Stop() }
 
 // Wake makes a running loop send the queue (a write queued records).
 func (d *Deliverer) Wake() {
@@ -270,9 +258,9 @@ func (d *Deliverer) Wake() {
 	}
 }
 
-// loop sends the queue whenever woken, pausing between attempts while
-// Kinesis refuses.
-func (d *Deliverer) loop(ctx context.Context, q Queue) {
+// deliverLoop sends the queue whenever woken, pausing between attempts
+// while Kinesis refuses.
+func (d *Deliverer) deliverLoop(ctx context.Context, q Queue) {
 	var pause time.Duration
 	for {
 		err := deliver(ctx, q)
