@@ -1,5 +1,7 @@
 package emulator
 
+import "github.com/extenddb/extenddb/emulator/av"
+
 // The change feed. Every write of an item, whatever the request or worker
 // behind it (PutItem, UpdateItem, DeleteItem, BatchWriteItem, PartiQL,
 // TransactWriteItems, TTL deletes, imports, restores, applied replicated
@@ -44,7 +46,17 @@ type derivation interface {
 	// finish stages what the derivation derives from every change staged
 	// in wb, once, after the last one (nothing, for most).
 	finish(wb *writeBatch) error
+	// committed runs once wb has committed: a derivation that queued
+	// background work (its bit in wb.queued) wakes its worker.
+	committed(wb *writeBatch)
 }
+
+// The bits of writeBatch.queued: the derivations whose staged records a
+// background worker delivers once they commit.
+const (
+	replicationQueuedBit uint8 = 1 << iota // outbox entries (replicate.go)
+	kinesisQueuedBit                       // Kinesis queue entries (kinesis_core.go)
+)
 
 // derivations is the change feed, in staging order. It is never modified.
 var derivations = []derivation{
@@ -56,10 +68,12 @@ var derivations = []derivation{
 	streamDerivation{},      // DynamoDB Streams records (streams_core.go)
 }
 
-// perItem is embedded by a derivation that derives nothing per batch.
+// perItem is embedded by a derivation that derives nothing per batch and
+// wakes nothing once it commits (a derivation overrides what it does).
 type perItem struct{}
 
 func (perItem) finish(*writeBatch) error { return nil }
+func (perItem) committed(*writeBatch)    {}
 
 // derive hands pw's change to every derivation its table wants.
 func (wb *writeBatch) derive(pw *pendingWrite) error {
@@ -73,6 +87,25 @@ func (wb *writeBatch) derive(pw *pendingWrite) error {
 		}
 	}
 	return nil
+}
+
+// committedDerived runs every derivation's committed, once wb has
+// committed.
+func (wb *writeBatch) committedDerived() {
+	for _, d := range derivations {
+		d.committed(wb)
+	}
+}
+
+// beforeStage is what capabilities change in a local write's new item nw
+// before it is sized and staged: a legacy (2017.11.29) global table's
+// items carry aws:rep:* attributes, added here; ch.unstamped keeps the
+// item as written, for its stream (globaltables_core.go).
+func (e *Engine) beforeStage(t *tableMeta, nw av.Item, replicated bool, ch *itemChange) av.Item {
+	if nw == nil || replicated {
+		return nw
+	}
+	return e.stampLegacy(t, nw, ch)
 }
 
 // finishDerived runs every derivation's finish.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/rs/zerolog"
@@ -212,4 +213,16 @@ func seedErr(err error) error {
 		return globaltables.ErrTableGone
 	}
 	return err
+}
+
+// stampLegacy adds a legacy global table's aws:rep:* attributes to nw, a
+// local write's new item (globaltables.StampLegacyRep), and keeps the item
+// as written in ch.unstamped for the stream; other tables' items are left
+// as they are.
+func (e *Engine) stampLegacy(t *tableMeta, nw av.Item, ch *itemChange) av.Item {
+	if t.Legacy == nil {
+		return nw
+	}
+	ch.unstamped = nw
+	return globaltables.StampLegacyRep(nw, t.Region, e.now())
 }

@@ -217,6 +217,13 @@ func (c *kinesisCore) Change(ns api.Namespace, name string, fn func(t *kinesis.T
 // new replica's seeding copies (itemChange.quiet) have none.
 type kinesisDerivation struct{ perItem }
 
+// committed wakes the deliverer when the batch queued Kinesis records.
+func (kinesisDerivation) committed(wb *writeBatch) {
+	if wb.queued&kinesisQueuedBit != 0 {
+		wb.e.wakeKinesis()
+	}
+}
+
 func (kinesisDerivation) wants(e *Engine, t *tableMeta) bool {
 	return len(t.Kinesis) > 0 && e.opts.Kinesis != nil
 }
@@ -251,7 +258,7 @@ func (b *kinesisBatch) Enqueue(id [16]byte, val []byte) error {
 	if err := wb.b.Set(k, val); err != nil {
 		return internalError(err)
 	}
-	wb.kinesisQueued = true
+	wb.queued |= kinesisQueuedBit
 	return nil
 }
 

@@ -260,7 +260,7 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 			return internalError(err)
 		}
 	}
-	wb.enqueued = true
+	wb.queued |= replicationQueuedBit
 	return nil
 }
 
@@ -269,6 +269,13 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 // member; for an applied replicated change (itemChange.repl), only the
 // version it carries, so a change is never sent on again.
 type replicationDerivation struct{ perItem }
+
+// committed wakes the applier when the batch queued outbox entries.
+func (replicationDerivation) committed(wb *writeBatch) {
+	if wb.queued&replicationQueuedBit != 0 {
+		wb.e.wakeApplier()
+	}
+}
 
 func (replicationDerivation) wants(_ *Engine, t *tableMeta) bool { return len(t.Group) > 0 }
 

@@ -277,6 +277,8 @@ func (c *streamsCore) StreamTable(ns api.Namespace, arn string, now time.Time) (
 // deleter (itemChange.ByTTL).
 type streamDerivation struct{}
 
+func (streamDerivation) committed(*writeBatch) {}
+
 // wants is every table that has or had a stream (oldImageNeeded's test
 // before the change feed): Stage records the changes of a table with a
 // stream and syncs the shards of one whose stream was disabled.

@@ -52,8 +52,7 @@ package emulator
 // (index_write.go finds its index entries); stage puts the item in a
 // writeBatch and hands its change (an itemChange: table, key, old and new
 // item) to the change feed, whose derivations stage what it implies (index
-// entries, stats deltas, replication, Kinesis, PITR history, stream
-// records: derive.go); finish writes the queue counters and what the
+// entries, stats deltas and the capabilities' records: derive.go); finish writes the queue counters and what the
 // derivations derive from the whole batch (stats and stream records), and
 // the store transaction commits.
 //
@@ -72,7 +71,6 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
-	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/emulator/internal/streams"
 	"github.com/extenddb/extenddb/emulator/work"
 	"github.com/extenddb/extenddb/kv"
@@ -182,9 +180,9 @@ type itemChange struct {
 	// quiet leaves the change out of the stream (a new replica's seeding
 	// copies existed before its stream).
 	quiet bool
-	// unstamped is a legacy global table's item as written, before its
-	// aws:rep:* attributes (globaltables.StampLegacyRep): its stream gets the
-	// write, then the update adding them, as DynamoDB's did.
+	// unstamped is the item as written when beforeStage (derive.go)
+	// changed it, as a legacy global table's aws:rep:* stamps do: its
+	// stream gets the write, then the update adding them, as DynamoDB's did.
 	unstamped av.Item
 }
 
@@ -300,10 +298,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 	if err != nil {
 		return nil, err
 	}
-	if nw != nil && s.t.Legacy != nil && !s.replicated {
-		pw.change.unstamped = nw
-		nw = globaltables.StampLegacyRep(nw, s.t.Region, e.now())
-	}
+	nw = e.beforeStage(s.t, nw, s.replicated, &pw.change)
 	if nw != nil {
 		pw.newSize = av.ItemSize(nw)
 		if pw.newSize > av.MaxItemSize {
@@ -334,10 +329,9 @@ type writeBatch struct {
 	// noSync commits without fsync whatever Options.Sync says (backfill
 	// copies, made durable by the job's next synced commit).
 	noSync bool
-	// enqueued is set when a staged write queued replication work.
-	enqueued bool
-	// kinesisQueued is set when a staged write queued Kinesis records.
-	kinesisQueued bool
+	// queued holds the bits (queued…, derive.go) of the derivations that
+	// staged records a worker delivers once they commit.
+	queued uint8
 	// release unlocks the stream tables streams.State.Stage locked; they
 	// stay locked until the store transaction has committed.
 	release func()
@@ -366,8 +360,8 @@ type writeBatch struct {
 // 400 KB item must not pin its buffer for every later small write.
 const maxPooledBuf = 64 << 10
 
-// nextSeq takes the next number of a queue (the replication outbox, the
-// Kinesis queue). mem is the process's counter, set at start-up past the
+// nextSeq takes the next number of a derivation's queue (an outbox, a
+// delivery queue). mem is the process's counter, set at start-up past the
 // clock and every queued entry: alone it is enough for one process. On a
 // shared store processes started close together would reach each other's
 // numbers, and a queued entry written under a taken number would replace
@@ -449,7 +443,7 @@ func (wb *writeBatch) reset(tx kv.Txn) {
 	clear(wb.seqs)
 	clear(wb.stats)
 	wb.stats = wb.stats[:0]
-	wb.enqueued, wb.kinesisQueued = false, false
+	wb.queued = 0
 }
 
 func (wb *writeBatch) unlockStreams() {
@@ -515,12 +509,7 @@ func (e *Engine) runUpdate(wb *writeBatch) error {
 	for id := range wb.tables {
 		e.items.stats.bump(id)
 	}
-	if wb.enqueued {
-		e.wakeApplier()
-	}
-	if wb.kinesisQueued {
-		e.wakeKinesis()
-	}
+	wb.committedDerived()
 	return nil
 }
 

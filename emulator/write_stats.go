@@ -320,6 +320,8 @@ func (e *Engine) indexStats(t *tableMeta, ix *indexMeta) (items, bytes int64) {
 // into its record.
 type statsDerivation struct{}
 
+func (statsDerivation) committed(*writeBatch) {}
+
 func (statsDerivation) wants(*Engine, *tableMeta) bool { return true }
 
 // oldImage is false: the old item's size is enough.
