@@ -149,6 +149,63 @@ func TestWireCRC32(t *testing.T) {
 	check("an unknown target")
 }
 
+// TestWireCRC32Gzip: a client that asks for gzip (EnableAcceptEncodingGzip,
+// the SDK's option; it validates x-amz-crc32 on the bytes received, before
+// decompressing them) gets answers whose CRC matches the bytes sent, on
+// small and large (200 KB) answers and on errors, with no retry to hide a
+// mismatch.
+func TestWireCRC32Gzip(t *testing.T) {
+	s := testserver.New(t)
+	rt := &recordingTransport{}
+	cfg := s.AWSConfig("us-east-1", testserver.DefaultAccessKeyID)
+	cfg.HTTPClient = &http.Client{Transport: rt}
+	cfg.RetryMaxAttempts = 1
+	c := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.EnableAcceptEncodingGzip = true })
+	ctx := context.Background()
+	check := func(what string, err error) {
+		t.Helper()
+		var apiErr smithy.APIError
+		if err != nil && !errors.As(err, &apiErr) {
+			t.Fatalf("%s: %v", what, err) // a CRC mismatch is no API error
+		}
+		want := strconv.FormatUint(uint64(crc32.ChecksumIEEE(rt.body)), 10)
+		if got := rt.header.Get("X-Amz-Crc32"); got != want {
+			t.Errorf("%s: x-amz-crc32 %q, CRC32 of the %d bytes sent is %s", what, got, len(rt.body), want)
+		}
+	}
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("crc"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	check("CreateTable", err)
+	filler := strings.Repeat("x", 2000)
+	for i := range 100 {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("crc"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "k" + strconv.Itoa(i)},
+			"v":  &types.AttributeValueMemberS{Value: filler},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("crc")})
+	check("Scan", err)
+	if err == nil && len(out.Items) != 100 {
+		t.Errorf("Scan: %d items, want 100", len(out.Items))
+	}
+	if len(rt.body) < 200_000 {
+		t.Errorf("Scan: %d bytes sent, want the whole 200 KB table", len(rt.body))
+	}
+	_, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("nope")})
+	var nf *types.ResourceNotFoundException
+	if !errors.As(err, &nf) {
+		t.Errorf("DescribeTable of a missing table: %v", err)
+	}
+	check("DescribeTable of a missing table", err)
+}
+
 func TestWireSTSGetCallerIdentity(t *testing.T) {
 	s := testserver.New(t,
 		testserver.WithDefaultAccount("123456789012"),
