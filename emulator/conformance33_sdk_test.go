@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -59,4 +60,21 @@ func TestLegacyDeleteOnlyUpdateOfMissingItem(t *testing.T) {
 	if ss, ok := out.Attributes["s"].(*types.AttributeValueMemberSS); !ok || len(ss.Value) != 1 || ss.Value[0] != "y" {
 		t.Fatalf("DELETE from existing set: %v", out.Attributes)
 	}
+}
+
+// TestScanLimitZeroMessage: Scan with Limit 0 (or below) gets the model's
+// minimum-value violation echoing the value, as most Regions answer;
+// Query's names "Limit" and echoes nothing.
+func TestScanLimitZeroMessage(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	for _, n := range []int32{0, -5} {
+		_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), Limit: aws.Int32(n)})
+		wantAPIError(t, err, "ValidationException", fmt.Sprintf("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", n))
+	}
+	_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), Limit: aws.Int32(0), Segment: aws.Int32(-1), TotalSegments: aws.Int32(2)})
+	wantAPIError(t, err, "ValidationException", "2 validation errors detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1; Value '-1' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0")
+	_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("hto"), KeyConditionExpression: aws.String("pk = :p"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": cfS("a")}, Limit: aws.Int32(0)})
+	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
 }

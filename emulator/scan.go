@@ -97,7 +97,11 @@ func (e *Engine) scan(ctx context.Context, ns api.Namespace, in *api.ScanInput, 
 // segment members.
 func (e *Engine) parseScan(in *api.ScanInput) (*expr.Condition, *expr.Projection, string, error) {
 	var v shape.Violations
-	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)
+	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet)
+	// Scan's Limit and Segment echo the value under the model's member
+	// name, as most Regions answer (a few answer "Value at 'Limit'" as
+	// Query does: docs/differences.md).
+	v.Min("limit", in.Limit, 1)
 	v.Min("segment", in.Segment, 0)
 	v.Max("segment", in.Segment, 999999)
 	v.Min("totalSegments", in.TotalSegments, 1)
