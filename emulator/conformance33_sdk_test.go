@@ -78,3 +78,49 @@ func TestScanLimitZeroMessage(t *testing.T) {
 		ExpressionAttributeValues: map[string]types.AttributeValue{":p": cfS("a")}, Limit: aws.Int32(0)})
 	wantAPIError(t, err, "ValidationException", "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
 }
+
+// TestBatchGetProjectionMixAcrossTables: BatchGetItem's expression/legacy
+// mix is judged over the whole request: ProjectionExpression on one table
+// and AttributesToGet on another is refused.
+func TestBatchGetProjectionMixAcrossTables(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+		"hto": {Keys: []map[string]types.AttributeValue{{"pk": cfS("a")}}, ProjectionExpression: aws.String("pk")},
+		"hrt": {Keys: []map[string]types.AttributeValue{{"pk": cfS("a"), "sk": cfN("1")}}, AttributesToGet: []string{"pk"}},
+	}})
+	wantAPIError(t, err, "ValidationException", "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}")
+	// Each on its own is served.
+	for _, ka := range []types.KeysAndAttributes{
+		{Keys: []map[string]types.AttributeValue{{"pk": cfS("a")}}, ProjectionExpression: aws.String("pk")},
+		{Keys: []map[string]types.AttributeValue{{"pk": cfS("a")}}, AttributesToGet: []string{"pk"}},
+	} {
+		if _, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"hto": ka}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestBatchMalformedTableName: a malformed table name in a batch is a
+// ValidationException (the map-key constraint of RequestItems), not
+// ResourceNotFoundException.
+func TestBatchMalformedTableName(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const mapKeys = "' at 'requestItems' failed to satisfy constraint: Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+	for _, name := range []string{"bad!name", "ab"} {
+		_, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			name: {Keys: []map[string]types.AttributeValue{{"pk": cfS("a")}}},
+		}})
+		wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '{"+name+"=KeysAndAttributes(keys=[{pk=AttributeValue(s=a, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}], attributesToGet=null, consistentRead=null, projectionExpression=null, expressionAttributeNames=null)}"+mapKeys)
+		_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			name: {{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{"pk": cfS("a")}}}},
+		}})
+		wantAPIError(t, err, "ValidationException", "1 validation error detected: Value '{"+name+"=[WriteRequest(putRequest=PutRequest(item={pk=AttributeValue(s=a, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, workloadProfileName=null), deleteRequest=null)]}"+mapKeys)
+	}
+	// A well-formed name of a missing table is still not found.
+	_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		"nosuch": {{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{"pk": cfS("a")}}}},
+	}})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
+}
