@@ -124,3 +124,30 @@ func TestBatchMalformedTableName(t *testing.T) {
 	}})
 	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
 }
+
+// TestParenthesisedSetArithmetic: "SET c = (c - :v)" is valid
+// UpdateExpression syntax and applies the arithmetic, also around
+// if_not_exists; doubled parentheses are redundant.
+func TestParenthesisedSetArithmetic(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("p"), "c": cfN("10")})
+	key := map[string]types.AttributeValue{"pk": cfS("p")}
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key,
+		UpdateExpression:          aws.String("SET c = (c - :v), d = (if_not_exists(d, :z) + :v)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("3"), ":z": cfN("100")},
+		ReturnValues:              types.ReturnValueUpdatedNew})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := out.Attributes["c"].(*types.AttributeValueMemberN); !ok || n.Value != "7" {
+		t.Errorf("c = %v, want 7", out.Attributes["c"])
+	}
+	if n, ok := out.Attributes["d"].(*types.AttributeValueMemberN); !ok || n.Value != "103" {
+		t.Errorf("d = %v, want 103", out.Attributes["d"])
+	}
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key,
+		UpdateExpression:          aws.String("SET c = ((c - :v))"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("3")}})
+	wantAPIError(t, err, "ValidationException", "Invalid UpdateExpression: The expression has redundant parentheses;")
+}
