@@ -151,3 +151,48 @@ func TestParenthesisedSetArithmetic(t *testing.T) {
 		ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("3")}})
 	wantAPIError(t, err, "ValidationException", "Invalid UpdateExpression: The expression has redundant parentheses;")
 }
+
+// TestContinuousBackupsWithoutPITR: a table without point-in-time recovery
+// reports continuous backups ENABLED (DynamoDB tables always have them)
+// and PITR DISABLED with no window or period, by name or ARN, fresh or
+// after PITR was turned off.
+func TestContinuousBackupsWithoutPITR(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("hto")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, cb *types.ContinuousBackupsDescription) {
+		t.Helper()
+		if cb == nil || cb.ContinuousBackupsStatus != types.ContinuousBackupsStatusEnabled || cb.PointInTimeRecoveryDescription == nil {
+			t.Fatalf("%s: %+v", what, cb)
+		}
+		p := cb.PointInTimeRecoveryDescription
+		if p.PointInTimeRecoveryStatus != types.PointInTimeRecoveryStatusDisabled || p.RecoveryPeriodInDays != nil || p.EarliestRestorableDateTime != nil || p.LatestRestorableDateTime != nil {
+			t.Errorf("%s: PointInTimeRecoveryDescription %+v, want DISABLED alone", what, p)
+		}
+	}
+	for _, name := range []string{"hto", aws.ToString(d.Table.TableArn)} {
+		out, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("fresh "+name, out.ContinuousBackupsDescription)
+	}
+	if _, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("hto"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	up, err := c.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("hto"),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(false)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("UpdateContinuousBackups off", up.ContinuousBackupsDescription)
+	out, err := c.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("hto")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after off", out.ContinuousBackupsDescription)
+}
