@@ -3,6 +3,7 @@ package emulator_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -195,4 +196,27 @@ func TestContinuousBackupsWithoutPITR(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after off", out.ContinuousBackupsDescription)
+}
+
+// TestListTagsOfMissingTable: ListTagsOfResource with the ARN of a table
+// that does not exist is refused with AccessDeniedException naming the
+// caller (the account's root user without --auth), as DynamoDB answers;
+// TagResource keeps ResourceNotFoundException.
+func TestListTagsOfMissingTable(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("hto")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(d.Table.TableArn)
+	missing := strings.TrimSuffix(arn, "hto") + "nosuch"
+	account := strings.Split(arn, ":")[4]
+	_, err = c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(missing)})
+	wantAPIError(t, err, "AccessDeniedException", "User: arn:aws:iam::"+account+":root is not authorized to perform: dynamodb:ListTagsOfResource on resource: "+missing)
+	if out, err := c.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn)}); err != nil || len(out.Tags) != 0 {
+		t.Fatalf("existing table: %v %v", out, err)
+	}
+	_, err = c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(missing), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
+	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: ResourcArn: "+missing+" not found")
 }
