@@ -220,3 +220,111 @@ func TestListTagsOfMissingTable(t *testing.T) {
 	_, err = c.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(missing), Tags: []types.Tag{{Key: aws.String("k"), Value: aws.String("v")}}})
 	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found: ResourcArn: "+missing+" not found")
 }
+
+// TestScanStartKeyOutsideSegment: a parallel Scan refuses an
+// ExclusiveStartKey that lies outside its segment with DynamoDB's
+// message; a segment's own LastEvaluatedKeys page through it.
+func TestScanStartKeyOutsideSegment(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	for i := range 40 {
+		cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS(fmt.Sprintf("k%02d", i))})
+	}
+	const total = 2
+	segKeys := make([][]map[string]types.AttributeValue, total)
+	for seg := range int32(total) {
+		var start map[string]types.AttributeValue
+		for {
+			out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), Segment: aws.Int32(seg), TotalSegments: aws.Int32(total),
+				Limit: aws.Int32(3), ExclusiveStartKey: start})
+			if err != nil {
+				t.Fatalf("segment %d paging: %v", seg, err)
+			}
+			segKeys[seg] = append(segKeys[seg], out.Items...)
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			start = out.LastEvaluatedKey
+		}
+	}
+	if len(segKeys[0])+len(segKeys[1]) != 40 || len(segKeys[0]) == 0 || len(segKeys[1]) == 0 {
+		t.Fatalf("segments hold %d and %d items", len(segKeys[0]), len(segKeys[1]))
+	}
+	_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), Segment: aws.Int32(0), TotalSegments: aws.Int32(total),
+		ExclusiveStartKey: segKeys[1][0]})
+	wantAPIError(t, err, "ValidationException", "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: 2 Segment: 0")
+	_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), Segment: aws.Int32(1), TotalSegments: aws.Int32(total),
+		ExclusiveStartKey: segKeys[0][len(segKeys[0])-1]})
+	wantAPIError(t, err, "ValidationException", "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: 2 Segment: 1")
+	// One segment holds every key; a key of the other segment is fine
+	// without segments.
+	for _, in := range []*dynamodb.ScanInput{
+		{TableName: aws.String("hto"), Segment: aws.Int32(0), TotalSegments: aws.Int32(1), ExclusiveStartKey: segKeys[1][0]},
+		{TableName: aws.String("hto"), ExclusiveStartKey: segKeys[1][0]},
+		{TableName: aws.String("hto"), Segment: aws.Int32(1), TotalSegments: aws.Int32(total), ExclusiveStartKey: segKeys[1][0]},
+	} {
+		if _, err := c.Scan(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestScanIndexSegmentsPage: a parallel Scan of a GSI pages through each
+// segment with its own LastEvaluatedKeys and refuses another segment's.
+func TestScanIndexSegmentsPage(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String("gsit"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("g"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String("gix"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("g"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+		BillingMode: types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		cfPut(t, c, "gsit", map[string]types.AttributeValue{"pk": cfS(fmt.Sprintf("k%02d", i)), "g": cfS(fmt.Sprintf("g%d", i%7))})
+	}
+	lastKeys := make([]map[string]types.AttributeValue, 3)
+	n := 0
+	for seg := range int32(3) {
+		var start map[string]types.AttributeValue
+		for {
+			out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("gsit"), IndexName: aws.String("gix"),
+				Segment: aws.Int32(seg), TotalSegments: aws.Int32(3), Limit: aws.Int32(2), ExclusiveStartKey: start})
+			if err != nil {
+				t.Fatalf("segment %d paging: %v", seg, err)
+			}
+			n += len(out.Items)
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			start, lastKeys[seg] = out.LastEvaluatedKey, out.LastEvaluatedKey
+		}
+	}
+	if n != 30 {
+		t.Fatalf("segments read %d items, want 30", n)
+	}
+	checked := 0
+	for seg, k := range lastKeys {
+		if k == nil {
+			continue
+		}
+		checked++
+		other := int32((seg + 1) % 3)
+		_, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("gsit"), IndexName: aws.String("gix"),
+			Segment: aws.Int32(other), TotalSegments: aws.Int32(3), ExclusiveStartKey: k})
+		wantAPIError(t, err, "ValidationException", fmt.Sprintf("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: 3 Segment: %d", other))
+	}
+	if checked == 0 {
+		t.Fatal("no segment paged")
+	}
+}

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/extenddb/extenddb/emulator/api"
@@ -81,7 +82,12 @@ func (e *Engine) scan(ctx context.Context, ns api.Namespace, in *api.ScanInput, 
 		plan.lower, plan.upper = prefix, kv.PrefixEnd(prefix)
 	}
 	if in.ExclusiveStartKey != nil {
-		plan.applyStartKey(storageKeyOf(t, ix, in.ExclusiveStartKey))
+		k := storageKeyOf(t, ix, in.ExclusiveStartKey)
+		if in.Segment != nil && *in.TotalSegments > 1 && (bytes.Compare(k, plan.lower) < 0 || bytes.Compare(k, plan.upper) >= 0) {
+			return nil, api.Validation("%s: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+				msgBadStartKey, *in.TotalSegments, *in.Segment)
+		}
+		plan.applyStartKey(k)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
