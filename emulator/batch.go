@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
@@ -121,6 +122,9 @@ func (e *Engine) batchGetItem(ctx context.Context, ns api.Namespace, in *api.Bat
 func batchGetShape(in *api.BatchGetItemInput, names []string) error {
 	var v shape.Violations
 	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
+	if badBatchTableName(names) {
+		v.Add(shape.QuoteValue(javaBatchGetItems(in.RequestItems)), "requestItems", msgBatchTableNames)
+	}
 	for _, name := range names {
 		ka := in.RequestItems[name]
 		if ka.Keys == nil {
@@ -145,7 +149,43 @@ func batchGetShape(in *api.BatchGetItemInput, names []string) error {
 	if total > maxBatchGetKeys {
 		return api.Validation("Too many items requested for the BatchGetItem call")
 	}
+	// The expression/legacy mix is the request's, not each table's: a
+	// ProjectionExpression on one table and AttributesToGet on another is
+	// refused as if both were on one.
+	var exprs, legacy []string
+	for _, name := range names {
+		ka := in.RequestItems[name]
+		if ka.ProjectionExpression != nil {
+			exprs = []string{"ProjectionExpression"}
+		}
+		if ka.AttributesToGet != nil {
+			legacy = []string{"AttributesToGet"}
+		}
+	}
+	if len(exprs) > 0 && len(legacy) > 0 {
+		return exprError(expr.CheckParameterMix(exprs, legacy, nil, false, false))
+	}
 	return nil
+}
+
+// msgBatchTableNames is the constraint a batch's RequestItems breaks when
+// one of its table names is malformed, as the service words it.
+const msgBatchTableNames = "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"
+
+// badBatchTableName reports whether a table name of a batch is malformed:
+// a bare name shorter than 3 characters or outside [a-zA-Z0-9_.-]+. (A
+// bare name over 255 characters gets CheckBareName's answer later, as in
+// the single-item operations; an ARN is checked when it is resolved.)
+func badBatchTableName(names []string) bool {
+	for _, n := range names {
+		if strings.HasPrefix(n, "arn:") {
+			continue
+		}
+		if len(n) < 3 || !shape.ValidName(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseBatchGetTable checks one table's request as far as it can without
@@ -424,6 +464,9 @@ func batchWriteShape(in *api.BatchWriteItemInput, names []string) error {
 	var v shape.Violations
 	v.Enum("returnConsumedCapacity", in.ReturnConsumedCapacity, enumReturnConsumed...)
 	v.Enum("returnItemCollectionMetrics", in.ReturnItemCollectionMetrics, enumReturnICM...)
+	if badBatchTableName(names) {
+		v.Add(shape.QuoteValue(javaRequestItems(in.RequestItems)), "requestItems", msgBatchTableNames)
+	}
 	for _, name := range names {
 		if n := len(in.RequestItems[name]); n < 1 || n > maxBatchWriteItems {
 			// One violation for the whole map, echoing it as the service's

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -170,13 +171,30 @@ func (e *Engine) ListTagsOfResource(ctx context.Context, ns api.Namespace, in *a
 	t, err := e.resourceTable(ns, *in.ResourceArn, now)
 	e.mu.RUnlock()
 	if err != nil {
-		return nil, err
+		return nil, listTagsNotFound(ctx, ns, *in.ResourceArn, err)
 	}
 	out := &api.ListTagsOfResourceOutput{Tags: make([]api.DescribedTag, 0, len(t.Tags))}
 	for _, tg := range t.Tags {
 		out.Tags = append(out.Tags, api.DescribedTag{Key: *tg.Key, Value: *tg.Value})
 	}
 	return out, nil
+}
+
+// listTagsNotFound is ListTagsOfResource's answer for err: DynamoDB
+// answers the ARN of a table that does not exist with AccessDeniedException
+// naming the caller (the account's root user without --auth), as IAM words
+// a refusal but with no reason clause; a stream ARN keeps
+// ResourceNotFoundException.
+func listTagsNotFound(ctx context.Context, ns api.Namespace, arn string, err error) error {
+	var de *api.Error
+	if !errors.As(err, &de) || de.Code != api.CodeResourceNotFound || strings.Contains(arn, "/stream/") {
+		return err
+	}
+	caller := "arn:" + ns.Partition() + ":iam::" + ns.Account + ":root"
+	if c := callerFrom(ctx); c != nil {
+		caller = c.ARN
+	}
+	return &api.Error{Code: CodeAccessDenied, Message: "User: " + caller + " is not authorized to perform: dynamodb:ListTagsOfResource on resource: " + arn}
 }
 
 // backupsTable resolves the table of a continuous-backups request, which

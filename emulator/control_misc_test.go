@@ -101,7 +101,7 @@ func TestTags(t *testing.T) {
 		{"arn:aws:s3:::bucket", api.CodeValidation, "One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: arn:aws:s3:::bucket"},
 		{arn + "/index/i1", api.CodeValidation, "One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: " + arn + "/index/i1"},
 		{nsB.TableARN("tagged"), api.CodeValidation, "Invalid TableArn: Invalid ResourceArn provided as input " + nsB.TableARN("tagged")},
-		{nsA.TableARN("missing"), api.CodeResourceNotFound, "Requested resource not found: ResourcArn: " + nsA.TableARN("missing") + " not found"},
+		{nsA.TableARN("missing"), api.CodeAccessDenied, "User: arn:aws:iam::" + nsA.Account + ":root is not authorized to perform: dynamodb:ListTagsOfResource on resource: " + nsA.TableARN("missing")},
 	} {
 		_, err := te.ListTagsOfResource(ctx, nsA, &api.ListTagsOfResourceInput{ResourceArn: sp(c.arn)})
 		wantErr(t, err, c.code, c.msg)

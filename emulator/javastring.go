@@ -10,7 +10,7 @@ import (
 
 // The service echoes some collections in its violations the way its Java
 // model classes print them (Lombok-style toString, every field named, unset
-// ones null). These render a BatchWriteItem's RequestItems that way. Map
+// ones null). These render a batch's RequestItems that way. Map
 // order is the Java HashMap's on the service; here it is sorted, so a
 // multi-table or multi-attribute echo may list entries in another order.
 
@@ -50,6 +50,66 @@ func javaRequestItems(items map[string][]api.WriteRequest) string {
 			b.WriteByte(')')
 		}
 		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// javaBatchGetItems renders a BatchGetItem's RequestItems the same way.
+func javaBatchGetItems(items map[string]api.KeysAndAttributes) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, name := range sortedNames(items) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		ka := items[name]
+		b.WriteString(name)
+		b.WriteString("=KeysAndAttributes(keys=")
+		if ka.Keys == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteByte('[')
+			for j, k := range ka.Keys {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				javaItem(&b, k)
+			}
+			b.WriteByte(']')
+		}
+		b.WriteString(", attributesToGet=")
+		if ka.AttributesToGet == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteString("[" + strings.Join(ka.AttributesToGet, ", ") + "]")
+		}
+		b.WriteString(", consistentRead=")
+		if ka.ConsistentRead == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteString(strconv.FormatBool(*ka.ConsistentRead))
+		}
+		b.WriteString(", projectionExpression=")
+		if ka.ProjectionExpression == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteString(*ka.ProjectionExpression)
+		}
+		b.WriteString(", expressionAttributeNames=")
+		if ka.ExpressionAttributeNames == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteByte('{')
+			for j, k := range sortedNames(ka.ExpressionAttributeNames) {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(k + "=" + ka.ExpressionAttributeNames[k])
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(')')
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -32,7 +32,7 @@ func toLegacy(m map[string]api.Condition) (map[string]expr.LegacyCondition, erro
 }
 
 // readShape checks the members Query and Scan share.
-func readShape(v *shape.Violations, table, index, sel, condOp, retConsumed *string, atg []string, limit *int64) {
+func readShape(v *shape.Violations, table, index, sel, condOp, retConsumed *string, atg []string) {
 	v.Enum("returnConsumedCapacity", retConsumed, enumReturnConsumed...)
 	if atg != nil {
 		if len(atg) < 1 {
@@ -46,8 +46,12 @@ func readShape(v *shape.Violations, table, index, sel, condOp, retConsumed *stri
 	v.Enum("conditionalOperator", condOp, enumCondOperator...)
 	v.DataTableRef("tableName", table)
 	v.Name("indexName", index, false)
+}
+
+// queryLimit checks Query's Limit: the service names the member in its
+// wire case and quotes no value.
+func queryLimit(v *shape.Violations, limit *int64) {
 	if limit != nil && *limit < 1 {
-		// The service names the member in its wire case and quotes no value.
 		v.AddUnquoted("Limit", "Member must have value greater than or equal to 1")
 	}
 }
@@ -190,7 +194,8 @@ type queryExprs struct {
 func (e *Engine) parseQuery(in *api.QueryInput) (queryExprs, error) {
 	var qx queryExprs
 	var v shape.Violations
-	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)
+	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet)
+	queryLimit(&v, in.Limit)
 	if err := v.Err(); err != nil {
 		return qx, err
 	}

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/extenddb/extenddb/emulator/api"
@@ -81,7 +82,12 @@ func (e *Engine) scan(ctx context.Context, ns api.Namespace, in *api.ScanInput, 
 		plan.lower, plan.upper = prefix, kv.PrefixEnd(prefix)
 	}
 	if in.ExclusiveStartKey != nil {
-		plan.applyStartKey(storageKeyOf(t, ix, in.ExclusiveStartKey))
+		k := storageKeyOf(t, ix, in.ExclusiveStartKey)
+		if in.Segment != nil && *in.TotalSegments > 1 && (bytes.Compare(k, plan.lower) < 0 || bytes.Compare(k, plan.upper) >= 0) {
+			return nil, api.Validation("%s: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+				msgBadStartKey, *in.TotalSegments, *in.Segment)
+		}
+		plan.applyStartKey(k)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -97,7 +103,11 @@ func (e *Engine) scan(ctx context.Context, ns api.Namespace, in *api.ScanInput, 
 // segment members.
 func (e *Engine) parseScan(in *api.ScanInput) (*expr.Condition, *expr.Projection, string, error) {
 	var v shape.Violations
-	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet, in.Limit)
+	readShape(&v, in.TableName, in.IndexName, in.Select, in.ConditionalOperator, in.ReturnConsumedCapacity, in.AttributesToGet)
+	// Scan's Limit and Segment echo the value under the model's member
+	// name, as most Regions answer (a few answer "Value at 'Limit'" as
+	// Query does: docs/differences.md).
+	v.Min("limit", in.Limit, 1)
 	v.Min("segment", in.Segment, 0)
 	v.Max("segment", in.Segment, 999999)
 	v.Min("totalSegments", in.TotalSegments, 1)

@@ -471,20 +471,9 @@ func (p *parser) update() []action {
 				if p.expect(tEq); p.failed() {
 					return nil
 				}
-				v := p.operand()
+				v := p.setValue()
 				if p.failed() {
 					return nil
-				}
-				if p.is(tPlus) || p.is(tMinus) {
-					op := opPlus
-					if p.next().kind == tMinus {
-						op = opMinus
-					}
-					r := p.operand()
-					if p.failed() {
-						return nil
-					}
-					v = &operand{kind: op, args: []*operand{v, r}}
 				}
 				a.val = v
 			case uAdd, uDelete:
@@ -502,6 +491,66 @@ func (p *parser) update() []action {
 		}
 		if p.is(tEOF) {
 			return acts
+		}
+	}
+}
+
+// setValue parses the value of a SET action: an operand, an operand plus
+// or minus another, or such an arithmetic in parentheses ("SET c = (c -
+// :v)", which DynamoDB accepts and applies as "c - :v"). Doubled
+// parentheses are redundant, as in conditions.
+func (p *parser) setValue() *operand {
+	if p.is(tLParen) && p.parenArithmetic() {
+		p.next()
+		inner := p.setValue()
+		if p.failed() {
+			return nil
+		}
+		if p.expect(tRParen); p.failed() {
+			return nil
+		}
+		if inner.kind == opParen {
+			p.failRedundant()
+			return nil
+		}
+		return &operand{kind: opParen, args: []*operand{inner}}
+	}
+	v := p.operand()
+	if p.failed() {
+		return nil
+	}
+	if p.is(tPlus) || p.is(tMinus) {
+		op := opPlus
+		if p.next().kind == tMinus {
+			op = opMinus
+		}
+		r := p.operand()
+		if p.failed() {
+			return nil
+		}
+		v = &operand{kind: op, args: []*operand{v, r}}
+	}
+	return v
+}
+
+// parenArithmetic reports whether the "(" at p.pos holds an arithmetic (a
+// + or - before its ")"), which an operand cannot hold; a parenthesised
+// operand ("(b) + :v") is left to operand.
+func (p *parser) parenArithmetic() bool {
+	depth := 0
+	for i := p.pos; ; i++ {
+		switch p.toks[i].kind {
+		case tLParen:
+			depth++
+		case tRParen:
+			depth--
+			if depth == 0 {
+				return false
+			}
+		case tPlus, tMinus:
+			return true
+		case tEOF:
+			return false
 		}
 	}
 }

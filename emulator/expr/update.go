@@ -26,11 +26,13 @@ type Applied struct {
 }
 
 // OnlyRemoves reports whether every action of u removes an attribute
-// (REMOVE, or AttributeUpdates DELETE without a value): such an update of
-// a missing item creates nothing.
+// (REMOVE, or AttributeUpdates DELETE with or without a value): such an
+// update of a missing item creates nothing. For AttributeUpdates DynamoDB
+// documents it ("DELETE - Nothing happens; there is no attribute to
+// delete"), a Value (members to take out of a set) included.
 func (u *Update) OnlyRemoves() bool {
 	for _, a := range u.actions {
-		if a.kind != uRemove {
+		if a.kind != uRemove && (a.kind != uDelete || !u.legacy) {
 			return false
 		}
 	}
