@@ -12,6 +12,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/autoscale"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/rs/zerolog"
 )
@@ -196,7 +197,7 @@ func (e *Engine) scalingMembers(t *tableMeta, now time.Time) []*tableMeta {
 			continue
 		}
 		m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now)
-		if m == nil || m.ID != tableID(r.ID) || m.Deleting {
+		if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
 			continue
 		}
 		out = append(out, m.clone())
@@ -210,7 +211,7 @@ func (e *Engine) scalingGroup(t *tableMeta, now time.Time) autoscale.Group {
 	g := autoscale.Group{Table: scalingView(t, t.status(now), now)}
 	for _, r := range t.replicas(now) {
 		rg := autoscale.Replica{Region: r.Region, Status: r.Status(now)}
-		if m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now); m != nil && m.ID == tableID(r.ID) {
+		if m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now); m != nil && m.ID == keyspace.TableID(r.ID) {
 			rg.Table = scalingView(m, rg.Status, now)
 		}
 		g.Replicas = append(g.Replicas, rg)

@@ -30,6 +30,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/jobs"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/progress"
 )
@@ -54,8 +55,8 @@ type backfillState struct {
 	progressEvery time.Duration
 }
 
-func backfillCursorKey(t tableID, ix uint32) []byte {
-	return binary.BigEndian.AppendUint32(indexPrefix(t, backfillCursorID), ix)
+func backfillCursorKey(t keyspace.TableID, ix uint32) []byte {
+	return binary.BigEndian.AppendUint32(keyspace.IndexPrefix(t, backfillCursorID), ix)
 }
 
 // startBackfill runs the job of ix, a GSI of t with Backfilling set.
@@ -106,7 +107,7 @@ var errTableGone = errors.New("emulator: table deleted during backfill")
 
 func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) error {
 	ck := backfillCursorKey(t.ID, ix.ID)
-	p := itemPrefix(t.ID)
+	p := keyspace.ItemPrefix(t.ID)
 	lower := p
 	cur, err := e.opts.Store.Get(ck)
 	resumed := err == nil
@@ -265,8 +266,8 @@ func (e *Engine) finishJob(cursor []byte, nt *tableMeta) error {
 // backfillOne copies the item at k into ix. The commit does not sync: the
 // next cursor save (or the end of the job) does.
 func (e *Engine) backfillOne(t *tableMeta, ix *indexMeta, k []byte) error {
-	stripe := e.items.locks.lockOne(k)
-	defer e.items.locks.unlockOne(stripe)
+	stripe := e.items.locks.LockOne(k)
+	defer e.items.locks.UnlockOne(stripe)
 	err := e.update(true, func(wb *writeBatch) error {
 		item, err := readItem(wb.r, k)
 		if err != nil || item == nil {

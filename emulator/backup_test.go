@@ -13,6 +13,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/rs/zerolog"
 )
@@ -286,10 +287,10 @@ func TestRestoreFailsWithoutItsBackup(t *testing.T) {
 	if _, err := te.DescribeTable(ctx, nsA, &api.DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &api.Error{Code: api.CodeResourceNotFound}) {
 		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
 	}
-	if rows, _, err := nextEntries(te.store, itemPrefix(rid), kv.PrefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+	if rows, _, err := nextEntries(te.store, keyspace.ItemPrefix(rid), kv.PrefixEnd(keyspace.ItemPrefix(rid)), 1); err != nil || len(rows) != 0 {
 		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
 	}
-	keys, _, err := nextEntries(te.store, itemPrefix(te.tables[nsA]["bkt"].ID), nil, 1)
+	keys, _, err := nextEntries(te.store, keyspace.ItemPrefix(te.tables[nsA]["bkt"].ID), nil, 1)
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("the source table lost its items: %v", err)
 	}

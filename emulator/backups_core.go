@@ -9,6 +9,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/progress"
 	"github.com/rs/zerolog"
@@ -131,7 +132,7 @@ func (c *bkCore) LockCatalog()                  { c.e().lockCatalog() }
 func (c *bkCore) UnlockCatalog()                { c.e().unlockCatalog() }
 func (c *bkCore) RLockCatalog()                 { c.e().rlockCatalog() }
 func (c *bkCore) RUnlockCatalog()               { c.mu.RUnlock() }
-func (c *bkCore) ItemPrefix(id [16]byte) []byte { return itemPrefix(id) }
+func (c *bkCore) ItemPrefix(id [16]byte) []byte { return keyspace.ItemPrefix(id) }
 func (c *bkCore) JobOwner() string              { return c.e().jobOwner() }
 func (c *bkCore) OwnerGone(owner string) bool   { return c.e().ownerGone(owner) }
 func (c *bkCore) Shared() bool                  { return c.isShared }
@@ -378,7 +379,7 @@ func (r *restoreTarget) Cursor() ([]byte, error) {
 // kept index gets its entries and the stats stay exact, with the cursor.
 func (r *restoreTarget) Write(keys, vals [][]byte) error {
 	e, t := r.e, r.t
-	itemP := itemPrefix(t.ID)
+	itemP := keyspace.ItemPrefix(t.ID)
 	err := e.update(true, func(wb *writeBatch) error {
 		for i, k := range keys {
 			item, err := av.DecodeItem(vals[i])

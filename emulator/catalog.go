@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -83,7 +84,7 @@ func readGen(r kv.Reader) (uint64, error) {
 
 // deleteTableMeta deletes table name's metadata in b.
 func deleteTableMeta(b kv.Batch, ns api.Namespace, name string) error {
-	if err := b.Delete(metaKey(ns, name)); err != nil {
+	if err := b.Delete(keyspace.MetaKey(ns, name)); err != nil {
 		return err
 	}
 	return bumpGen(b)
@@ -209,7 +210,7 @@ func (e *Engine) reloadCatalog() error {
 
 // readTables reads every table's metadata from r.
 func readTables(r kv.Reader) ([]*tableMeta, error) {
-	it, err := r.NewIter([]byte{famMeta}, []byte{famMeta + 1})
+	it, err := r.NewIter([]byte{keyspace.FamMeta}, []byte{keyspace.FamMeta + 1})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/internal/pgtest"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -99,7 +100,7 @@ func TestCurrentInConflictsWithSchemaChange(t *testing.T) {
 				return err
 			}
 		}
-		return tx.Batch().Set(append(itemPrefix(m.ID), "k"...), []byte("v"))
+		return tx.Batch().Set(append(keyspace.ItemPrefix(m.ID), "k"...), []byte("v"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestPebbleEngineLeadsAlone(t *testing.T) {
 // once issue 21's branches meet).
 func TestCatalogFamiliesOwnTags(t *testing.T) {
 	others := map[string]byte{
-		"meta": famMeta, "item": famItem, "index": famIndex, "stream": famStream,
+		"meta": keyspace.FamMeta, "item": keyspace.FamItem, "index": keyspace.FamIndex, "stream": keyspace.FamStream,
 		"version": famVersion, "outbox": famOutbox, "kinesis": famKinesis,
 		"backup": famBackup, "backup data": famBackupData, "pitr": famPITR,
 		"export": famExport, "import": famImport, "token": 't',

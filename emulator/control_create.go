@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 )
 
@@ -610,7 +611,7 @@ func validTagText(s string) bool {
 
 // buildTable turns a validated request into metadata.
 func (e *Engine) buildTable(ns api.Namespace, in *api.CreateTableInput, billing string, now time.Time) (*tableMeta, error) {
-	id, err := newTableID()
+	id, err := keyspace.NewTableID()
 	if err != nil {
 		return nil, internalError(err)
 	}

@@ -255,10 +255,10 @@ func (e *Engine) saveContinuousBackups(ns api.Namespace, name *string, spec *api
 // after them: every write after EarliestRestorableDateTime is in the
 // history. It returns the table and that time.
 func (e *Engine) pitrBarrier(nt *tableMeta) (*tableMeta, time.Time, error) {
-	for i := range e.items.locks.mu {
-		e.items.locks.mu[i].Lock()
+	for i := range e.items.locks.Mu {
+		e.items.locks.Mu[i].Lock()
 		//lint:ignore SA2001 an empty critical section: waiting for the holder is the point
-		e.items.locks.mu[i].Unlock()
+		e.items.locks.Mu[i].Unlock()
 	}
 	at := e.now()
 	if !at.After(nt.PITREnabledAt) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 )
@@ -92,7 +93,7 @@ func (e *Engine) UpdateTable(ctx context.Context, ns api.Namespace, in *api.Upda
 
 	b := e.opts.Store.NewBatch()
 	for _, id := range u.droppedIndexes {
-		p := indexPrefix(nt.ID, id)
+		p := keyspace.IndexPrefix(nt.ID, id)
 		if err := b.DeleteRange(p, kv.PrefixEnd(p)); err != nil {
 			_ = b.Close()
 			return nil, internalError(err)

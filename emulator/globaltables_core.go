@@ -9,6 +9,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/rs/zerolog"
 )
@@ -64,7 +65,7 @@ func (c *gtCore) LegacyTables(account, name string, now time.Time) []*globaltabl
 }
 
 func (c *gtCore) HasItems(t *globaltables.Table) (bool, error) {
-	p := itemPrefix(tableID(t.ID))
+	p := keyspace.ItemPrefix(keyspace.TableID(t.ID))
 	keys, err := nextKeys(c.opts.Store, p, kv.PrefixEnd(p), 1)
 	if err != nil {
 		return false, internalError(err)
@@ -142,18 +143,18 @@ func (c *gtCore) Outbox(after []byte, n int) ([]globaltables.Queued, error) {
 // gtDestinations is every cached table not being deleted, by ID.
 type gtDestinations struct {
 	e      *Engine
-	tables map[tableID]*tableMeta
+	tables map[keyspace.TableID]*tableMeta
 }
 
 func (d gtDestinations) Apply(dst globaltables.TableID, en *replEntry, key []byte) error {
-	return d.e.applyReplicated(d.tables[tableID(dst)], en, key)
+	return d.e.applyReplicated(d.tables[keyspace.TableID(dst)], en, key)
 }
 
 func (c *gtCore) Destinations() globaltables.Destinations {
 	e := (*Engine)(c)
 	e.rlockCatalog()
 	defer e.mu.RUnlock()
-	out := map[tableID]*tableMeta{}
+	out := map[keyspace.TableID]*tableMeta{}
 	for _, m := range e.tables {
 		for _, t := range m {
 			if !t.Deleting {
@@ -181,7 +182,7 @@ func (c *gtCore) SeedingTables() []*globaltables.Table {
 }
 
 func (c *gtCore) SeedCursor(rt *globaltables.Table) ([]byte, error) {
-	cur, err := c.opts.Store.Get(seedCursorKey(tableID(rt.ID)))
+	cur, err := c.opts.Store.Get(seedCursorKey(keyspace.TableID(rt.ID)))
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil, nil
 	}
@@ -189,7 +190,7 @@ func (c *gtCore) SeedCursor(rt *globaltables.Table) ([]byte, error) {
 }
 
 func (c *gtCore) ItemKeys(src *globaltables.Table, after []byte, n int) ([][]byte, error) {
-	p := itemPrefix(tableID(src.ID))
+	p := keyspace.ItemPrefix(keyspace.TableID(src.ID))
 	lower := p
 	if after != nil {
 		lower = append(after, 0)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 )
@@ -25,7 +26,7 @@ func appendPartitionTuple(dst []byte, vs []av.Value) []byte {
 	for _, v := range vs {
 		dst = av.AppendKey(dst, v)
 	}
-	binary.BigEndian.PutUint32(dst[n:], fnv32(dst[n+4:]))
+	binary.BigEndian.PutUint32(dst[n:], keyspace.Fnv32(dst[n+4:]))
 	return dst
 }
 
@@ -44,7 +45,7 @@ func splitKeySchema(ks []keyElem) (hash, rng []keyElem) {
 // whose index partition key values (one per HASH attribute, in key schema
 // order) are pk (Query on an index).
 func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk []av.Value) []byte {
-	return appendPartitionTuple(indexPrefix(t.ID, ix.ID), pk)
+	return appendPartitionTuple(keyspace.IndexPrefix(t.ID, ix.ID), pk)
 }
 
 // indexKeyOf is the storage key of the entry of ix whose index and table
@@ -54,7 +55,7 @@ func indexPartitionPrefix(t *tableMeta, ix *indexMeta, pk []av.Value) []byte {
 func indexKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
 	hash, rng := splitKeySchema(ix.KeySchema)
 	b := make([]byte, 0, 80)
-	b = append(b, famIndex)
+	b = append(b, keyspace.FamIndex)
 	b = append(b, t.ID[:]...)
 	b = binary.BigEndian.AppendUint32(b, ix.ID)
 	n := len(b)
@@ -62,7 +63,7 @@ func indexKeyOf(t *tableMeta, ix *indexMeta, k av.Item) []byte {
 	for _, ke := range hash {
 		b = av.AppendKey(b, k[ke.Name])
 	}
-	binary.BigEndian.PutUint32(b[n:], fnv32(b[n+4:]))
+	binary.BigEndian.PutUint32(b[n:], keyspace.Fnv32(b[n+4:]))
 	for _, ke := range rng {
 		b = av.AppendKey(b, k[ke.Name])
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/insights"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 )
 
@@ -256,8 +257,8 @@ func (e *Engine) insightsCached(t *tableMeta) {
 // (or a Query's partition prefix): what follows the family byte and table
 // ID, as a Counter counts it. nil for anything else (a Scan, an index key).
 func itemKeyBytes(key []byte) []byte {
-	const head = 1 + len(tableID{})
-	if len(key) <= head+4 || key[0] != famItem {
+	const head = 1 + len(keyspace.TableID{})
+	if len(key) <= head+4 || key[0] != keyspace.FamItem {
 		return nil
 	}
 	return key[head:]
@@ -268,8 +269,8 @@ func itemKeyBytes(key []byte) []byte {
 // byte, table ID and index ID, as a Counter counts it. nil for anything
 // else.
 func indexKeyBytes(entry []byte) []byte {
-	const head = 1 + len(tableID{}) + 4 // family byte, table ID, index ID
-	if len(entry) <= head+4 || entry[0] != famIndex {
+	const head = 1 + len(keyspace.TableID{}) + 4 // family byte, table ID, index ID
+	if len(entry) <= head+4 || entry[0] != keyspace.FamIndex {
 		return nil
 	}
 	return entry[head:]

@@ -6,7 +6,7 @@ package emulator
 // locks, the queue's keys), and kinesisDerivation hands each write's
 // change to kinesis.Stage.
 //
-// Queue keys (keys.go family 'k'):
+// Queue keys (keyspace/keys.go family 'k'):
 //
 //	'k' <tableID:16> <seq:8 BE> → JSON queue entry (stream ARN, partition key, record)
 
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/kinesis"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
@@ -30,7 +31,7 @@ type KinesisRecord = kinesis.Record
 // KinesisSink is a Kinesis Data Streams endpoint.
 type KinesisSink = kinesis.Sink
 
-func kinesisPrefix(id tableID) []byte { return append([]byte{famKinesis}, id[:]...) }
+func kinesisPrefix(id keyspace.TableID) []byte { return append([]byte{famKinesis}, id[:]...) }
 
 // kinesisShape checks the members common to the four operations, in the
 // model's order.

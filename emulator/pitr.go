@@ -15,6 +15,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -31,7 +32,7 @@ const DefaultPITRTrimInterval = backups.DefaultTrimInterval
 // restorable time (backups.TrimMargin).
 const pitrTrimMargin = backups.TrimMargin
 
-func pitrPrefix(id tableID) []byte { return backups.HistoryPrefix(id) }
+func pitrPrefix(id keyspace.TableID) []byte { return backups.HistoryPrefix(id) }
 
 // pitrDerivation keeps the history of a table with PITR on: an undo
 // record per write (backups.Seq.StageUndo).

@@ -12,6 +12,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -161,7 +162,7 @@ func TestPITRRestoreFailsWithoutHistory(t *testing.T) {
 	if _, err := te.DescribeTable(ctx, nsA, &api.DescribeTableInput{TableName: sp("rtb")}); !errors.Is(err, &api.Error{Code: api.CodeResourceNotFound}) {
 		t.Fatalf("DescribeTable of the failed restore: %v, want ResourceNotFoundException", err)
 	}
-	if rows, _, err := nextEntries(te.store, itemPrefix(rid), kv.PrefixEnd(itemPrefix(rid)), 1); err != nil || len(rows) != 0 {
+	if rows, _, err := nextEntries(te.store, keyspace.ItemPrefix(rid), kv.PrefixEnd(keyspace.ItemPrefix(rid)), 1); err != nil || len(rows) != 0 {
 		t.Fatalf("the failed restore left %d rows (%v)", len(rows), err)
 	}
 }
@@ -418,7 +419,7 @@ func TestPITREnableWaitsForWritesInFlight(t *testing.T) {
 	te := newTestEngine(t, func(o *Options) { o.Throttle.Off, o.TTLInterval = true, -1 })
 	te.mustCreate(nsA, simpleTable("bkt"))
 	// A write in flight: it holds a stripe.
-	te.Engine.items.locks.mu[7].Lock()
+	te.Engine.items.locks.Mu[7].Lock()
 	done := make(chan *api.UpdateContinuousBackupsOutput)
 	go func() {
 		on := true
@@ -436,7 +437,7 @@ func TestPITREnableWaitsForWritesInFlight(t *testing.T) {
 	}
 	te.clock.Add(time.Second)
 	enabledAfter := te.clock.Now()
-	te.Engine.items.locks.mu[7].Unlock()
+	te.Engine.items.locks.Mu[7].Unlock()
 	out := <-done
 	p := out.ContinuousBackupsDescription.PointInTimeRecoveryDescription
 	if *p.EarliestRestorableDateTime != epochSeconds(enabledAfter) || *p.LatestRestorableDateTime != *p.EarliestRestorableDateTime {

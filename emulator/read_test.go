@@ -10,6 +10,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -26,7 +27,7 @@ func inRange(k, lower, upper []byte) bool {
 // after the sort key) falls in sortBounds exactly when the term matches.
 func checkSortBounds(t *testing.T, term *expr.KeyTerm, candidates []av.Value) {
 	t.Helper()
-	p := appendPartition([]byte{famItem, 1, 2, 3}, sv("pk"))
+	p := appendPartition([]byte{keyspace.FamItem, 1, 2, 3}, sv("pk"))
 	lower, upper := sortBounds(p, term)
 	for _, c := range candidates {
 		k := av.AppendKey(append([]byte(nil), p...), c)
@@ -40,7 +41,7 @@ func checkSortBounds(t *testing.T, term *expr.KeyTerm, candidates []av.Value) {
 		}
 	}
 	// Nothing of a neighbouring partition is in range.
-	other := av.AppendKey(appendPartition([]byte{famItem, 1, 2, 3}, sv("pk2")), sv(""))
+	other := av.AppendKey(appendPartition([]byte{keyspace.FamItem, 1, 2, 3}, sv("pk2")), sv(""))
 	if inRange(other, lower, upper) {
 		t.Fatal("another partition is in range")
 	}
@@ -83,7 +84,7 @@ func FuzzSortBounds(f *testing.F) {
 }
 
 func TestSegmentBoundsPartitionTheHashSpace(t *testing.T) {
-	prefix := []byte{famItem, 9, 9}
+	prefix := []byte{keyspace.FamItem, 9, 9}
 	hashKey := func(h uint32) []byte { return binary.BigEndian.AppendUint32(append([]byte(nil), prefix...), h) }
 	probes := []uint32{0, 1, 1 << 31, 1<<31 - 1, 1<<32 - 1, 12345, 0x7fff_0000, 0xdead_beef}
 	for _, total := range []int64{1, 2, 3, 7, 10, 1000, 999_999, 1_000_000} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 )
 
 // replicaMeta is one member of a replication group.
@@ -38,7 +39,7 @@ func (e *Engine) saveGrouped(nt *tableMeta, change func(*tableMeta)) error {
 			continue
 		}
 		m := e.lookup(api.Namespace{Account: nt.Account, Region: r.Region}, nt.Name, now)
-		if m == nil || m.ID != tableID(r.ID) || m.Deleting {
+		if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
 			continue
 		}
 		m = m.clone()

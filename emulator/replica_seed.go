@@ -14,6 +14,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -22,8 +23,8 @@ import (
 // own, so no job reads or drops another's cursor).
 const seedCursorID = 0xFFFFFFFC
 
-func seedCursorKey(t tableID) []byte {
-	return binary.BigEndian.AppendUint32(indexPrefix(t, seedCursorID), 0)
+func seedCursorKey(t keyspace.TableID) []byte {
+	return binary.BigEndian.AppendUint32(keyspace.IndexPrefix(t, seedCursorID), 0)
 }
 
 // startSeed runs the seeding job of rt, a replica whose own entry is
@@ -32,13 +33,13 @@ func (e *Engine) startSeed(rt *tableMeta) { e.repl.StartSeed((*gtCore)(e), gtTab
 
 // seedOne copies the source item at k into rt.
 func (e *Engine) seedOne(rt, src *tableMeta, k []byte) error {
-	stripe := e.items.locks.lockOne(k)
+	stripe := e.items.locks.LockOne(k)
 	b, err := e.opts.Store.Get(k)
 	var v version
 	if err == nil {
 		v, err = readVersion(e.opts.Store, k)
 	}
-	e.items.locks.unlockOne(stripe)
+	e.items.locks.UnlockOne(stripe)
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil // deleted since the chunk was listed
 	}
@@ -48,7 +49,7 @@ func (e *Engine) seedOne(rt, src *tableMeta, k []byte) error {
 	if v.region == "" {
 		v.region = src.Region // written before the table had replicas
 	}
-	en := &replEntry{Key: k[len(itemPrefix(src.ID)):], Item: b, TS: v.ts, Origin: v.region}
+	en := &replEntry{Key: k[len(keyspace.ItemPrefix(src.ID)):], Item: b, TS: v.ts, Origin: v.region}
 	if _, err := av.DecodeItem(b); err != nil {
 		return internalError(err)
 	}
@@ -75,7 +76,7 @@ func (e *Engine) finishSeed(rt *tableMeta) error {
 		m := c
 		if r.Region != rt.Region {
 			m = e.lookup(api.Namespace{Account: rt.Account, Region: r.Region}, rt.Name, now)
-			if m == nil || m.ID != tableID(r.ID) || m.Deleting {
+			if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
 				continue
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -541,7 +542,7 @@ func TestReplicatedWriteConsumesCapacity(t *testing.T) {
 func TestOutboxSequenceSurvivesClockGoingBack(t *testing.T) {
 	te := globalEngine(t, 0, func(o *Options) { o.ReplicationDelay = time.Hour })
 	b := te.store.NewBatch()
-	var dst tableID
+	var dst keyspace.TableID
 	// Held back (queued now, due in an hour), so the applier, which may
 	// still be finishing a pass, keeps it rather than dropping it.
 	held := fmt.Sprintf(`{"at":%q}`, te.clock.Now().Format(time.RFC3339Nano))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 )
@@ -98,7 +99,7 @@ func (u *tableUpdate) memberTable(r *replicaMeta) *tableMeta {
 		return m
 	}
 	m := u.e.lookup(api.Namespace{Account: u.t.Account, Region: r.Region}, u.t.Name, u.now)
-	if m == nil || m.ID != tableID(r.ID) || m.Deleting {
+	if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
 		return nil
 	}
 	m = m.clone()
@@ -199,7 +200,7 @@ func (u *tableUpdate) createReplica(a *api.ReplicationGroupMemberAction) error {
 // unset.
 func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Duration) (*tableMeta, error) {
 	rt := src.clone()
-	id, err := newTableID()
+	id, err := keyspace.NewTableID()
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +290,7 @@ func (u *tableUpdate) syncGroup() {
 // dropped replicas' tables in b.
 func (u *tableUpdate) stageReplicaTables(b kv.Batch) error {
 	for _, mi := range u.memberDropped {
-		p := indexPrefix(mi.t.ID, mi.ix.ID)
+		p := keyspace.IndexPrefix(mi.t.ID, mi.ix.ID)
 		if err := b.DeleteRange(p, kv.PrefixEnd(p)); err != nil {
 			return err
 		}
@@ -352,7 +353,7 @@ func (e *Engine) stageLeaveGroup(b kv.Batch, t *tableMeta, now time.Time) ([]*ta
 			continue
 		}
 		m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now)
-		if m == nil || m.ID != tableID(r.ID) || m.Deleting {
+		if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
 			continue
 		}
 		m = m.clone()

@@ -6,7 +6,7 @@ package emulator
 // derivation that stages them with each local write, and the application
 // of one queued change through the write pipeline.
 //
-// Keys (keys.go families 'v' and 'q'):
+// Keys (keyspace/keys.go families 'v' and 'q'):
 //
 //	'v' <tableID> <encoded primary key> → version: ts:8 BE (Unix ns) | origin Region
 //	'q' <dst tableID> <seq:8 BE>        → JSON globaltables.Entry (the outbox of dst)
@@ -25,6 +25,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -55,11 +56,11 @@ func versionKey(itemKey []byte) []byte {
 	return k
 }
 
-func versionPrefix(id tableID) []byte { return append([]byte{famVersion}, id[:]...) }
+func versionPrefix(id keyspace.TableID) []byte { return append([]byte{famVersion}, id[:]...) }
 
-func outboxPrefix(dst tableID) []byte { return append([]byte{famOutbox}, dst[:]...) }
+func outboxPrefix(dst keyspace.TableID) []byte { return append([]byte{famOutbox}, dst[:]...) }
 
-func outboxKey(dst tableID, seq uint64) []byte {
+func outboxKey(dst keyspace.TableID, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(outboxPrefix(dst), seq)
 }
 
@@ -149,9 +150,9 @@ func (e *Engine) applyReplicated(t *tableMeta, en *replEntry, qkey []byte) error
 		}
 		return e.deleteKey(qkey) // the replica was deleted
 	}
-	k := append(itemPrefix(t.ID), en.Key...)
-	stripe := e.items.locks.lockOne(k)
-	defer e.items.locks.unlockOne(stripe)
+	k := append(keyspace.ItemPrefix(t.ID), en.Key...)
+	stripe := e.items.locks.LockOne(k)
+	defer e.items.locks.UnlockOne(stripe)
 	in := version{ts: en.TS, region: en.Origin}
 	var item av.Item
 	if !en.Delete {
@@ -243,7 +244,7 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 	if err := wb.b.Set(vk, v.encode()); err != nil {
 		return internalError(err)
 	}
-	en := replEntry{Key: c.Key[len(itemPrefix(t.ID)):], TS: v.ts, Origin: v.region, At: now, Delete: c.New == nil}
+	en := replEntry{Key: c.Key[len(keyspace.ItemPrefix(t.ID)):], TS: v.ts, Origin: v.region, At: now, Delete: c.New == nil}
 	if c.New != nil {
 		en.Item = av.AppendItem(nil, c.New)
 	}
@@ -252,11 +253,11 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 		return internalError(err)
 	}
 	for _, r := range targets {
-		seq, err := wb.nextSeq(streamKey(tableID(r.ID), 'o'), &wb.e.repl.seq)
+		seq, err := wb.nextSeq(streamKey(keyspace.TableID(r.ID), 'o'), &wb.e.repl.seq)
 		if err != nil {
 			return err
 		}
-		if err := wb.b.Set(outboxKey(tableID(r.ID), seq), val); err != nil {
+		if err := wb.b.Set(outboxKey(keyspace.TableID(r.ID), seq), val); err != nil {
 			return internalError(err)
 		}
 	}

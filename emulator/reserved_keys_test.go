@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ import (
 // cursors) must neither equal nor prefix one another, nor the entries of a
 // real index, or one job would read or drop another's state.
 func TestJobKeysDoNotOverlap(t *testing.T) {
-	id, err := newTableID()
+	id, err := keyspace.NewTableID()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +21,7 @@ func TestJobKeysDoNotOverlap(t *testing.T) {
 		"backfill cursor": backfillCursorKey(id, 1),
 		"restore cursor":  restoreCursorKey(id),
 		"seed cursor":     seedCursorKey(id),
-		"index 1":         indexPrefix(id, 1),
+		"index 1":         keyspace.IndexPrefix(id, 1),
 	}
 	for an, a := range keys {
 		for bn, b := range keys {
@@ -31,11 +32,11 @@ func TestJobKeysDoNotOverlap(t *testing.T) {
 	}
 }
 
-// TestKeyFamiliesDistinct: every key family of keys.go has its own tag,
+// TestKeyFamiliesDistinct: every key family of keyspace/keys.go has its own tag,
 // or two features would read each other's keys.
 func TestKeyFamiliesDistinct(t *testing.T) {
 	fams := map[string]byte{
-		"meta": famMeta, "item": famItem, "index": famIndex, "stream": famStream,
+		"meta": keyspace.FamMeta, "item": keyspace.FamItem, "index": keyspace.FamIndex, "stream": keyspace.FamStream,
 		"version": famVersion, "outbox": famOutbox, "kinesis": famKinesis,
 		"backup": famBackup, "backup data": famBackupData, "pitr": famPITR,
 		"export": famExport, "import": famImport, "token": famToken,

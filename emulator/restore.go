@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 )
@@ -19,7 +20,7 @@ import (
 // (beside statsIndexID, backfillCursorID and seedCursorID).
 const restoreCursorID = 0xFFFFFFFD
 
-func restoreCursorKey(t tableID) []byte { return indexPrefix(t, restoreCursorID) }
+func restoreCursorKey(t keyspace.TableID) []byte { return keyspace.IndexPrefix(t, restoreCursorID) }
 
 // restoredTable builds the restored table's metadata from its source's (the
 // backup's record of it, or the source table of a point-in-time restore):
@@ -31,7 +32,7 @@ func restoreCursorKey(t tableID) []byte { return indexPrefix(t, restoreCursorID)
 // caller sets t.Restore.
 func restoredTable(ns api.Namespace, src *tableMeta, in *api.RestoreTableFromBackupInput, now time.Time, delay time.Duration) (*tableMeta, error) {
 	t := src.clone()
-	id, err := newTableID()
+	id, err := keyspace.NewTableID()
 	if err != nil {
 		return nil, internalError(err)
 	}

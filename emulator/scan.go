@@ -6,6 +6,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/throttle"
@@ -72,9 +73,9 @@ func (e *Engine) scan(ctx context.Context, ns api.Namespace, in *api.ScanInput, 
 	if err := plan.selection(sel); err != nil {
 		return nil, err
 	}
-	prefix := itemPrefix(t.ID)
+	prefix := keyspace.ItemPrefix(t.ID)
 	if ix != nil {
-		prefix = indexPrefix(t.ID, ix.ID)
+		prefix = keyspace.IndexPrefix(t.ID, ix.ID)
 	}
 	if in.Segment != nil {
 		plan.lower, plan.upper = segmentBounds(prefix, *in.Segment, *in.TotalSegments)

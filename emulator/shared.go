@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -45,14 +46,14 @@ func (e *Engine) currentIn(r kv.Reader, t *tableMeta) (*tableMeta, error) {
 	// r holds one, and under load the pool would run dry), with the
 	// cache's throttle and insights handles; the reload happens beside.
 	e.refreshSoon()
-	v, err := r.Get(metaKey(t.ns(), t.Name))
+	v, err := r.Get(keyspace.MetaKey(t.ns(), t.Name))
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil, api.ResourceNotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeTable(metaKey(t.ns(), t.Name), v)
+	m, err := decodeTable(keyspace.MetaKey(t.ns(), t.Name), v)
 	if err != nil {
 		return nil, err
 	}

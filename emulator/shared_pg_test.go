@@ -11,6 +11,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/internal/pgtest"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pgstore"
@@ -57,10 +58,10 @@ func TestSharedStoreStatsRecordInTransaction(t *testing.T) {
 	}
 	// Two keys whose items share a stripe, one per process.
 	var keys []string
-	want := stripeOf(itemKey(tm, av.Item{"pk": sv("k0")}))
+	want := keyspace.StripeOf(itemKey(tm, av.Item{"pk": sv("k0")}))
 	for i := 0; len(keys) < 2; i++ {
 		k := fmt.Sprintf("k%d", i)
-		if stripeOf(itemKey(tm, av.Item{"pk": sv(k)})) == want {
+		if keyspace.StripeOf(itemKey(tm, av.Item{"pk": sv(k)})) == want {
 			keys = append(keys, k)
 		}
 	}

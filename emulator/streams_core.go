@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/emulator/internal/streams"
 	"github.com/extenddb/extenddb/kv"
@@ -19,8 +20,8 @@ import (
 // streamKey is the key of table id's stream key of the given kind: the
 // streams package's ('c', 'm', 'r') and the queue counters of replication
 // ('o') and Kinesis ('k') on a shared store.
-func streamKey(id tableID, kind byte) []byte {
-	return append(streamPrefix(id), kind)
+func streamKey(id keyspace.TableID, kind byte) []byte {
+	return append(keyspace.StreamPrefix(id), kind)
 }
 
 func streamNotFound(arn string) error { return streams.NotFound(arn) }
@@ -216,7 +217,7 @@ func (c *streamsCore) ShardRollover() time.Duration {
 	return streams.DefaultShardRollover
 }
 
-func (c *streamsCore) Prefix(id [16]byte) []byte     { return streamPrefix(id) }
+func (c *streamsCore) Prefix(id [16]byte) []byte     { return keyspace.StreamPrefix(id) }
 func (c *streamsCore) InternalError(err error) error { return internalError(err) }
 func (c *streamsCore) WriteError(err error) error    { return writeError(err) }
 

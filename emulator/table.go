@@ -14,6 +14,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/internal/backups"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/emulator/internal/insights"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/kinesis"
 	"github.com/extenddb/extenddb/emulator/internal/streams"
 	"github.com/extenddb/extenddb/emulator/internal/ttl"
@@ -155,12 +156,12 @@ func (ix *indexMeta) gone(now time.Time) bool {
 // (t.StreamEnabled). A group's fields must keep their place in the stored
 // order, and no two groups may share a field name.
 type tableMeta struct {
-	Version   int       `json:"v"`
-	Account   string    `json:"account"`
-	Region    string    `json:"region"`
-	Name      string    `json:"name"`
-	ID        tableID   `json:"id"`
-	CreatedAt time.Time `json:"createdAt"`
+	Version   int              `json:"v"`
+	Account   string           `json:"account"`
+	Region    string           `json:"region"`
+	Name      string           `json:"name"`
+	ID        keyspace.TableID `json:"id"`
+	CreatedAt time.Time        `json:"createdAt"`
 
 	KeySchema []keyElem `json:"keys"`
 	// AttrDefs holds every definition ever accepted; descriptions report
@@ -573,7 +574,7 @@ func putTable(b kv.Batch, t *tableMeta) error {
 	if err != nil {
 		return err
 	}
-	if err := b.Set(metaKey(t.ns(), t.Name), v); err != nil {
+	if err := b.Set(keyspace.MetaKey(t.ns(), t.Name), v); err != nil {
 		return err
 	}
 	return bumpGen(b)
@@ -603,8 +604,8 @@ func (e *Engine) saveTable(t *tableMeta) error {
 }
 
 // dropTableData deletes every key of table id in b.
-func dropTableData(b kv.Batch, id tableID) error {
-	for _, p := range [][]byte{itemPrefix(id), indexesPrefix(id), streamPrefix(id), versionPrefix(id), outboxPrefix(id), pitrPrefix(id)} {
+func dropTableData(b kv.Batch, id keyspace.TableID) error {
+	for _, p := range [][]byte{keyspace.ItemPrefix(id), keyspace.IndexesPrefix(id), keyspace.StreamPrefix(id), versionPrefix(id), outboxPrefix(id), pitrPrefix(id)} {
 		if err := b.DeleteRange(p, kv.PrefixEnd(p)); err != nil {
 			return err
 		}

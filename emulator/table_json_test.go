@@ -11,6 +11,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/internal/backups"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/emulator/internal/insights"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/kinesis"
 )
 
@@ -20,7 +21,7 @@ import (
 func fullTableMeta() *tableMeta {
 	at := func(h int) time.Time { return time.Date(2026, 1, 2, h, 4, 5, 6000000, time.UTC) }
 	s := func(v string) *string { return &v }
-	id := tableID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	id := keyspace.TableID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
 	t := &tableMeta{}
 	t.Version = 1
 	t.Account = "123456789012"

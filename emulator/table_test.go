@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -115,7 +116,7 @@ func FuzzParseARN(f *testing.F) {
 }
 
 func TestKeys(t *testing.T) {
-	id := tableID{0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0x4d, 0xef, 0x81, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}
+	id := keyspace.TableID{0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0x4d, 0xef, 0x81, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}
 	if got := id.UUID(); got != "12345678-9abc-4def-8123-456789abcdef" {
 		t.Fatalf("UUID = %s", got)
 	}
@@ -129,15 +130,15 @@ func TestKeys(t *testing.T) {
 		}
 	}
 	// One namespace's meta prefix never covers another's.
-	p1 := metaPrefix(api.Namespace{Account: "1", Region: "us-east-1"})
-	p2 := metaPrefix(api.Namespace{Account: "1", Region: "us-east-1x"})
-	p3 := metaPrefix(api.Namespace{Account: "12", Region: "us-east-1"})
+	p1 := keyspace.MetaPrefix(api.Namespace{Account: "1", Region: "us-east-1"})
+	p2 := keyspace.MetaPrefix(api.Namespace{Account: "1", Region: "us-east-1x"})
+	p3 := keyspace.MetaPrefix(api.Namespace{Account: "12", Region: "us-east-1"})
 	if bytes.HasPrefix(p2, p1) || bytes.HasPrefix(p3, p1) {
 		t.Fatalf("meta prefixes overlap: %q %q %q", p1, p2, p3)
 	}
 	other := id
 	other[15]++
-	if bytes.HasPrefix(itemPrefix(other), itemPrefix(id)) || !bytes.HasPrefix(indexPrefix(id, 7), indexesPrefix(id)) {
+	if bytes.HasPrefix(keyspace.ItemPrefix(other), keyspace.ItemPrefix(id)) || !bytes.HasPrefix(keyspace.IndexPrefix(id, 7), keyspace.IndexesPrefix(id)) {
 		t.Fatal("table prefixes overlap")
 	}
 }
@@ -169,8 +170,8 @@ func TestDeleteTableRemovesDataAndRecreateIsFresh(t *testing.T) {
 	// Stand-ins for what the data plane writes.
 	b := te.store.NewBatch()
 	for _, k := range [][]byte{
-		append(itemPrefix(tm.ID), "k1"...), append(itemPrefix(tm.ID), "k2"...),
-		append(indexPrefix(tm.ID, gsi.ID), "e1"...), append(streamPrefix(tm.ID), "r1"...),
+		append(keyspace.ItemPrefix(tm.ID), "k1"...), append(keyspace.ItemPrefix(tm.ID), "k2"...),
+		append(keyspace.IndexPrefix(tm.ID, gsi.ID), "e1"...), append(keyspace.StreamPrefix(tm.ID), "r1"...),
 	} {
 		if err := b.Set(k, []byte("v")); err != nil {
 			t.Fatal(err)
@@ -188,7 +189,7 @@ func TestDeleteTableRemovesDataAndRecreateIsFresh(t *testing.T) {
 	if out.TableDescription.TableStatus != "DELETING" {
 		t.Fatalf("DeleteTable status %s, want DELETING", out.TableDescription.TableStatus)
 	}
-	for _, p := range [][]byte{itemPrefix(tm.ID), indexesPrefix(tm.ID), streamPrefix(tm.ID), metaKey(nsA, "data")} {
+	for _, p := range [][]byte{keyspace.ItemPrefix(tm.ID), keyspace.IndexesPrefix(tm.ID), keyspace.StreamPrefix(tm.ID), keyspace.MetaKey(nsA, "data")} {
 		if n := countKeys(t, te.store, p); n != 0 {
 			t.Fatalf("%d keys left under %q", n, p)
 		}

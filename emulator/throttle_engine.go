@@ -34,6 +34,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/capacity"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/throttle"
 )
 
@@ -244,8 +245,8 @@ func partitionOf(t *tableMeta, key []byte) string {
 // key of GSI ix: the hashed and encoded index partition key value of an
 // entry key or a Query's index partition prefix. nil gives "".
 func indexPartitionOf(ix *indexMeta, key []byte) string {
-	const head = 1 + len(tableID{}) + 4 // family byte, table ID, index ID
-	if len(key) <= head+4 || key[0] != famIndex {
+	const head = 1 + len(keyspace.TableID{}) + 4 // family byte, table ID, index ID
+	if len(key) <= head+4 || key[0] != keyspace.FamIndex {
 		return ""
 	}
 	p := key[head:]
@@ -258,8 +259,8 @@ func indexPartitionOf(ix *indexMeta, key []byte) string {
 
 // partitionBytes is partitionOf without the copy (nil for "").
 func partitionBytes(t *tableMeta, key []byte) []byte {
-	const head = 1 + len(tableID{}) // family byte and table ID
-	if len(key) <= head+4 || key[0] != famItem {
+	const head = 1 + len(keyspace.TableID{}) // family byte and table ID
+	if len(key) <= head+4 || key[0] != keyspace.FamItem {
 		return nil
 	}
 	p := key[head:]

@@ -30,6 +30,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/txn"
 	"github.com/extenddb/extenddb/emulator/work"
 	"github.com/extenddb/extenddb/kv"
@@ -212,7 +213,7 @@ func (e *Engine) txWrite(ctx context.Context, ns api.Namespace, in *api.Transact
 	e.tx.Mark(keys, true)
 	err := e.txPrepareCommit(actions, reasons, tok)
 	e.tx.Mark(keys, false)
-	e.items.locks.unlock(stripes)
+	e.items.locks.Unlock(stripes)
 	// What the actions consumed is charged whether or not the transaction
 	// committed, as for a failed single-item condition.
 	var capa txCapacity
@@ -329,10 +330,10 @@ func (e *Engine) txPrepareCommit(actions []*txAction, reasons []*api.Cancellatio
 func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict []int, ok bool) {
 	stripes := make([]uint16, 0, len(keys))
 	for _, k := range keys {
-		stripes = append(stripes, stripeOf(k))
+		stripes = append(stripes, keyspace.StripeOf(k))
 	}
 	sortUnique(&stripes)
-	mu := &e.items.locks.mu
+	mu := &e.items.locks.Mu
 	for n, s := range stripes {
 		if mu[s].TryLock() {
 			continue
@@ -340,7 +341,7 @@ func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict []int, ok boo
 		busy := func() bool {
 			conflict = conflict[:0]
 			for i, k := range keys {
-				if stripeOf(k) == s && e.tx.Holds(k) {
+				if keyspace.StripeOf(k) == s && e.tx.Holds(k) {
 					conflict = append(conflict, i)
 				}
 			}
@@ -349,7 +350,7 @@ func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict []int, ok boo
 		if e.waitItem(&mu[s], busy) {
 			continue
 		}
-		e.items.locks.unlock(stripes[:n])
+		e.items.locks.Unlock(stripes[:n])
 		return nil, conflict, false
 	}
 	return stripes, nil, true
@@ -383,7 +384,7 @@ func (c capacityUse) doubled() capacityUse {
 // txCapacity sums a transaction's capacity per table, in the order the
 // tables first appear in the request.
 type txCapacity struct {
-	ids   []tableID
+	ids   []keyspace.TableID
 	names []string
 	uses  []capacityUse
 }

@@ -28,8 +28,8 @@ func HoldItem(e *Engine, ns api.Namespace, table string, key av.Item) func() {
 	if err != nil {
 		panic(err)
 	}
-	s := e.items.locks.lockOne(itemKey(t, key))
-	return func() { e.items.locks.unlockOne(s) }
+	s := e.items.locks.LockOne(itemKey(t, key))
+	return func() { e.items.locks.UnlockOne(s) }
 }
 
 // HoldItemInTx is HoldItem as a transaction holds the item.
@@ -39,11 +39,11 @@ func HoldItemInTx(e *Engine, ns api.Namespace, table string, key av.Item) func()
 		panic(err)
 	}
 	k := itemKey(t, key)
-	held := e.items.locks.lock(k)
+	held := e.items.locks.Lock(k)
 	e.tx.Mark([][]byte{k}, true)
 	return func() {
 		e.tx.Mark([][]byte{k}, false)
-		e.items.locks.unlock(held)
+		e.items.locks.Unlock(held)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/txn"
 )
 
@@ -41,8 +42,8 @@ func (e *Engine) waitItem(mu *sync.Mutex, conflicting func() bool) bool {
 // answers a write to an item a transaction is working on. A stripe busy
 // for any other reason is simply waited for.
 func (e *Engine) lockForWrite(key []byte) (uint16, error) {
-	s := stripeOf(key)
-	mu := &e.items.locks.mu[s]
+	s := keyspace.StripeOf(key)
+	mu := &e.items.locks.Mu[s]
 	if mu.TryLock() {
 		return s, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 )
 
 // stripeMates returns two distinct hash keys of table whose items share a
@@ -20,7 +21,7 @@ func stripeMates(t *testing.T, e *Engine, table string) (a, b av.Item) {
 	seen := map[uint16]string{}
 	for i := 0; ; i++ {
 		pk := strconv.Itoa(i)
-		s := stripeOf(itemKey(tm, av.Item{"pk": avS(pk)}))
+		s := keyspace.StripeOf(itemKey(tm, av.Item{"pk": avS(pk)}))
 		if o, ok := seen[s]; ok {
 			return av.Item{"pk": avS(o)}, av.Item{"pk": avS(pk)}
 		}

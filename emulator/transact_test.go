@@ -275,7 +275,7 @@ func TestTransactLockOrder(t *testing.T) {
 					return
 				}
 				runtime.Gosched()
-				e.items.locks.unlock(held)
+				e.items.locks.Unlock(held)
 			}
 		}()
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/emulator/internal/ttl"
 	"github.com/extenddb/extenddb/kv"
@@ -125,7 +126,7 @@ func (c ttlCore) Expiring(now time.Time) []ttl.Table {
 	for _, m := range e.tables {
 		for _, t := range m {
 			if t.TTLEnabled && !t.gone(now) && !t.Deleting {
-				p := itemPrefix(t.ID)
+				p := keyspace.ItemPrefix(t.ID)
 				tables = append(tables, ttl.Table{ARN: t.ARN(), Attr: t.TTLAttr, From: p, End: kv.PrefixEnd(p), Ref: t})
 			}
 		}
@@ -151,7 +152,7 @@ func (c ttlCore) Delete(ctx context.Context, tt ttl.Table, key []byte, now time.
 	if err != nil {
 		return false, nil // a transaction holds it: next pass
 	}
-	defer e.items.locks.unlockOne(stripe)
+	defer e.items.locks.UnlockOne(stripe)
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}

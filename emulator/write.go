@@ -32,7 +32,7 @@ package emulator
 // stores written before multi-attribute keys read unchanged.
 //
 // Atomicity. Every write of an item holds the item's lock stripe
-// (lock.go) from reading the old item to committing the batch, so a
+// (keyspace/lock.go) from reading the old item to committing the batch, so a
 // conditional write sees no interleaving in this process. A multi-item
 // writer (transactions) locks all its stripes in ascending order first
 // (itemLocks.lock), then runs prepare for every item and stage for every
@@ -71,6 +71,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/streams"
 	"github.com/extenddb/extenddb/emulator/work"
 	"github.com/extenddb/extenddb/kv"
@@ -79,7 +80,7 @@ import (
 
 // itemState is the engine's data-plane state. Its zero value is ready.
 type itemState struct {
-	locks itemLocks
+	locks keyspace.ItemLocks
 	stats statsMemo
 	// batches pools writeBatches (getWriteBatch).
 	batches sync.Pool
@@ -110,7 +111,7 @@ func appendPartition(dst []byte, v av.Value) []byte {
 	n := len(dst)
 	dst = append(dst, 0, 0, 0, 0)
 	dst = av.AppendKey(dst, v)
-	binary.BigEndian.PutUint32(dst[n:], fnv32(dst[n+4:]))
+	binary.BigEndian.PutUint32(dst[n:], keyspace.Fnv32(dst[n+4:]))
 	return dst
 }
 
@@ -122,7 +123,7 @@ func itemKey(t *tableMeta, key av.Item) []byte {
 
 // appendItemKey appends itemKey(t, key) to k.
 func appendItemKey(k []byte, t *tableMeta, key av.Item) []byte {
-	k = append(k, famItem)
+	k = append(k, keyspace.FamItem)
 	k = append(k, t.ID[:]...)
 	k = appendPartition(k, key[t.hashKey().Name])
 	if rk, ok := t.rangeKey(); ok {
@@ -134,7 +135,7 @@ func appendItemKey(k []byte, t *tableMeta, key av.Item) []byte {
 // itemPartitionPrefix is the prefix shared by every item of the partition
 // whose key value is pk (Query on the table).
 func itemPartitionPrefix(t *tableMeta, pk av.Value) []byte {
-	return appendPartition(itemPrefix(t.ID), pk)
+	return appendPartition(keyspace.ItemPrefix(t.ID), pk)
 }
 
 // readItem returns the item stored at k, or nil.
@@ -324,7 +325,7 @@ type writeBatch struct {
 	r       kv.Reader
 	b       kv.Batch
 	deltas  map[statsRecord]statsCounts
-	tables  map[tableID]*tableMeta
+	tables  map[keyspace.TableID]*tableMeta
 	changes []streams.Change // the stream derivation's (streams_core.go)
 	// noSync commits without fsync whatever Options.Sync says (backfill
 	// copies, made durable by the job's next synced commit).
@@ -399,7 +400,7 @@ func (wb *writeBatch) nextSeq(key []byte, mem *atomic.Uint64) (uint64, error) {
 func (e *Engine) getWriteBatch(noSync bool) *writeBatch {
 	wb, _ := e.items.batches.Get().(*writeBatch)
 	if wb == nil {
-		wb = &writeBatch{e: e, deltas: map[statsRecord]statsCounts{}, tables: map[tableID]*tableMeta{}}
+		wb = &writeBatch{e: e, deltas: map[statsRecord]statsCounts{}, tables: map[keyspace.TableID]*tableMeta{}}
 		wb.attemptFn = wb.attempt
 	}
 	wb.noSync = noSync
@@ -527,7 +528,7 @@ func writeError(err error) error {
 // (indexes, stats, streams, replication…: derive.go).
 func (wb *writeBatch) stage(pw *pendingWrite) error {
 	c := &pw.change
-	pw.stripe = stripeOf(c.Key)
+	pw.stripe = keyspace.StripeOf(c.Key)
 	wb.tables[c.Table.ID] = c.Table
 	var err error
 	if c.New == nil {
@@ -565,7 +566,7 @@ func (e *Engine) writeOne(ctx context.Context, s *writeSpec) (*pendingWrite, err
 	if err != nil {
 		return nil, err
 	}
-	defer e.items.locks.unlockOne(stripe)
+	defer e.items.locks.UnlockOne(stripe)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

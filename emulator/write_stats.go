@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -32,17 +33,17 @@ const statsIndexID = 0xFFFFFFFF
 
 // statsRecord names one stats record.
 type statsRecord struct {
-	table  tableID
+	table  keyspace.TableID
 	stripe uint16
 }
 
 func (r statsRecord) key() []byte { return r.appendKey(nil) }
 
 // statsKeyLen is the length of a stats record's key.
-const statsKeyLen = 1 + len(tableID{}) + 4 + 2
+const statsKeyLen = 1 + len(keyspace.TableID{}) + 4 + 2
 
 func (r statsRecord) appendKey(dst []byte) []byte {
-	dst = append(dst, famIndex)
+	dst = append(dst, keyspace.FamIndex)
 	dst = append(dst, r.table[:]...)
 	dst = binary.BigEndian.AppendUint32(dst, statsIndexID)
 	return binary.BigEndian.AppendUint16(dst, r.stripe)
@@ -163,11 +164,11 @@ func (e *Engine) mergeStatsMem(wb *writeBatch, t *tableMeta, r statsRecord, d st
 		ms = &memStats{counts: cur}
 		m.recMu.Lock()
 		if m.recs == nil {
-			m.recs = map[tableID]*[lockStripes]*memStats{}
+			m.recs = map[keyspace.TableID]*[keyspace.LockStripes]*memStats{}
 		}
 		tr := m.recs[r.table]
 		if tr == nil {
-			tr = new([lockStripes]*memStats)
+			tr = new([keyspace.LockStripes]*memStats)
 			m.recs[r.table] = tr
 		}
 		tr[r.stripe] = ms
@@ -227,18 +228,18 @@ type pendingStats struct {
 // on a store this process alone writes, each stats record's value.
 type statsMemo struct {
 	mu   sync.Mutex
-	gen  map[tableID]uint64
-	memo map[tableID]statsSnapshot
+	gen  map[keyspace.TableID]uint64
+	memo map[keyspace.TableID]statsSnapshot
 
 	// recs are the records kept in memory, by table and stripe (recMu
 	// guards the map and the arrays, the stripe locks each *memStats).
 	recMu sync.RWMutex
-	recs  map[tableID]*[lockStripes]*memStats
+	recs  map[keyspace.TableID]*[keyspace.LockStripes]*memStats
 }
 
 // forget drops the records of table id kept in memory (the table is gone;
 // its ID is never used again).
-func (m *statsMemo) forget(id tableID) {
+func (m *statsMemo) forget(id keyspace.TableID) {
 	m.recMu.Lock()
 	delete(m.recs, id)
 	m.recMu.Unlock()
@@ -250,10 +251,10 @@ type statsSnapshot struct {
 }
 
 // bump invalidates the memo of table id after a commit changed its stats.
-func (m *statsMemo) bump(id tableID) {
+func (m *statsMemo) bump(id keyspace.TableID) {
 	m.mu.Lock()
 	if m.gen == nil {
-		m.gen = map[tableID]uint64{}
+		m.gen = map[keyspace.TableID]uint64{}
 	}
 	m.gen[id]++
 	m.mu.Unlock()
@@ -273,7 +274,7 @@ func (e *Engine) loadStats(t *tableMeta) statsCounts {
 	m.mu.Unlock()
 
 	sum := statsCounts{}
-	p := indexPrefix(t.ID, statsIndexID)
+	p := keyspace.IndexPrefix(t.ID, statsIndexID)
 	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		e.log.Error().Err(err).Msg("reading table stats")
@@ -295,7 +296,7 @@ func (e *Engine) loadStats(t *tableMeta) statsCounts {
 	}
 	m.mu.Lock()
 	if m.memo == nil {
-		m.memo = map[tableID]statsSnapshot{}
+		m.memo = map[keyspace.TableID]statsSnapshot{}
 	}
 	m.memo[t.ID] = statsSnapshot{gen: gen, counts: sum}
 	m.mu.Unlock()
@@ -356,7 +357,7 @@ func (statsDerivation) finish(wb *writeBatch) error {
 
 // addDelta records the change of one item (or index entry) in the stats of
 // its stripe; id 0 is the table itself.
-func (wb *writeBatch) addDelta(t tableID, stripe uint16, id uint32, had, has bool, oldSize, newSize int) {
+func (wb *writeBatch) addDelta(t keyspace.TableID, stripe uint16, id uint32, had, has bool, oldSize, newSize int) {
 	if !had && !has {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
 )
@@ -71,7 +72,7 @@ func openStatsEngine(t *testing.T, dir string, create bool) (*Engine, *failingSt
 func storedStats(t *testing.T, e *Engine, tm *tableMeta) statsCounts {
 	t.Helper()
 	sum := statsCounts{}
-	p := indexPrefix(tm.ID, statsIndexID)
+	p := keyspace.IndexPrefix(tm.ID, statsIndexID)
 	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/expr"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/kv"
 	"github.com/extenddb/extenddb/pebblestore"
 )
@@ -66,7 +67,7 @@ func indexEntries(t *testing.T, e *Engine, tm *tableMeta, name string) []av.Item
 	if !ok {
 		t.Fatalf("no index %s", name)
 	}
-	p := indexPrefix(tm.ID, ix.ID)
+	p := keyspace.IndexPrefix(tm.ID, ix.ID)
 	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func FuzzDecodeStats(f *testing.F) {
 }
 
 func TestItemKeyLayout(t *testing.T) {
-	tm := &tableMeta{ID: tableID{1, 2, 3}, KeySchema: []keyElem{{Name: "pk", KeyType: keyHash, Type: "S"}, {Name: "sk", KeyType: keyRange, Type: "N"}}}
+	tm := &tableMeta{ID: keyspace.TableID{1, 2, 3}, KeySchema: []keyElem{{Name: "pk", KeyType: keyHash, Type: "S"}, {Name: "sk", KeyType: keyRange, Type: "N"}}}
 	p := itemPartitionPrefix(tm, avS("user#1"))
 	var prev []byte
 	for _, sk := range []string{"-10", "-1.5", "0", "2", "10", "1E+10"} {
@@ -215,7 +216,7 @@ func TestItemKeyLayout(t *testing.T) {
 }
 
 func TestLockSetsDoNotDeadlock(t *testing.T) {
-	var l itemLocks
+	var l keyspace.ItemLocks
 	keys := [][]byte{[]byte("a"), []byte("b"), []byte("c"), []byte("d")}
 	// counts[k] is touched only while k's stripe is held, so it is exact
 	// (and race-free) only if the lock excludes.
@@ -228,10 +229,10 @@ func TestLockSetsDoNotDeadlock(t *testing.T) {
 			for i := range 500 {
 				// Each worker names the keys in a different order.
 				ia, ib := (w+i)%4, (w+i+1)%4
-				held := l.lock(keys[ib], keys[ia], keys[ib])
+				held := l.Lock(keys[ib], keys[ia], keys[ib])
 				counts[ia]++
 				counts[ib]++
-				l.unlock(held)
+				l.Unlock(held)
 			}
 		}()
 	}

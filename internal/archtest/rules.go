@@ -22,6 +22,8 @@ func Rules() []Rule {
 			Why: "auto scaling is a capability: its settings, its operations' answers and the worker pass, using the engine through the Core interface it declares; it never imports the engine nor another capability"},
 		{From: "emulator/internal/s3io", Allow: []string{"emulator/api", "emulator/av", "emulator/expr", "emulator/ion", "emulator/internal/jobs", "kv", "objstore"},
 			Why: "table export to S3 and import from S3 is a capability: it uses the engine through the Core interface it declares, never emulator itself nor another capability"},
+		{From: "emulator/internal/keyspace", Allow: []string{"emulator/api"},
+			Why: "the keyspace (key families, table IDs, prefixes) and the item locks are a leaf every part of the engine shares: they know nothing of the engine"},
 		{From: "emulator/internal/globaltables", Allow: []string{"emulator/api", "emulator/av", "emulator/internal/jobs", "emulator/internal/shape"},
 			Why: "global tables are a capability: the membership a table stores, the replication group's rules, the applier and the seeding jobs, the legacy operations, using the engine through the Core interface it declares; it never imports the engine nor another capability"},
 		{From: "emulator/internal/streams", Allow: []string{"emulator/api", "emulator/av", "kv"},

@@ -2,7 +2,7 @@ package backups
 
 // Point-in-time recovery history: an undo log.
 //
-// Keyspace (one family beside the engine's keys.go):
+// Keyspace (one family beside emulator/internal/keyspace's keys.go):
 //
 //	'p' <tableID:16> <encoded primary key> <at:8 BE> <seq:8 BE> → the item as it was before a write at `at` (empty: absent)
 //

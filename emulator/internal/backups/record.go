@@ -2,7 +2,7 @@ package backups
 
 // On-demand backups: the stored form.
 //
-// Keyspace (two families beside the engine's keys.go):
+// Keyspace (two families beside emulator/internal/keyspace's keys.go):
 //
 //	'b' <account> 0x00 <region> 0x00 <backup id>  → JSON Meta
 //	'c' <dataID:16> <encoded primary key>         → item (a copy of its row)
@@ -32,7 +32,7 @@ import (
 
 const (
 	// Backup and BackupData are the key families of the backup records
-	// and of their rows (the engine's keys.go lists every family).
+	// and of their rows (emulator/internal/keyspace's keys.go lists every family).
 	Backup     = 'b'
 	BackupData = 'c'
 

@@ -136,7 +136,7 @@ type Jobs struct {
 
 const (
 	// Export and Import are the key families of the records (the engine's
-	// keys.go lists every family):
+	// keyspace/keys.go lists every family):
 	//
 	//	'e' <account> 0x00 <region> 0x00 <export id>  → JSON exportMeta
 	//	'j' <account> 0x00 <region> 0x00 <import id>  → JSON importMeta

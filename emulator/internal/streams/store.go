@@ -3,7 +3,7 @@ package streams
 // Records written atomically with item changes, shards that roll over on
 // a schedule, and the state the Streams API reads.
 //
-// Keys, under the table's stream prefix (Core.Prefix; the engine's keys.go
+// Keys, under the table's stream prefix (Core.Prefix; emulator/internal/keyspace's keys.go
 // family 's'):
 //
 //	<prefix> 'c'               → next sequence number (uint64 BE)

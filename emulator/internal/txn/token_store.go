@@ -12,7 +12,7 @@ import (
 )
 
 // FamToken holds the completed ClientRequestToken entries on a shared
-// store (the engine's keys.go lists the families):
+// store (emulator/internal/keyspace's keys.go lists the families):
 //
 //	't' <account> 0x00 <region> 0x00 <token> → JSON storedToken
 const FamToken = 't'

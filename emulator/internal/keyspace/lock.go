@@ -1,4 +1,4 @@
-package emulator
+package keyspace
 
 import (
 	"slices"
@@ -9,54 +9,54 @@ import (
 // only by hash collision, which costs some parallelism but never
 // correctness; 1024 keeps the per-stripe stats records (write_stats.go) few
 // enough for DescribeTable to sum cheaply.
-const lockStripes = 1024
+const LockStripes = 1024
 
 // itemLocks serialises writes to the same item: a conditional write reads,
 // evaluates and commits under its item's stripe, so no other write of that
 // item can slip in between.
-type itemLocks struct {
-	mu [lockStripes]sync.Mutex
+type ItemLocks struct {
+	Mu [LockStripes]sync.Mutex
 }
 
 // stripeOf maps an item's storage key to its stripe.
-func stripeOf(key []byte) uint16 {
-	return uint16(fnv32(key) % lockStripes)
+func StripeOf(key []byte) uint16 {
+	return uint16(Fnv32(key) % LockStripes)
 }
 
 // lock locks the stripes of every key in keys, in ascending stripe order so
 // that two callers locking overlapping sets cannot deadlock (transactions
 // lock all their items this way). It returns the stripes held, for unlock.
-func (l *itemLocks) lock(keys ...[]byte) []uint16 {
+func (l *ItemLocks) Lock(keys ...[]byte) []uint16 {
 	stripes := make([]uint16, 0, len(keys))
 	for _, k := range keys {
-		stripes = append(stripes, stripeOf(k))
+		stripes = append(stripes, StripeOf(k))
 	}
 	slices.Sort(stripes)
 	stripes = slices.Compact(stripes)
 	for _, s := range stripes {
-		l.mu[s].Lock()
+		l.Mu[s].Lock()
 	}
 	return stripes
 }
 
 // lockOne is lock for a single key without allocating.
-func (l *itemLocks) lockOne(key []byte) uint16 {
-	s := stripeOf(key)
-	l.mu[s].Lock()
+func (l *ItemLocks) LockOne(key []byte) uint16 {
+	s := StripeOf(key)
+	l.Mu[s].Lock()
 	return s
 }
 
-func (l *itemLocks) unlockOne(s uint16) { l.mu[s].Unlock() }
+func (l *ItemLocks) UnlockOne(s uint16) { l.Mu[s].Unlock() }
 
 // unlock releases stripes returned by lock.
-func (l *itemLocks) unlock(stripes []uint16) {
+func (l *ItemLocks) Unlock(stripes []uint16) {
 	for i := len(stripes) - 1; i >= 0; i-- {
-		l.mu[stripes[i]].Unlock()
+		l.Mu[stripes[i]].Unlock()
 	}
 }
 
 // fnv32 is 32-bit FNV-1a, inlined to stay allocation-free on the hot path.
-func fnv32(b []byte) uint32 {
+func Fnv32(b []byte) uint32 {
 	h := uint32(2166136261)
 	for _, c := range b {
 		h ^= uint32(c)

@@ -1,4 +1,4 @@
-package emulator
+package keyspace
 
 import (
 	"crypto/rand"
@@ -41,18 +41,18 @@ import (
 // configuration), so the meta prefix of one namespace is never a prefix of
 // another's.
 const (
-	famMeta   = 'm'
-	famItem   = 'i'
-	famIndex  = 'x'
-	famStream = 's'
+	FamMeta   = 'm'
+	FamItem   = 'i'
+	FamIndex  = 'x'
+	FamStream = 's'
 )
 
 // tableID identifies one incarnation of a table.
-type tableID [16]byte
+type TableID [16]byte
 
 // newTableID returns a random table ID (a version-4 UUID's bits).
-func newTableID() (tableID, error) {
-	var id tableID
+func NewTableID() (TableID, error) {
+	var id TableID
 	if _, err := rand.Read(id[:]); err != nil {
 		return id, err
 	}
@@ -62,21 +62,21 @@ func newTableID() (tableID, error) {
 }
 
 // UUID formats the ID as DynamoDB's TableId.
-func (id tableID) UUID() string { return api.UUIDString(id) }
+func (id TableID) UUID() string { return api.UUIDString(id) }
 
 // MarshalText keeps the ID readable in stored metadata.
-func (id tableID) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(id[:])), nil }
+func (id TableID) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(id[:])), nil }
 
 // UnmarshalText is the inverse of MarshalText.
-func (id *tableID) UnmarshalText(b []byte) error {
+func (id *TableID) UnmarshalText(b []byte) error {
 	_, err := hex.Decode(id[:], b)
 	return err
 }
 
 // metaPrefix is the prefix of every table metadata key of ns.
-func metaPrefix(ns api.Namespace) []byte {
+func MetaPrefix(ns api.Namespace) []byte {
 	k := make([]byte, 0, 3+len(ns.Account)+len(ns.Region))
-	k = append(k, famMeta)
+	k = append(k, FamMeta)
 	k = append(k, ns.Account...)
 	k = append(k, 0)
 	k = append(k, ns.Region...)
@@ -85,36 +85,36 @@ func metaPrefix(ns api.Namespace) []byte {
 }
 
 // metaKey is the key of table name's metadata in ns.
-func metaKey(ns api.Namespace, name string) []byte {
-	return append(metaPrefix(ns), name...)
+func MetaKey(ns api.Namespace, name string) []byte {
+	return append(MetaPrefix(ns), name...)
 }
 
 // itemPrefix is the prefix under which the data plane stores the items of
 // table id: the key of an item is itemPrefix(id) + its encoded primary key.
-func itemPrefix(id tableID) []byte {
+func ItemPrefix(id TableID) []byte {
 	k := make([]byte, 0, 17)
-	k = append(k, famItem)
+	k = append(k, FamItem)
 	return append(k, id[:]...)
 }
 
 // indexPrefix is the prefix of the entries of index indexID of table id.
-func indexPrefix(id tableID, indexID uint32) []byte {
+func IndexPrefix(id TableID, indexID uint32) []byte {
 	k := make([]byte, 0, 21)
-	k = append(k, famIndex)
+	k = append(k, FamIndex)
 	k = append(k, id[:]...)
 	return binary.BigEndian.AppendUint32(k, indexID)
 }
 
 // indexesPrefix covers every index of table id.
-func indexesPrefix(id tableID) []byte {
+func IndexesPrefix(id TableID) []byte {
 	k := make([]byte, 0, 17)
-	k = append(k, famIndex)
+	k = append(k, FamIndex)
 	return append(k, id[:]...)
 }
 
 // streamPrefix is the prefix of the stream records of table id.
-func streamPrefix(id tableID) []byte {
+func StreamPrefix(id TableID) []byte {
 	k := make([]byte, 0, 17)
-	k = append(k, famStream)
+	k = append(k, FamStream)
 	return append(k, id[:]...)
 }
