@@ -624,14 +624,4 @@ func (e *Engine) current(t *tableMeta) (*tableMeta, error) {
 
 // exprError turns an expression or attribute-value failure into DynamoDB's
 // ValidationException; other errors pass through.
-func exprError(err error) error {
-	var ee *expr.Error
-	if errors.As(err, &ee) {
-		return api.Validation("%s", ee.Message)
-	}
-	var ve *av.ValidationError
-	if errors.As(err, &ve) {
-		return api.Validation("%s", ve.Message)
-	}
-	return err
-}
+func exprError(err error) error { return api.AsValidation(err) }

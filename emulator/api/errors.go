@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -115,4 +116,18 @@ func ResourceNotFound() *Error {
 // ResourceNotFoundError is ResourceNotFoundException with a message.
 func ResourceNotFoundError(format string, args ...any) *Error {
 	return NewError(CodeResourceNotFound, format, args...)
+}
+
+// validationMessage is an error whose message DynamoDB answers as a
+// ValidationException: expr.Error and av.ValidationError.
+type validationMessage interface{ ValidationMessage() string }
+
+// AsValidation turns an expression or attribute-value failure into
+// DynamoDB's ValidationException; other errors pass through.
+func AsValidation(err error) error {
+	var vm validationMessage
+	if errors.As(err, &vm) {
+		return Validation("%s", vm.ValidationMessage())
+	}
+	return err
 }

@@ -18,6 +18,10 @@ type ValidationError struct {
 
 func (e *ValidationError) Error() string { return e.Message }
 
+// ValidationMessage is the message of the ValidationException it is
+// answered with (api.AsValidation).
+func (e *ValidationError) ValidationMessage() string { return e.Message }
+
 func validationErr(msg string) error { return &ValidationError{Message: msg} }
 
 // DynamoDB's validation messages for attribute values.

@@ -10,6 +10,10 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
+// ValidationMessage is the message of the ValidationException it is
+// answered with (api.AsValidation).
+func (e *Error) ValidationMessage() string { return e.Message }
+
 func errorf(parts ...string) *Error {
 	return &Error{Message: strings.Join(parts, "")}
 }

@@ -359,18 +359,7 @@ func (p *parser) operandAt() *operand {
 		return &operand{kind: opValue, ref: p.text(t)}
 	case t.kind == tLParen:
 		p.next()
-		inner := p.operand()
-		if p.failed() {
-			return nil
-		}
-		if p.expect(tRParen); p.failed() {
-			return nil
-		}
-		if inner.kind == opParen {
-			p.failRedundant()
-			return nil
-		}
-		return &operand{kind: opParen, args: []*operand{inner}}
+		return p.closeParen(p.operand())
 	case t.kind == tIdent && p.peekAt(1).kind == tLParen:
 		return p.call()
 	case t.kind == tIdent || t.kind == tName:
@@ -495,6 +484,22 @@ func (p *parser) update() []action {
 	}
 }
 
+// closeParen ends a parenthesised operand whose inside was just parsed:
+// the closing parenthesis, and a refusal of doubled ones (redundant).
+func (p *parser) closeParen(inner *operand) *operand {
+	if p.failed() {
+		return nil
+	}
+	if p.expect(tRParen); p.failed() {
+		return nil
+	}
+	if inner.kind == opParen {
+		p.failRedundant()
+		return nil
+	}
+	return &operand{kind: opParen, args: []*operand{inner}}
+}
+
 // setValue parses the value of a SET action: an operand, an operand plus
 // or minus another, or such an arithmetic in parentheses ("SET c = (c -
 // :v)", which DynamoDB accepts and applies as "c - :v"). Doubled
@@ -502,18 +507,7 @@ func (p *parser) update() []action {
 func (p *parser) setValue() *operand {
 	if p.is(tLParen) && p.parenArithmetic() {
 		p.next()
-		inner := p.setValue()
-		if p.failed() {
-			return nil
-		}
-		if p.expect(tRParen); p.failed() {
-			return nil
-		}
-		if inner.kind == opParen {
-			p.failRedundant()
-			return nil
-		}
-		return &operand{kind: opParen, args: []*operand{inner}}
+		return p.closeParen(p.setValue())
 	}
 	v := p.operand()
 	if p.failed() {

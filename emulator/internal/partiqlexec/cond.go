@@ -2,7 +2,6 @@ package partiqlexec
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -510,17 +509,7 @@ var pqActions = map[partiql.Kind]string{partiql.Select: "dynamodb:PartiQLSelect"
 
 // exprError turns an expression or attribute-value failure into DynamoDB's
 // ValidationException; other errors pass through (as the engine's).
-func exprError(err error) error {
-	var ee *expr.Error
-	if errors.As(err, &ee) {
-		return api.Validation("%s", ee.Message)
-	}
-	var ve *av.ValidationError
-	if errors.As(err, &ve) {
-		return api.Validation("%s", ve.Message)
-	}
-	return err
-}
+func exprError(err error) error { return api.AsValidation(err) }
 
 // hasCode reports whether err is an *Error with code.
 func hasCode(err error, code string) bool {

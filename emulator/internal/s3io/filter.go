@@ -47,17 +47,7 @@ type exportFilter struct {
 
 // exprError is an expression or attribute value error as the
 // ValidationException DynamoDB answers with.
-func exprError(err error) error {
-	var ee *expr.Error
-	if errors.As(err, &ee) {
-		return api.Validation("%s", ee.Message)
-	}
-	var ve *av.ValidationError
-	if errors.As(err, &ve) {
-		return api.Validation("%s", ve.Message)
-	}
-	return err
-}
+func exprError(err error) error { return api.AsValidation(err) }
 
 func present(s *string, name string, list []string) []string {
 	if s != nil {
