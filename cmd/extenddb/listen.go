@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"sync"
@@ -18,6 +19,15 @@ const defaultAddr = "localhost:8000"
 // [::1] is skipped where the machine has no IPv6 loopback. Any other host
 // is one listener, as net.Listen opens it.
 func listen(addr string) (net.Listener, error) {
+	ln, err := listenOn(addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%w: another program listens on %s; give serve another address with --addr HOST:PORT (or -port PORT)", err, addr)
+	}
+	return ln, err
+}
+
+// listenOn is listen without the advice.
+func listenOn(addr string) (net.Listener, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil || host != "localhost" {
 		return net.Listen("tcp", addr)

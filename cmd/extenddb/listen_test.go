@@ -109,3 +109,13 @@ func TestBeyondLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestServingLineFirst: the first line serve logs is the "serving" line
+// the README promises (the S3 folder's line is at debug).
+func TestServingLineFirst(t *testing.T) {
+	_, logs := serveLines(t, "--addr", "127.0.0.1:0")
+	first, _, _ := strings.Cut(logs, "\n")
+	if !strings.Contains(first, `"message":"extenddb serving"`) {
+		t.Errorf("the first line is not the serving line:\n%s", logs)
+	}
+}

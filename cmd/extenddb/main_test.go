@@ -457,7 +457,7 @@ func TestServeAddrInUse(t *testing.T) {
 	addr, _, stop, done := startServe(t, "--in-memory")
 	defer func() { stop(); <-done }()
 	code, _, errOut := run(t, "serve", "--in-memory", "--addr", addr, "--log-format", "json")
-	if code != 1 || !strings.Contains(errOut, "address already in use") {
+	if code != 1 || !strings.Contains(errOut, "address already in use") || !strings.Contains(errOut, "--addr HOST:PORT") {
 		t.Fatalf("second server on %s: exit %d\n%s", addr, code, errOut)
 	}
 }

@@ -39,6 +39,6 @@ func openObjects(cfg serveConfig, log zerolog.Logger) (objstore.Store, func(), e
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, nil, fmt.Errorf("creating the S3 folder: %w", err)
 	}
-	log.Info().Str("s3_dir", dir).Msg("exports and imports use a folder per bucket")
+	log.Debug().Str("s3_dir", dir).Msg("exports and imports use a folder per bucket")
 	return objstore.Dir{Root: dir}, cleanup, nil
 }
