@@ -138,6 +138,7 @@ func batchGetShape(in *api.BatchGetItemInput, names []string) error {
 		} else if len(ka.Keys) > maxBatchGetKeys {
 			v.AddUnquoted(path, "Member must have length less than or equal to 100")
 		}
+		shape.CheckNameList(&v, ka.AttributesToGet)
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -499,6 +500,11 @@ func checkWriteRequests(name string, reqs []api.WriteRequest) error {
 		case r.PutRequest != nil:
 			if r.PutRequest.Item == nil {
 				return api.Validation("1 validation error detected: Value null at 'requestItems.%s.member.putRequest.item' failed to satisfy constraint: Member must not be null", name)
+			}
+			var v shape.Violations
+			shape.CheckAttrNames(&v, r.PutRequest.Item)
+			if err := v.Err(); err != nil {
+				return err
 			}
 			if err := validateItemValues(r.PutRequest.Item); err != nil {
 				return err

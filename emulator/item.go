@@ -251,12 +251,13 @@ func (e *Engine) getItem(ctx context.Context, ns api.Namespace, in *api.GetItemI
 		if len(in.AttributesToGet) > 255 {
 			v.Add(shape.QuoteValue("["+joinNames(in.AttributesToGet)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
 		}
+		shape.CheckNameList(&v, in.AttributesToGet)
 	}
 	v.DataTableRef("tableName", in.TableName)
 	if in.Key == nil {
 		v.Null("key")
 	}
-	shape.CheckAttrNames(&v, "key", in.Key)
+	shape.CheckAttrNames(&v, in.Key)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -367,7 +368,7 @@ func writeShape(v *shape.Violations, table *string, itemPath string, item av.Ite
 	if item == nil {
 		v.Null(itemPath)
 	}
-	shape.CheckAttrNames(v, itemPath, item)
+	shape.CheckAttrNames(v, item)
 	v.Enum("conditionalOperator", condOp, enumCondOperator...)
 	v.Enum("returnValues", retValues, enumReturnValues...)
 	v.Enum("returnItemCollectionMetrics", retICM, enumReturnICM...)
@@ -660,7 +661,7 @@ func (e *Engine) UpdateItem(ctx context.Context, ns api.Namespace, in *api.Updat
 func (e *Engine) parseUpdateItem(in *api.UpdateItemInput) (*expr.Update, *expr.Condition, error) {
 	var v shape.Violations
 	writeShape(&v, in.TableName, "key", in.Key, in.ConditionalOperator, in.ReturnValues, in.ReturnItemCollectionMetrics, in.ReturnValuesOnConditionCheckFailure, in.ReturnConsumedCapacity)
-	shape.CheckAttrNames(&v, "attributeUpdates", in.AttributeUpdates)
+	shape.CheckAttrNames(&v, in.AttributeUpdates)
 	if err := v.Err(); err != nil {
 		return nil, nil, err
 	}

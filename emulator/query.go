@@ -41,6 +41,7 @@ func readShape(v *shape.Violations, table, index, sel, condOp, retConsumed *stri
 		if len(atg) > 255 {
 			v.Add(shape.QuoteValue("["+joinNames(atg)+"]"), "attributesToGet", "Member must have length less than or equal to 255")
 		}
+		shape.CheckNameList(v, atg)
 	}
 	v.Enum("select", sel, enumSelect...)
 	v.Enum("conditionalOperator", condOp, enumCondOperator...)

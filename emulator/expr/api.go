@@ -113,6 +113,13 @@ func NewParams(names map[string]string, values map[string]av.Value, cache *Cache
 	return p
 }
 
+// An attribute name of 65,536 bytes or more: DynamoDB's answer, in the
+// request-validation envelope.
+const (
+	maxAttrNameBytes    = 65535
+	msgAttrNameTooLarge = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+)
+
 // CheckPlaceholders validates the two maps themselves: present but empty,
 // keys that are too long or not #name / :name, empty attribute names.
 func (p *Params) CheckPlaceholders() error {
@@ -129,6 +136,9 @@ func (p *Params) CheckPlaceholders() error {
 			}
 			if p.names[k] == "" {
 				return errorf("ExpressionAttributeNames contains invalid value: Empty attribute name for key ", k)
+			}
+			if len(p.names[k]) > maxAttrNameBytes {
+				return errorf(msgAttrNameTooLarge)
 			}
 		}
 	}

@@ -145,19 +145,57 @@ func (v *Violations) Length(path, s string, lo, hi int) {
 	}
 }
 
-// maxAttrNameLength is the AttributeName shape's limit: item attribute
-// names are 1 to 65,535 characters.
-const maxAttrNameLength = 65535
+// DynamoDB's answers for an attribute name it cannot store: an empty one,
+// and one of 65,536 bytes or more (65,535 is the last accepted length,
+// though the AttributeName shape says 65,535 characters). Both come inside
+// the "1 validation error detected: " envelope.
+const (
+	MsgEmptyAttrName    = "Empty attribute name"
+	MsgAttrNameTooLarge = "Attribute name is too large, must be less than 65536 bytes"
+	maxAttrNameBytes    = 65535
+)
+
+// AttrNameProblem is DynamoDB's message for an attribute name it refuses,
+// or "".
+func AttrNameProblem(name string) string {
+	switch {
+	case name == "":
+		return MsgEmptyAttrName
+	case len(name) > maxAttrNameBytes:
+		return MsgAttrNameTooLarge
+	}
+	return ""
+}
+
+// Raw records a violation the service words itself, without the
+// "Value … at …" frame.
+func (v *Violations) Raw(msg string) { v.msgs = append(v.msgs, msg) }
 
 // CheckAttrNames checks the keys of an attribute map (an Item, a Key,
-// AttributeUpdates) against the AttributeName shape, as the service's
-// map-key constraint does. The service prints the map's Java form; the
-// number of attributes stands in for it.
-func CheckAttrNames[V any](v *Violations, path string, m map[string]V) {
+// AttributeUpdates): an empty name or one over 65,535 bytes is one
+// violation for the map (the empty name first, as iteration order is not
+// the request's).
+func CheckAttrNames[V any](v *Violations, m map[string]V) {
+	worst := ""
 	for k := range m {
-		if n := len([]rune(k)); n < 1 || n > maxAttrNameLength {
-			v.Add(QuoteValue(fmt.Sprintf("{%d attributes}", len(m))), path,
-				fmt.Sprintf("Map keys must satisfy constraint: [Member must have length less than or equal to %d, Member must have length greater than or equal to 1]", maxAttrNameLength))
+		if p := AttrNameProblem(k); p != "" {
+			worst = p
+			if p == MsgEmptyAttrName {
+				break
+			}
+		}
+	}
+	if worst != "" {
+		v.Raw(worst)
+	}
+}
+
+// CheckNameList checks a list of attribute names (AttributesToGet) in
+// request order: the first name DynamoDB refuses is the violation.
+func CheckNameList(v *Violations, names []string) {
+	for _, n := range names {
+		if p := AttrNameProblem(n); p != "" {
+			v.Raw(p)
 			return
 		}
 	}

@@ -110,7 +110,7 @@ func itemShape(w *api.TransactWriteItem, v *shape.Violations, i int) {
 		if p.key == nil {
 			v.Null(base + "." + p.keyMember)
 		}
-		shape.CheckAttrNames(v, base+"."+p.keyMember, p.key)
+		shape.CheckAttrNames(v, p.key)
 		v.TableRef(base+".tableName", p.table)
 		if p.needCond && p.condExpr == nil {
 			v.Null(base + ".conditionExpression")

@@ -1,0 +1,80 @@
+package emulator_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Conformance with DynamoDB's observed behaviour (issue 33, next edition,
+// second batch), through the SDK.
+
+// TestAttributeNameEmptyOrTooLarge: an empty attribute name and one of
+// 65,536 bytes or more are refused with DynamoDB's messages wherever a
+// request names an attribute (item, AttributeUpdates, AttributesToGet,
+// ExpressionAttributeNames behind a projection or an update); 65,535 bytes
+// is the last accepted length, counted in bytes, not characters.
+func TestAttributeNameEmptyOrTooLarge(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const (
+		empty   = "1 validation error detected: Empty attribute name"
+		tooLong = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+	)
+	long := strings.Repeat("n", 65536)
+	ok := strings.Repeat("n", 65535)
+	// 21,846 three-byte characters: 65,538 bytes, fewer than 65,536 characters.
+	wide := strings.Repeat("€", 21846)
+	key := map[string]types.AttributeValue{"pk": cfS("a")}
+	for name, msg := range map[string]string{"": empty, long: tooLong, wide: tooLong} {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), name: cfS("v")}})
+		wantAPIError(t, err, "ValidationException", msg)
+		_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			"hto": {{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{"pk": cfS("a"), name: cfS("v")}}}}}})
+		wantAPIError(t, err, "ValidationException", msg)
+		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key,
+			AttributeUpdates: map[string]types.AttributeValueUpdate{name: {Action: types.AttributeActionPut, Value: cfS("v")}}})
+		wantAPIError(t, err, "ValidationException", msg)
+		_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, AttributesToGet: []string{"x", name}})
+		wantAPIError(t, err, "ValidationException", msg)
+		_, err = c.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String("hto"), AttributesToGet: []string{name}})
+		wantAPIError(t, err, "ValidationException", msg)
+		_, err = c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("hto"), AttributesToGet: []string{name},
+			KeyConditions: map[string]types.Condition{"pk": {ComparisonOperator: types.ComparisonOperatorEq, AttributeValueList: []types.AttributeValue{cfS("a")}}}})
+		wantAPIError(t, err, "ValidationException", msg)
+		_, err = c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			"hto": {Keys: []map[string]types.AttributeValue{key}, AttributesToGet: []string{name}}}})
+		wantAPIError(t, err, "ValidationException", msg)
+	}
+	// ExpressionAttributeNames: the empty name keeps its own message.
+	_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: map[string]string{"#n": ""}})
+	wantAPIError(t, err, "ValidationException", "ExpressionAttributeNames contains invalid value: Empty attribute name for key #n")
+	for _, name := range []string{long, wide} {
+		_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: map[string]string{"#n": name}})
+		wantAPIError(t, err, "ValidationException", tooLong)
+		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key, UpdateExpression: aws.String("SET #n = :v"),
+			ExpressionAttributeNames: map[string]string{"#n": name}, ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS("v")}})
+		wantAPIError(t, err, "ValidationException", tooLong)
+		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key, UpdateExpression: aws.String("SET a = :v"), ConditionExpression: aws.String("#n = :v"),
+			ExpressionAttributeNames: map[string]string{"#n": name}, ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS("v")}})
+		wantAPIError(t, err, "ValidationException", tooLong)
+	}
+	// 65,535 bytes is accepted everywhere.
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a"), ok: cfN("1")})
+	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key, UpdateExpression: aws.String("SET #n = #n + :v"),
+		ExpressionAttributeNames: map[string]string{"#n": ok}, ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN("1")}}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, AttributesToGet: []string{ok}, ConsistentRead: aws.Bool(true)})
+	if err != nil || len(g.Item) != 1 || g.Item[ok].(*types.AttributeValueMemberN).Value != "2" {
+		t.Fatalf("65,535-byte name: %v %v", g, err)
+	}
+	g, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: key, ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: map[string]string{"#n": ok}, ConsistentRead: aws.Bool(true)})
+	if err != nil || len(g.Item) != 1 {
+		t.Fatalf("65,535-byte name projected: %v %v", g, err)
+	}
+}
