@@ -78,3 +78,50 @@ func TestAttributeNameEmptyOrTooLarge(t *testing.T) {
 		t.Fatalf("65,535-byte name projected: %v %v", g, err)
 	}
 }
+
+// TestNumberExponentBeyondRange: a number whose exponent does not fit a
+// 64-bit integer cannot be converted (the same text as for "abc"), in item
+// values, expression attribute values and keys; an exponent past a 32-bit
+// integer is still read and is out of range; a zero is range-checked by the
+// exponent it is written with.
+func TestNumberExponentBeyondRange(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const (
+		overflow  = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+		underflow = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+		convert   = "The parameter cannot be converted to a numeric value: "
+	)
+	put := func(n string) error {
+		_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), "v": cfN(n)}})
+		return err
+	}
+	for n, msg := range map[string]string{
+		"abc":                     convert + "abc",
+		"1e9223372036854775808":   convert + "1e9223372036854775808",
+		"-1e99999999999999999999": convert + "-1e99999999999999999999",
+		"1e-9223372036854775809":  convert + "1e-9223372036854775809",
+		"1e2147483648":            overflow,
+		"1e99999999999":           overflow,
+		"1e-99999999999":          underflow,
+		"0e126":                   overflow,
+		"0e-131":                  underflow,
+	} {
+		wantAPIError(t, put(n), "ValidationException", msg)
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("a")},
+			UpdateExpression: aws.String("SET v = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfN(n)}})
+		wantAPIError(t, err, "ValidationException", "ExpressionAttributeValues contains invalid value: "+msg+" for key :v")
+		_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hrt"), Key: map[string]types.AttributeValue{"pk": cfS("a"), "sk": cfN(n)}})
+		wantAPIError(t, err, "ValidationException", msg)
+	}
+	// Zero written with an exponent inside the range is stored as 0.
+	for _, n := range []string{"0e125", "0e-130", "0.0e126"} {
+		if err := put(n); err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("a")}, ConsistentRead: aws.Bool(true)})
+		if err != nil || g.Item["v"].(*types.AttributeValueMemberN).Value != "0" {
+			t.Fatalf("%s: %v %v", n, g, err)
+		}
+	}
+}

@@ -21,7 +21,11 @@ type number struct {
 	neg bool
 	n   int
 	exp int
-	dig [MaxDigits]byte
+	// zexp is, for a zero, the exponent it is written with (BigDecimal's
+	// adjusted exponent: "0e126" → 126, "0.0e126" → 125), which DynamoDB
+	// range-checks like any other number's.
+	zexp int
+	dig  [MaxDigits]byte
 }
 
 func (x *number) digits() string {
@@ -94,15 +98,24 @@ func parseNumber(s string) (x number, ok bool) {
 			i++
 		}
 		start := i
+		// DynamoDB reads the exponent as a 64-bit integer: past that the
+		// text cannot be converted at all; within it, any exponent past
+		// ±1e9 is out of range, so e saturates there.
+		var u uint64
 		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			// Saturate: any exponent this large is out of range anyway.
-			if e < 1e9 {
-				e = e*10 + int(s[i]-'0')
+			d := uint64(s[i] - '0')
+			if u > (1<<64-1-d)/10 {
+				return x, false
 			}
+			u = u*10 + d
 		}
 		if i == start {
 			return x, false
 		}
+		if u > 1<<63-1 && !(eneg && u == 1<<63) {
+			return x, false
+		}
+		e = int(min(u, 1e9))
 		if eneg {
 			e = -e
 		}
@@ -112,6 +125,7 @@ func parseNumber(s string) (x number, ok bool) {
 	}
 	if x.n == 0 {
 		// Zero: the sign is never observable (canonical text, order, size).
+		x.zexp = e - (mantDigits - intLen)
 		return x, true
 	}
 	x.exp = intLen - 1 - firstNZ + e
@@ -121,6 +135,12 @@ func parseNumber(s string) (x number, ok bool) {
 // check returns DynamoDB's message for a parsed number out of its limits.
 func (x *number) check() string {
 	if x.n == 0 {
+		switch {
+		case x.zexp > MaxExponent:
+			return msgOverflow
+		case x.zexp < MinExponent:
+			return msgUnderflow
+		}
 		return ""
 	}
 	switch {

@@ -17,7 +17,10 @@ func TestCanonicalNumber(t *testing.T) {
 		{"0.00", "0"},
 		{"-0", "0"},
 		{"-0.000e5", "0"},
-		{"0e-500", "0"},
+		{"0e125", "0"},
+		{"0e-130", "0"},
+		{"0.0e126", "0"},
+		{"1e-130", "0." + strings.Repeat("0", 129) + "1"},
 		{"12300", "12300"},
 		{"+5", "5"},
 		{".5", "0.5"},
@@ -66,8 +69,21 @@ func TestCanonicalNumberErrors(t *testing.T) {
 		{"1e-131", msgUnderflow},
 		{"0.1e-130", msgUnderflow},
 		{"-1e-131", msgUnderflow},
-		{"1e99999999999999999999", msgOverflow},
-		{"1e-99999999999999999999", msgUnderflow},
+		// An exponent past a 32-bit integer is still read: out of range. One
+		// past a 64-bit integer cannot be converted (as DynamoDB answers).
+		{"1e2147483648", msgOverflow},
+		{"1e99999999999", msgOverflow},
+		{"1e-99999999999", msgUnderflow},
+		{"1e9223372036854775807", msgOverflow},
+		{"1e-9223372036854775808", msgUnderflow},
+		{"1e9223372036854775808", msgNotNumber + ": 1e9223372036854775808"},
+		{"1e99999999999999999999", msgNotNumber + ": 1e99999999999999999999"},
+		{"1e-99999999999999999999", msgNotNumber + ": 1e-99999999999999999999"},
+		// Zero is range-checked by the exponent it is written with.
+		{"0e126", msgOverflow},
+		{"0e-131", msgUnderflow},
+		{"0e-500", msgUnderflow},
+		{"-0.00e-129", msgUnderflow},
 		// Range is checked before precision, as DynamoDB does.
 		{"1234567890123456789012345678901234567891e200", msgOverflow},
 	}
