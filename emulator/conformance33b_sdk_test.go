@@ -125,3 +125,39 @@ func TestNumberExponentBeyondRange(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteTableDescriptionWithIndexes: DeleteTable's TableDescription of
+// a table with local and global secondary indexes carries no index lists
+// (nor the key schema, attribute definitions or creation time), as the
+// service answers; the table's name, status, ARN, size and throughput stay.
+func TestDeleteTableDescriptionWithIndexes(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	def := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	ks := func(h, r string) []types.KeySchemaElement {
+		return []types.KeySchemaElement{{AttributeName: aws.String(h), KeyType: types.KeyTypeHash}, {AttributeName: aws.String(r), KeyType: types.KeyTypeRange}}
+	}
+	all := &types.Projection{ProjectionType: types.ProjectionTypeAll}
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("dix"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions:   []types.AttributeDefinition{def("pk"), def("sk"), def("l"), def("g")},
+		KeySchema:              ks("pk", "sk"),
+		LocalSecondaryIndexes:  []types.LocalSecondaryIndex{{IndexName: aws.String("lix"), KeySchema: ks("pk", "l"), Projection: all}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gix"), KeySchema: ks("g", "sk"), Projection: all}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("dix")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.TableDescription
+	if d.GlobalSecondaryIndexes != nil || d.LocalSecondaryIndexes != nil || d.KeySchema != nil || d.AttributeDefinitions != nil || d.CreationDateTime != nil {
+		t.Fatalf("DeleteTable description has %v %v %v %v %v", d.GlobalSecondaryIndexes, d.LocalSecondaryIndexes, d.KeySchema, d.AttributeDefinitions, d.CreationDateTime)
+	}
+	if aws.ToString(d.TableName) != "dix" || d.TableStatus != types.TableStatusDeleting || aws.ToString(d.TableArn) == "" ||
+		d.TableSizeBytes == nil || d.ItemCount == nil || d.ProvisionedThroughput == nil {
+		t.Fatalf("DeleteTable description: %+v", d)
+	}
+}

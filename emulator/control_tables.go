@@ -137,9 +137,10 @@ func (e *Engine) DeleteTable(ctx context.Context, ns api.Namespace, in *api.Dele
 
 	d := e.describe(t, now)
 	d.TableStatus = statusDeleting
-	// The service's DeleteTable description leaves out the schema and the
-	// creation time (DescribeTable has them).
+	// The service's DeleteTable description leaves out the schema, the
+	// creation time and the secondary indexes (DescribeTable has them).
 	d.KeySchema, d.AttributeDefinitions, d.CreationDateTime = nil, nil, 0
+	d.LocalSecondaryIndexes, d.GlobalSecondaryIndexes = nil, nil
 
 	b := e.opts.Store.NewBatch()
 	// Deleting a global table's member deletes that replica only: the
