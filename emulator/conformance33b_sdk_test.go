@@ -161,3 +161,28 @@ func TestDeleteTableDescriptionWithIndexes(t *testing.T) {
 		t.Fatalf("DeleteTable description: %+v", d)
 	}
 }
+
+// TestTransactWriteOverFourMB: a TransactWriteItems whose items add up to
+// more than 4 MB is refused as a whole with DynamoDB's message, and writes
+// nothing; one just under the limit is written.
+func TestTransactWriteOverFourMB(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	puts := func(prefix string, n int) []types.TransactWriteItem {
+		var out []types.TransactWriteItem
+		for i := range n {
+			out = append(out, types.TransactWriteItem{Put: &types.Put{TableName: aws.String("hto"),
+				Item: map[string]types.AttributeValue{"pk": cfS(prefix + string(rune('a'+i))), "v": cfS(strings.Repeat("x", 390<<10))}}})
+		}
+		return out
+	}
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts("big", 11)})
+	wantAPIError(t, err, "ValidationException", "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit")
+	g, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: map[string]types.AttributeValue{"pk": cfS("biga")}, ConsistentRead: aws.Bool(true)})
+	if err != nil || g.Item != nil {
+		t.Fatalf("refused transaction wrote: %v %v", g.Item != nil, err)
+	}
+	if _, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts("ok", 10)}); err != nil {
+		t.Fatalf("3.9 MB transaction: %v", err)
+	}
+}

@@ -595,7 +595,7 @@ func TestTransactSizeLimitOnRequest(t *testing.T) {
 		puts = append(puts, types.TransactWriteItem{Put: &types.Put{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS(fmt.Sprint("p", i)), "v": big(390 << 10)}}})
 	}
 	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: puts})
-	apiErr(t, err, "ValidationException", "Transaction request size has exceeded the maximum allowed size of 4 MB")
+	apiErr(t, err, "ValidationException", "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit")
 	// An Update that grows its item past 400 KB cancels the transaction.
 	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("g"), "v": big(300 << 10)})
 	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{

@@ -28,7 +28,7 @@ const (
 	MsgDuplicateItem  = "Transaction request cannot include multiple operations on one item"
 	MsgOneOperation   = "TransactItems can only contain one of Check, Put, Update or Delete"
 	MsgNoOperation    = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"
-	MsgTooLarge       = "Transaction request size has exceeded the maximum allowed size of 4 MB"
+	MsgTooLarge       = "Collection size of items exceeded, which can also be caused by the aggregate size of the items in the transaction exceeding the 4MB limit"
 	MsgOtherNamespace = "Transaction request cannot include tables in different accounts or regions"
 	MsgConflict       = "Transaction is ongoing for the item"
 	// MsgItemTooLarge is PutItem's answer to an item over 400 KB, which a
