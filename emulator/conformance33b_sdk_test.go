@@ -63,6 +63,16 @@ func TestAttributeNameEmptyOrTooLarge(t *testing.T) {
 			ExpressionAttributeNames: map[string]string{"#n": name}, ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS("v")}})
 		wantAPIError(t, err, "ValidationException", tooLong)
 	}
+	// The entries of a map value have the same limit, at any depth.
+	nested := func(name string) types.AttributeValue {
+		return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"in": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{name: cfS("v")}}}}
+	}
+	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), "doc": nested(long)}})
+	wantAPIError(t, err, "ValidationException", tooLong)
+	_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Put: &types.Put{TableName: aws.String("hto"), Item: map[string]types.AttributeValue{"pk": cfS("a"), "doc": nested(wide)}}}}})
+	wantAPIError(t, err, "ValidationException", tooLong)
+	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("n"), "doc": nested(ok)})
 	// 65,535 bytes is accepted everywhere.
 	cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS("a"), ok: cfN("1")})
 	if _, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key, UpdateExpression: aws.String("SET #n = #n + :v"),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"strings"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
@@ -184,6 +185,11 @@ func (e *Engine) exprParams(names map[string]string, values map[string]av.Value)
 		if err := av.ValidateValue(values[k]); err != nil {
 			var ve *av.ValidationError
 			if errors.As(err, &ve) {
+				if strings.HasPrefix(ve.Message, "1 validation error detected: ") {
+					// A request-level refusal (a map entry's name too
+					// long) comes without the placeholder's frame.
+					return nil, api.Validation("%s", ve.Message)
+				}
 				return nil, api.Validation("ExpressionAttributeValues contains invalid value: %s for key %s", ve.Message, k)
 			}
 			return nil, err

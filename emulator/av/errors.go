@@ -22,6 +22,10 @@ func (e *ValidationError) Error() string { return e.Message }
 // answered with (api.AsValidation).
 func (e *ValidationError) ValidationMessage() string { return e.Message }
 
+// maxNameBytes is the longest attribute name DynamoDB accepts, also for
+// the entries of a map value.
+const maxNameBytes = 65535
+
 func validationErr(msg string) error { return &ValidationError{Message: msg} }
 
 // DynamoDB's validation messages for attribute values.
@@ -39,6 +43,7 @@ const (
 	msgTooManyDigits   = "Attempting to store more than 38 significant digits in a Number"
 	msgOverflow        = "Number overflow. Attempting to store a number with magnitude larger than supported range"
 	msgUnderflow       = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	msgNameTooLarge    = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
 	msgNestingTooDeep  = "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 	msgDuplicatesSSFmt = "One or more parameter values were invalid: Input collection [%s] contains duplicates."
 	msgDuplicatesBSFmt = "One or more parameter values were invalid: Input collection [%s]of type BS contains duplicates."

@@ -92,7 +92,12 @@ func validateMap(m map[string]Value) error {
 		if firstErr != nil && k > first {
 			continue
 		}
-		if err := ValidateValue(e); err != nil {
+		err := ValidateValue(e)
+		if len(k) > maxNameBytes {
+			// A map entry's name has the attribute name's limit.
+			err = validationErr(msgNameTooLarge)
+		}
+		if err != nil {
 			firstErr, first = err, k
 		}
 	}
