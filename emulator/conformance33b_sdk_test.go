@@ -196,3 +196,55 @@ func TestTransactWriteOverFourMB(t *testing.T) {
 		t.Fatalf("3.9 MB transaction: %v", err)
 	}
 }
+
+// TestPartiQLParameterNumberExponent: a number passed as a PartiQL parameter
+// is read as DynamoDB reads one: an exponent (or scale) past a 32-bit
+// integer cannot be converted, in every position a parameter takes and
+// inside lists, maps and sets; the magnitude check wraps in 32 bits, so
+// 1e2147483647 underflows.
+func TestPartiQLParameterNumberExponent(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const (
+		convert   = "The parameter cannot be converted to a numeric value"
+		underflow = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+	)
+	statements := []string{
+		`SELECT * FROM "hrt" WHERE pk = 'a' AND n = ?`,
+		`INSERT INTO "hrt" VALUE {'pk': 'x', 'sk': 1, 'n': ?}`,
+		`UPDATE "hrt" SET n = ? WHERE pk = 'a' AND sk = 1`,
+		`SELECT * FROM "hrt" WHERE pk = 'a' AND sk = ?`,
+	}
+	for _, n := range []string{"1e99999999999", "-1e99999999999", "1e-99999999999", "1e2147483648", "1e-2147483648"} {
+		for _, st := range statements {
+			_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(st), Parameters: []types.AttributeValue{cfN(n)}})
+			wantAPIError(t, err, "ValidationException", convert+": "+n)
+		}
+	}
+	for _, st := range statements {
+		_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(st), Parameters: []types.AttributeValue{cfN("1e2147483647")}})
+		wantAPIError(t, err, "ValidationException", underflow)
+		_, err = c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(st), Parameters: []types.AttributeValue{cfN("")}})
+		wantAPIError(t, err, "ValidationException", convert)
+	}
+	for _, p := range []types.AttributeValue{
+		&types.AttributeValueMemberL{Value: []types.AttributeValue{cfN("1"), cfN("1e99999999999")}},
+		&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"x": cfN("1e99999999999")}},
+		&types.AttributeValueMemberNS{Value: []string{"1", "1e99999999999"}},
+	} {
+		_, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(statements[0]), Parameters: []types.AttributeValue{p}})
+		wantAPIError(t, err, "ValidationException", convert+": 1e99999999999")
+	}
+	_, err := c.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+		{Statement: aws.String(statements[2]), Parameters: []types.AttributeValue{cfN("1e99999999999")}}}})
+	wantAPIError(t, err, "ValidationException", convert+": 1e99999999999")
+	out, err := c.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+		{Statement: aws.String(`SELECT * FROM "hrt" WHERE pk = 'a' AND sk = 1 AND n = ?`), Parameters: []types.AttributeValue{cfN("1e99999999999")}}}})
+	if err != nil || len(out.Responses) != 1 || out.Responses[0].Error == nil || aws.ToString(out.Responses[0].Error.Message) != convert+": 1e99999999999" {
+		t.Fatalf("BatchExecuteStatement: %v %v", out, err)
+	}
+	// An ordinary parameter still works.
+	if _, err := c.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(statements[1]), Parameters: []types.AttributeValue{cfN("1.5e3")}}); err != nil {
+		t.Fatal(err)
+	}
+}

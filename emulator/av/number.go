@@ -1,6 +1,9 @@
 package av
 
 import (
+	"math"
+	"sort"
+	"strconv"
 	"unsafe"
 
 	"github.com/cockroachdb/apd/v3"
@@ -421,4 +424,103 @@ func canonicalMap(m map[string]Value) (map[string]Value, bool) {
 		return out, true
 	}
 	return m, false
+}
+
+// paramNumberProblem is DynamoDB's message for a number passed as a PartiQL
+// parameter that it reads differently from an attribute value, or "". A
+// parameter is read as Java's BigDecimal reads a string: an exponent or a
+// scale that does not fit a 32-bit integer cannot be converted, and the
+// magnitude check works on precision minus scale in 32-bit arithmetic, so
+// it wraps ("1e2147483647" underflows).
+func paramNumberProblem(s string) string {
+	x, ok := parseNumber(s)
+	if !ok || x.n == 0 {
+		return "" // ValidateValue answers these
+	}
+	mant, exp := s, ""
+	for i := 0; i < len(s); i++ {
+		if s[i] == 'e' || s[i] == 'E' {
+			mant, exp = s[:i], s[i+1:]
+			break
+		}
+	}
+	var e int64
+	if exp != "" {
+		var err error
+		if e, err = strconv.ParseInt(exp, 10, 64); err != nil {
+			return ""
+		}
+	}
+	frac, digits, lead := 0, 0, 0
+	seenPoint, seenNZ := false, false
+	for i := 0; i < len(mant); i++ {
+		c := mant[i]
+		switch {
+		case c == '.':
+			seenPoint = true
+		case c >= '0' && c <= '9':
+			digits++
+			if seenPoint {
+				frac++
+			}
+			if c != '0' {
+				seenNZ = true
+			} else if !seenNZ {
+				lead++
+			}
+		}
+	}
+	scale := int64(frac) - e
+	if e < math.MinInt32 || e > math.MaxInt32 || scale < math.MinInt32 || scale > math.MaxInt32 {
+		return msgNotNumber + ": " + s
+	}
+	precision := int64(digits - lead)
+	adj := int64(int32(precision-scale)) - 1
+	switch {
+	case adj > MaxExponent:
+		return msgOverflow
+	case adj < MinExponent:
+		return msgUnderflow
+	}
+	return ""
+}
+
+// ValidateParam checks a PartiQL parameter: numbers as DynamoDB reads a
+// parameter (paramNumberProblem), at any depth, then as ValidateValue.
+func ValidateParam(v Value) error {
+	if msg := paramProblem(v); msg != "" {
+		return validationErr(msg)
+	}
+	return ValidateValue(v)
+}
+
+func paramProblem(v Value) string {
+	switch v.Type {
+	case TypeN:
+		return paramNumberProblem(v.S)
+	case TypeNS:
+		for _, s := range v.Set {
+			if msg := paramNumberProblem(s); msg != "" {
+				return msg
+			}
+		}
+	case TypeL:
+		for _, e := range v.L {
+			if msg := paramProblem(e); msg != "" {
+				return msg
+			}
+		}
+	case TypeM:
+		keys := make([]string, 0, len(v.M))
+		for k := range v.M {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if msg := paramProblem(v.M[k]); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }

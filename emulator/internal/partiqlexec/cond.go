@@ -80,27 +80,35 @@ type pqPrepared struct {
 // prepare parses text and binds params: the count must match and every
 // value must be valid.
 func (e engine) pqPrepare(text string, params []av.Value) (*pqPrepared, error) {
+	p, _, err := e.pqPrepareParts(text, params)
+	return p, err
+}
+
+// pqPrepareParts is pqPrepare telling also whether the error is a
+// parameter's value, which ExecuteTransaction reports without the
+// statement's place.
+func (e engine) pqPrepareParts(text string, params []av.Value) (p *pqPrepared, param bool, err error) {
 	st, err := e.parseStatement(text)
 	if err != nil {
-		return nil, pqError(err)
+		return nil, false, pqError(err)
 	}
 	if st.Params != len(params) {
-		return nil, api.Validation(partiql.MsgParamCount)
+		return nil, false, api.Validation(partiql.MsgParamCount)
 	}
 	for _, v := range params {
-		if err := av.ValidateValue(v); err != nil {
-			return nil, exprError(err)
+		if err := av.ValidateParam(v); err != nil {
+			return nil, true, exprError(err)
 		}
 	}
-	p := &pqPrepared{st: st, params: params}
+	p = &pqPrepared{st: st, params: params}
 	if st.Where != nil {
 		// Operand types and functions are checked before the table is
 		// looked up, as DynamoDB does.
 		if _, err := p.newCond().cond(st.Where); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return p, nil
+	return p, false, nil
 }
 
 // condText builds DynamoDB expression text from PartiQL trees.

@@ -37,8 +37,13 @@ func (e engine) executeTransaction(ctx context.Context, ns api.Namespace, in *ap
 	preps := make([]*pqPrepared, len(in.TransactStatements))
 	reads, writes := false, false
 	for i, s := range in.TransactStatements {
-		p, err := e.pqPrepare(*s.Statement, s.Parameters)
+		p, param, err := e.pqPrepareParts(*s.Statement, s.Parameters)
 		if err != nil {
+			if param {
+				// A parameter's value is refused as ExecuteStatement
+				// refuses it, without the statement's place.
+				return nil, err
+			}
 			return nil, txStatementError(i, err)
 		}
 		st := p.st
