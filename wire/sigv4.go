@@ -48,16 +48,19 @@ type authorization struct {
 // parseSigV4 parses an Authorization header, failing with DynamoDB's
 // IncompleteSignatureException. hasDate says whether X-Amz-Date or Date is
 // present (its absence is reported with the missing parameters).
+//
+// The parameters are separated by commas, white space or both, as AWS
+// reads them: "Credential=K/D/R/S/aws4_request SignedHeaders=host
+// Signature=…" has its three parameters (so the request's date is checked
+// next and an expired one is refused for it), and a space inside a value
+// splits it ("Credential=not valid/…" makes 'valid/…' a part without an
+// equal sign).
 func parseSigV4(h string, hasDate bool) (authorization, *api.Error) {
 	var a authorization
 	alg, rest, _ := strings.Cut(strings.TrimSpace(h), " ")
 	a.Algorithm = alg
 	params := map[string]string{}
-	for part := range strings.SplitSeq(rest, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
+	for part := range strings.FieldsFuncSeq(rest, isParamSeparator) {
 		k, v, ok := strings.Cut(part, "=")
 		if !ok {
 			return a, authError(CodeIncompleteSignature, "'"+part+"' not a valid key=value pair (missing equal-sign) in Authorization header: '"+h+"'.")
@@ -80,6 +83,10 @@ func parseSigV4(h string, hasDate bool) (authorization, *api.Error) {
 	a.SignedHeaders = strings.Split(params["SignedHeaders"], ";")
 	return a, nil
 }
+
+// isParamSeparator reports the characters between an Authorization
+// header's parameters.
+func isParamSeparator(r rune) bool { return r == ',' || r == ' ' || r == '\t' }
 
 // requestDate reads X-Amz-Date (else Date) and checks it against now.
 func requestDate(r *http.Request, now time.Time) (time.Time, string, *api.Error) {
