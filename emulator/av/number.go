@@ -1,6 +1,7 @@
 package av
 
 import (
+	"errors"
 	"math"
 	"sort"
 	"strconv"
@@ -302,8 +303,9 @@ func arithContext() apd.Context {
 	}
 }
 
-// AddNumbers returns a+b in canonical text, or DynamoDB's overflow,
-// underflow or precision error for a result it cannot store.
+// AddNumbers returns a+b in canonical text, or DynamoDB's overflow or
+// underflow error for a result it cannot store (a result of more than 38
+// significant digits is an overflow too, as DynamoDB reports it).
 func AddNumbers(a, b string) (string, error) {
 	return arith(a, b, false)
 }
@@ -339,7 +341,15 @@ func arith(a, b string, sub bool) (string, error) {
 	if err != nil {
 		return "", validationErr(msgOverflow)
 	}
-	return CanonicalNumber(r.Text('f'))
+	out, err := CanonicalNumber(r.Text('f'))
+	var ve *ValidationError
+	if errors.As(err, &ve) && ve.Message == msgTooManyDigits {
+		// A sum in range that needs more than 38 significant digits:
+		// DynamoDB answers it with its overflow text (1e50 + 1, observed
+		// by ScyllaDB's Alternator tests run against the service).
+		return "", validationErr(msgOverflow)
+	}
+	return out, err
 }
 
 // unsafeBytes views s as bytes for read-only use (base64 encoding).

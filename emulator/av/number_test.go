@@ -158,8 +158,10 @@ func TestAddSubtractNumbers(t *testing.T) {
 	}{
 		{"9.9999999999999999999999999999999999999E+125", "1E+125", false, msgOverflow},
 		{"-9.9999999999999999999999999999999999999E+125", "1E+125", true, msgOverflow},
-		{"99999999999999999999999999999999999999", "0.1", false, msgTooManyDigits},
-		{"1e20", "1e-20", false, msgTooManyDigits},
+		{"99999999999999999999999999999999999999", "0.1", false, msgOverflow},
+		{"1e20", "1e-20", false, msgOverflow},
+		{"1e50", "1", true, msgOverflow},
+		{"1e-130", "1.1e-130", true, msgUnderflow},
 		{"x", "1", false, msgNotNumber + ": x"},
 		{"1", "", true, msgNotNumber},
 	}
