@@ -140,6 +140,9 @@ type scenario struct {
 	logs  *logBuffer
 	dir   string   // working directory
 	env   []string // Terraform's whole environment
+	// reattach points every command but init at the shared provider
+	// proxy (proxy_test.go); empty under EXTENDDB_TF_DIRECT=1.
+	reattach string
 }
 
 type scenarioOptions struct {
@@ -217,6 +220,13 @@ disable_checkpoint = true
 		// without a skip_* flag in the provider block.
 		"AWS_EC2_METADATA_DISABLED=true",
 	}
+	if os.Getenv(directEnv) != "1" {
+		p, err := sharedProxy(tl)
+		if err != nil {
+			t.Fatalf("starting the provider proxy (%s=1 runs without it): %v", directEnv, err)
+		}
+		s.reattach = "TF_REATTACH_PROVIDERS=" + p.reattach
+	}
 	return s
 }
 
@@ -278,6 +288,11 @@ func (s *scenario) tf(step string, want []int, args ...string) (string, int) {
 	cmd := exec.CommandContext(ctx, s.tools.terraform, full...)
 	cmd.Dir = s.dir
 	cmd.Env = s.env
+	// init installs the provider from the mirror as a user's would; the
+	// other commands use the proxy's.
+	if s.reattach != "" && args[0] != "init" {
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], s.reattach)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()

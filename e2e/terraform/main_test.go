@@ -1,0 +1,12 @@
+package terraform_test
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	stopProxy()
+	os.Exit(code)
+}
