@@ -44,13 +44,42 @@ func TestCLI(t *testing.T) {
 
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "extenddb")
-	cmd := exec.Command("go", "build", "-ldflags", "-X main.version=v0.0.0-e2e", "-o", bin, "./cmd/extenddb")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "extenddb-e2e")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "extenddb")
+		cmd := exec.Command("go", "build", "-ldflags", "-X main.version=v0.0.0-e2e", "-o", bin, "./cmd/extenddb")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the binary the tests share: linking it takes seconds of CPU,
+// and it is the same for every test. TestMain removes it.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // lockedBuffer collects a process's output while it runs.
