@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -183,4 +185,97 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("timeline marks %q", reasons.Value)
 	}
 	do("stream", chromedp.Navigate(base+"/stream?"+nsq+"&t=Orders"), chromedp.WaitVisible(chromedp.ID("records")), shot(t, dir, "stream"))
+}
+
+// TestBrowserSignIn drives the console under --auth=sigv4 in headless
+// Chromium: sign in, a page refused to a principal without its action, a
+// save refused without dynamodb:PutItem, a form stripped of its CSRF token
+// refused, and sign-out, after which the old session cookie opens nothing.
+func TestBrowserSignIn(t *testing.T) {
+	ctx := browser(t)
+	e := newAuthEnv(t, 50*time.Millisecond)
+	dir := screenshotDir(t)
+	base := e.s.URL + "/console"
+	nsq := "ns=" + url.QueryEscape(e.ns)
+	e.put("a", 1, "first")
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	signIn := func(key, secret string) {
+		t.Helper()
+		do("sign in as "+key,
+			chromedp.WaitVisible(chromedp.ID("accessKeyId")),
+			chromedp.SendKeys(chromedp.ID("accessKeyId"), key),
+			chromedp.SendKeys(chromedp.ID("secretAccessKey"), secret),
+			chromedp.Click(chromedp.ID("signin")))
+	}
+
+	// Any page asks for a sign-in first, then opens.
+	do("unsigned", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("accessKeyId")), shot(t, dir, "signin"))
+	signIn("AKIALISTER", "wrong")
+	waitText(ctx, t, "#error", "Sign-in failed")
+	time.Sleep(150 * time.Millisecond) // the failure's backoff
+	// The page kept the access key ID.
+	do("retry", chromedp.WaitVisible(chromedp.ID("secretAccessKey")),
+		chromedp.SendKeys(chromedp.ID("secretAccessKey"), "lister-secret"), chromedp.Click(chromedp.ID("signin")))
+	do("tables", chromedp.WaitVisible(chromedp.ID("tables")))
+	waitText(ctx, t, "#tables", "Orders")
+	waitText(ctx, t, "#user", "arn:aws:iam::111111111111:user/lister")
+
+	// The lister may list tables, not describe one.
+	do("refused page", chromedp.Click(chromedp.CSS(`a[href*="t=Orders"]`)), chromedp.WaitVisible(chromedp.ID("error")), shot(t, dir, "denied"))
+	waitText(ctx, t, "#error", "AccessDeniedException: User: arn:aws:iam::111111111111:user/lister is not authorized to perform: dynamodb:DescribeTable")
+
+	do("sign out", chromedp.Click(chromedp.ID("signout")), chromedp.WaitVisible(chromedp.ID("accessKeyId")))
+
+	// The reader may read the item but not save it.
+	signIn("AKIAREADER", "reader-secret")
+	do("tables as reader", chromedp.WaitVisible(chromedp.ID("tables")))
+	do("item",
+		chromedp.Navigate(base+"/item?"+nsq+"&t=Orders&key="+url.QueryEscape(`{"pk":{"S":"a"},"sk":{"N":"1"}}`)),
+		chromedp.WaitVisible(chromedp.ID("save")),
+		chromedp.SetValue(chromedp.ID("itemjson"), `{"pk":{"S":"a"},"sk":{"N":"1"},"note":{"S":"edited"}}`),
+		chromedp.Click(chromedp.ID("save")))
+	waitText(ctx, t, "#error", "is not authorized to perform: dynamodb:PutItem on resource: arn:aws:dynamodb:us-east-1:111111111111:table/Orders")
+	do("refused save", shot(t, dir, "save-denied"))
+	if n, _ := e.note("a", 1); n != "first" {
+		t.Fatalf("a refused save wrote %q", n)
+	}
+
+	// The same form without its CSRF token (as a forged one would come) is refused.
+	do("forged",
+		chromedp.Navigate(base+"/item?"+nsq+"&t=Orders&key="+url.QueryEscape(`{"pk":{"S":"a"},"sk":{"N":"1"}}`)),
+		chromedp.WaitVisible(chromedp.ID("save")))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('#itemform input[name=csrf]').remove(); true`)); err != nil {
+		t.Fatal(err)
+	}
+	do("submit forged", chromedp.Click(chromedp.ID("save")))
+	waitText(ctx, t, "body", "CSRF token is missing or wrong")
+
+	// The session cookie as the browser holds it.
+	cookies, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{base + "/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var session *network.Cookie
+	for _, c := range cookies.Cookies {
+		if c.Name == "extenddb_console" {
+			session = c
+		}
+	}
+	if session == nil || !session.HTTPOnly || session.SameSite != network.CookieSameSiteStrict || session.Path != "/console/" || session.Session {
+		t.Fatalf("session cookie %+v", session)
+	}
+
+	do("sign out again",
+		chromedp.Navigate(base+"/"+"?"+nsq), chromedp.WaitVisible(chromedp.ID("signout")),
+		chromedp.Click(chromedp.ID("signout")), chromedp.WaitVisible(chromedp.ID("accessKeyId")), shot(t, dir, "signed-out"))
+	do("after sign-out", chromedp.Navigate(base+"/items?"+nsq+"&t=Orders"), chromedp.WaitVisible(chromedp.ID("accessKeyId")))
+	// The server forgot the session: its cookie, replayed, opens nothing.
+	if code, _, h := e.do("GET", "/items?t=Orders&"+nsq, nil, &http.Cookie{Name: session.Name, Value: session.Value}); code != http.StatusSeeOther || !strings.HasPrefix(h.Get("Location"), "/console/signin") {
+		t.Errorf("the signed-out session's cookie: %d %s", code, h.Get("Location"))
+	}
 }

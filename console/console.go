@@ -11,6 +11,7 @@ import (
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/rs/zerolog"
 )
 
 //go:embed templates/*.html
@@ -32,6 +33,23 @@ type Options struct {
 	Provisioned []Provisioned
 	// PageSize is the number of items per Scan or Query page; default 25.
 	PageSize int
+
+	// Authenticator, when set (--auth=sigv4), makes the console ask for a
+	// sign-in: every page then acts as the signed-in principal, authorized
+	// by the engine's IAM evaluation as the API is. Nil (--auth=off): the
+	// console is open and checks nothing.
+	Authenticator Authenticator
+	// Log receives sign-ins, sign-outs and refused attempts; nil logs
+	// nothing.
+	Log *zerolog.Logger
+	// SessionTTL is how long a sign-in lasts (never beyond temporary
+	// credentials' expiry); default DefaultSessionTTL.
+	SessionTTL time.Duration
+	// FailureDelay is how long a failed sign-in waits before it is
+	// answered; after its n-th failure in a row a source address is not
+	// heard for FailureDelay·2^n (at most a minute; other addresses are
+	// not held up); default DefaultFailureDelay.
+	FailureDelay time.Duration
 }
 
 // Provisioned is one table an IaC file provisioned.
@@ -51,6 +69,8 @@ const Prefix = "/console"
 type console struct {
 	opts  Options
 	pages map[string]*template.Template
+	// auth is the sign-in state; nil when the console is open.
+	auth *signIns
 }
 
 // New returns the console's handler, to be mounted on Prefix. Its forms are
@@ -102,7 +122,15 @@ func New(opts Options) (http.Handler, error) {
 	mux.HandleFunc("GET "+Prefix+"/api/timeline", c.timeline)
 	mux.HandleFunc("GET "+Prefix+"/stream", c.stream)
 	mux.HandleFunc("GET "+Prefix+"/iac", c.iac)
-	return http.NewCrossOriginProtection().Handler(mux), nil
+	var h http.Handler = mux
+	if opts.Authenticator != nil {
+		c.auth = newSignIns(opts)
+		mux.HandleFunc("GET "+Prefix+"/signin", c.signInPage)
+		mux.HandleFunc("POST "+Prefix+"/signin", c.signIn)
+		mux.HandleFunc("POST "+Prefix+"/signout", c.signOut)
+		h = c.auth.guard(mux)
+	}
+	return http.NewCrossOriginProtection().Handler(h), nil
 }
 
 // page is what every template gets.
@@ -114,6 +142,11 @@ type page struct {
 	// Error is shown at the top of the page.
 	Error string
 	Data  any
+	// Bare leaves out the header (the sign-in page).
+	Bare bool
+	// User is the signed-in principal's ARN and CSRF its session's form
+	// token; both empty when the console is open.
+	User, CSRF string
 }
 
 func (p page) NSParam() string { return nsParam(p.NS) }
@@ -135,21 +168,37 @@ var funcs = template.FuncMap{
 // first namespace holding tables, else DefaultNamespace.
 func (c *console) namespace(r *http.Request) (api.Namespace, []api.Namespace, error) {
 	all := c.opts.Engine.Namespaces()
+	def := c.opts.DefaultNamespace
+	if ss := sessionOf(r.Context()); ss != nil {
+		// A signed-in principal's SDK lists its own account's tables, in any
+		// Region it signs for.
+		def.Account = ss.caller.Account
+		mine := all[:0:0]
+		for _, ns := range all {
+			if ns.Account == def.Account {
+				mine = append(mine, ns)
+			}
+		}
+		all = mine
+	}
 	if v := r.URL.Query().Get("ns"); v != "" {
 		acct, region, ok := strings.Cut(v, "/")
 		if !ok || acct == "" || region == "" {
-			return c.opts.DefaultNamespace, all, errors.New("namespace " + v + ": want ACCOUNT/REGION")
+			return def, all, errors.New("namespace " + v + ": want ACCOUNT/REGION")
 		}
 		return api.Namespace{Account: acct, Region: region}, all, nil
 	}
 	if len(all) > 0 {
 		return all[0], all, nil
 	}
-	return c.opts.DefaultNamespace, all, nil
+	return def, all, nil
 }
 
 // render writes page p with template name and HTTP status.
-func (c *console) render(w http.ResponseWriter, status int, name string, p page) {
+func (c *console) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	if ss := sessionOf(r.Context()); ss != nil {
+		p.User, p.CSRF = ss.caller.ARN, ss.csrf
+	}
 	t := c.pages[name]
 	var b strings.Builder
 	if err := t.Execute(&b, p); err != nil {
@@ -184,6 +233,8 @@ func statusOf(err error) int {
 			return http.StatusNotFound
 		case api.CodeConditionalCheckFailed:
 			return http.StatusConflict
+		case api.CodeAccessDenied:
+			return http.StatusForbidden
 		}
 	}
 	return http.StatusBadRequest

@@ -27,24 +27,38 @@ type env struct {
 	s   *testserver.Server
 	rec *console.Recorder
 	ns  string
+	// h is the console's handler, for requests from made-up addresses.
+	h http.Handler
 }
 
 func newEnv(t *testing.T, opts ...testserver.Option) *env {
 	t.Helper()
+	return newEnvWith(t, nil, opts...)
+}
+
+// newEnvWith is newEnv with fn adjusting the console's options.
+func newEnvWith(t *testing.T, fn func(*console.Options), opts ...testserver.Option) *env {
+	t.Helper()
 	rec := console.NewRecorder(console.RecorderOptions{})
+	var handler http.Handler
 	opts = append(opts,
 		testserver.WithEngineOptions(func(o *emulator.Options) { o.Observer = rec }),
 		testserver.WithWiring(func(eng *emulator.Engine, _ *pebblestore.Store, o *wire.Options) {
-			h, err := console.New(console.Options{Engine: eng, Recorder: rec, PageSize: 10,
+			co := console.Options{Engine: eng, Recorder: rec, PageSize: 10,
 				Provisioned: []console.Provisioned{{Namespace: api.Namespace{Account: "000000000000", Region: "us-east-1"},
-					Table: "Orders", Position: "main.tf:3:1", Resource: "aws_dynamodb_table.orders"}}})
+					Table: "Orders", Position: "main.tf:3:1", Resource: "aws_dynamodb_table.orders"}}}
+			if fn != nil {
+				fn(&co)
+			}
+			h, err := console.New(co)
 			if err != nil {
 				t.Fatal(err)
 			}
+			handler = h
 			o.Mounts = append(o.Mounts, wire.Mount{Prefix: console.Prefix, Handler: h})
 		}))
 	s := testserver.New(t, opts...)
-	e := &env{t: t, s: s, rec: rec}
+	e := &env{t: t, s: s, rec: rec, h: handler}
 	out, err := s.Client.CreateTable(s.Context(), &dynamodb.CreateTableInput{
 		TableName: aws.String("Orders"),
 		AttributeDefinitions: []types.AttributeDefinition{

@@ -37,13 +37,22 @@ func (c *console) home(w http.ResponseWriter, r *http.Request) {
 	p := page{Title: "Tables", NS: ns, Namespaces: all}
 	if err != nil {
 		p.Error = err.Error()
-		c.render(w, http.StatusBadRequest, "home", p)
+		c.render(w, r, http.StatusBadRequest, "home", p)
 		return
 	}
 	ctx := r.Context()
+	if err := c.opts.Engine.Authorize(ctx, ns, actionListTables, "", ""); err != nil {
+		p.Error = errorText(err)
+		c.render(w, r, statusOf(err), "home", p)
+		return
+	}
 	var rows []tableRow
 	names, _ := c.opts.Engine.TableNames(ctx, ns) // a failed page shows the tables listed before it
 	for _, name := range names {
+		if c.opts.Engine.Authorize(ctx, ns, actionDescribeTable, name, "") != nil {
+			rows = append(rows, tableRow{Name: name}) // listed, not described
+			continue
+		}
 		d, err := c.opts.Engine.DescribeTable(ctx, ns, &api.DescribeTableInput{TableName: &name})
 		if err != nil || d.Table == nil {
 			continue // deleted since the listing
@@ -52,7 +61,7 @@ func (c *console) home(w http.ResponseWriter, r *http.Request) {
 			Items: d.Table.ItemCount, Bytes: d.Table.TableSizeBytes})
 	}
 	p.Data = rows
-	c.render(w, http.StatusOK, "home", p)
+	c.render(w, r, http.StatusOK, "home", p)
 }
 
 func billingMode(t *api.TableDescription) string {
@@ -68,11 +77,16 @@ type tableCtx struct {
 	desc *api.TableDescription
 }
 
-// openTable resolves the ns and t parameters; on failure it has rendered
-// the error page and returns ok false.
-func (c *console) openTable(w http.ResponseWriter, r *http.Request, tmpl, title string) (tableCtx, bool) {
+// openTable resolves the ns and t parameters and authorizes the page's
+// IAM action on the table (index: one of its indexes) for the signed-in
+// principal; on failure it has rendered the error page (403 and the
+// API's AccessDeniedException text when refused) and returns ok false.
+func (c *console) openTable(w http.ResponseWriter, r *http.Request, tmpl, title, action, index string) (tableCtx, bool) {
 	ns, all, err := c.namespace(r)
 	tc := tableCtx{page: page{Title: title, NS: ns, Namespaces: all, Table: r.URL.Query().Get("t")}}
+	if err == nil {
+		err = c.opts.Engine.Authorize(r.Context(), ns, action, tc.Table, index)
+	}
 	if err == nil {
 		var d *api.DescribeTableOutput
 		d, err = c.opts.Engine.DescribeTable(r.Context(), ns, &api.DescribeTableInput{TableName: &tc.Table})
@@ -82,7 +96,7 @@ func (c *console) openTable(w http.ResponseWriter, r *http.Request, tmpl, title 
 		}
 	}
 	tc.Error = errorText(err)
-	c.render(w, statusOf(err), tmpl, tc.page)
+	c.render(w, r, statusOf(err), tmpl, tc.page)
 	return tc, false
 }
 
@@ -93,12 +107,14 @@ type tableView struct {
 	TTL   *api.TimeToLiveDescription
 	PITR  string
 	Tags  []api.DescribedTag
-	// Capacity and Balance of the throttle buckets now.
-	Throttle emulator.ThrottleStatus
+	// Capacity and Balance of the throttle buckets now, if the principal
+	// may see them (ThrottleShown).
+	Throttle      emulator.ThrottleStatus
+	ThrottleShown bool
 }
 
 func (c *console) table(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "table", "Table")
+	tc, ok := c.openTable(w, r, "table", "Table", actionDescribeTable, "")
 	if !ok {
 		return
 	}
@@ -107,15 +123,21 @@ func (c *console) table(w http.ResponseWriter, r *http.Request) {
 	for _, a := range tc.desc.AttributeDefinitions {
 		v.Attrs[a.AttributeName] = a.AttributeType
 	}
-	if ttl, err := eng.DescribeTimeToLive(ctx, ns, &api.DescribeTimeToLiveInput{TableName: &tc.Table}); err == nil {
-		v.TTL = ttl.TimeToLiveDescription
+	// Each part needs its own action; a part refused is left out.
+	allowed := func(action string) bool { return eng.Authorize(ctx, ns, action, tc.Table, "") == nil }
+	if allowed(actionDescribeTimeToLive) {
+		if ttl, err := eng.DescribeTimeToLive(ctx, ns, &api.DescribeTimeToLiveInput{TableName: &tc.Table}); err == nil {
+			v.TTL = ttl.TimeToLiveDescription
+		}
 	}
-	if cb, err := eng.DescribeContinuousBackups(ctx, ns, &api.DescribeContinuousBackupsInput{TableName: &tc.Table}); err == nil &&
-		cb.ContinuousBackupsDescription != nil && cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription != nil {
-		v.PITR = cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus
+	if allowed(actionDescribeContinuousBackups) {
+		if cb, err := eng.DescribeContinuousBackups(ctx, ns, &api.DescribeContinuousBackupsInput{TableName: &tc.Table}); err == nil &&
+			cb.ContinuousBackupsDescription != nil && cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription != nil {
+			v.PITR = cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus
+		}
 	}
 	var next *string
-	for {
+	for allowed(actionListTagsOfResource) {
 		tags, err := eng.ListTagsOfResource(ctx, ns, &api.ListTagsOfResourceInput{ResourceArn: &tc.desc.TableArn, NextToken: next})
 		if err != nil {
 			break
@@ -126,9 +148,12 @@ func (c *console) table(w http.ResponseWriter, r *http.Request) {
 		}
 		next = ptr(tags.NextToken)
 	}
-	v.Throttle, _ = eng.TableThrottleStatus(ns, tc.Table)
+	if allowed(ActionThrottle) {
+		v.Throttle, _ = eng.TableThrottleStatus(ns, tc.Table)
+		v.ThrottleShown = true
+	}
 	tc.Data = v
-	c.render(w, http.StatusOK, "table", tc.page)
+	c.render(w, r, http.StatusOK, "table", tc.page)
 }
 
 // keyNames returns the partition and sort key of the table or of index.
@@ -239,11 +264,11 @@ func rows(d *api.TableDescription, index string, items []av.Item) ([]string, []i
 }
 
 func (c *console) items(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "items", "Items")
+	q := r.URL.Query()
+	tc, ok := c.openTable(w, r, "items", "Items", actionScan, q.Get("index"))
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
 	v := itemsView{Index: q.Get("index"), Indexes: indexNames(tc.desc)}
 	tc.Data = &v
 	in := &api.ScanInput{TableName: &tc.Table, Limit: ptr(int64(c.opts.PageSize))}
@@ -255,12 +280,12 @@ func (c *console) items(w http.ResponseWriter, r *http.Request) {
 		var out *api.ReadManyOutput
 		if out, err = c.opts.Engine.Scan(r.Context(), tc.NS, in); err == nil {
 			c.fillItems(&v, "/items", tc.desc, out, q)
-			c.render(w, http.StatusOK, "items", tc.page)
+			c.render(w, r, http.StatusOK, "items", tc.page)
 			return
 		}
 	}
 	tc.Error = errorText(err)
-	c.render(w, statusOf(err), "items", tc.page)
+	c.render(w, r, statusOf(err), "items", tc.page)
 }
 
 func (c *console) fillItems(v *itemsView, path string, d *api.TableDescription, out *api.ReadManyOutput, q url.Values) {
@@ -295,17 +320,17 @@ func attrValue(d *api.TableDescription, name, s string) av.Value {
 }
 
 func (c *console) query(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "query", "Query")
+	q := r.URL.Query()
+	tc, ok := c.openTable(w, r, "query", "Query", actionQuery, q.Get("index"))
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
 	v := itemsView{Index: q.Get("index"), Indexes: indexNames(tc.desc), Form: q}
 	tc.Data = &v
 	pk, sk, found := keyNames(tc.desc, v.Index)
 	v.Columns = []string{pk, sk}
 	if !q.Has("pk") {
-		c.render(w, http.StatusOK, "query", tc.page)
+		c.render(w, r, http.StatusOK, "query", tc.page)
 		return
 	}
 	err := func() error {
@@ -365,10 +390,10 @@ func (c *console) query(w http.ResponseWriter, r *http.Request) {
 	}()
 	if err != nil {
 		tc.Error = errorText(err)
-		c.render(w, statusOf(err), "query", tc.page)
+		c.render(w, r, statusOf(err), "query", tc.page)
 		return
 	}
-	c.render(w, http.StatusOK, "query", tc.page)
+	c.render(w, r, http.StatusOK, "query", tc.page)
 }
 
 // itemView is the item page's data.
@@ -383,7 +408,7 @@ type itemView struct {
 }
 
 func (c *console) item(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "item", "Item")
+	tc, ok := c.openTable(w, r, "item", "Item", actionGetItem, "")
 	if !ok {
 		return
 	}
@@ -400,16 +425,16 @@ func (c *console) item(w http.ResponseWriter, r *http.Request) {
 				tc.Error = "No item with key " + compactJSON(key) + " (deleted?)"
 			}
 			tc.Data = v
-			c.render(w, http.StatusOK, "item", tc.page)
+			c.render(w, r, http.StatusOK, "item", tc.page)
 			return
 		}
 	}
 	tc.Error = errorText(err)
-	c.render(w, statusOf(err), "item", tc.page)
+	c.render(w, r, statusOf(err), "item", tc.page)
 }
 
 func (c *console) newItem(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "item", "New item")
+	tc, ok := c.openTable(w, r, "item", "New item", actionPutItem, "")
 	if !ok {
 		return
 	}
@@ -419,7 +444,7 @@ func (c *console) newItem(w http.ResponseWriter, r *http.Request) {
 		tmpl[sk] = attrValue(tc.desc, sk, "")
 	}
 	tc.Data = &itemView{Creating: true, Edit: dynamoJSON(tmpl)}
-	c.render(w, http.StatusOK, "item", tc.page)
+	c.render(w, r, http.StatusOK, "item", tc.page)
 }
 
 // errStale is a write refused because the item changed since it was seen.
@@ -448,7 +473,7 @@ func (c *console) writeItem(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, errStale) {
 			status = http.StatusConflict
 		}
-		c.render(w, status, "item", tc.page)
+		c.render(w, r, status, "item", tc.page)
 		return
 	}
 	http.Redirect(w, r, redirect, http.StatusSeeOther)
@@ -460,7 +485,11 @@ func (c *console) openTableForm(w http.ResponseWriter, r *http.Request) (tableCt
 	q.Set("ns", r.PostForm.Get("ns"))
 	q.Set("t", r.PostForm.Get("t"))
 	r.URL.RawQuery = q.Encode()
-	return c.openTable(w, r, "item", "Item")
+	action := actionPutItem
+	if r.PostForm.Get("action") == "delete" {
+		action = actionDeleteItem
+	}
+	return c.openTable(w, r, "item", "Item", action, "")
 }
 
 func (c *console) doWrite(ctx context.Context, tc tableCtx, action, itemJSON, seenJSON string) (string, error) {
@@ -548,8 +577,14 @@ func isConditionFailed(err error) bool {
 func (c *console) iac(w http.ResponseWriter, r *http.Request) {
 	ns, all, _ := c.namespace(r)
 	p := page{Title: "Infrastructure as code", NS: ns, Namespaces: all}
-	rows := append([]Provisioned(nil), c.opts.Provisioned...)
+	var rows []Provisioned
+	for _, p := range c.opts.Provisioned {
+		// Signed in, a table is listed to whom may describe it.
+		if c.opts.Engine.Authorize(r.Context(), p.Namespace, actionDescribeTable, p.Table, "") == nil {
+			rows = append(rows, p)
+		}
+	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Position < rows[j].Position })
 	p.Data = rows
-	c.render(w, http.StatusOK, "iac", p)
+	c.render(w, r, http.StatusOK, "iac", p)
 }

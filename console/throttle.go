@@ -11,12 +11,12 @@ import (
 )
 
 func (c *console) throttle(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "throttle", "Throttling")
+	tc, ok := c.openTable(w, r, "throttle", "Throttling", ActionThrottle, "")
 	if !ok {
 		return
 	}
 	tc.Data = c.opts.Recorder != nil
-	c.render(w, http.StatusOK, "throttle", tc.page)
+	c.render(w, r, http.StatusOK, "throttle", tc.page)
 }
 
 // timeline serves the throttling page's data as JSON; the page polls it.
@@ -24,6 +24,9 @@ func (c *console) timeline(w http.ResponseWriter, r *http.Request) {
 	ns, _, err := c.namespace(r)
 	table := r.URL.Query().Get("t")
 	var st emulator.ThrottleStatus
+	if err == nil {
+		err = c.opts.Engine.Authorize(r.Context(), ns, ActionThrottle, table, "")
+	}
 	if err == nil {
 		st, err = c.opts.Engine.TableThrottleStatus(ns, table)
 	}
@@ -40,6 +43,9 @@ func (c *console) timeline(w http.ResponseWriter, r *http.Request) {
 	tl := Timeline{Points: []Point{}, Events: []ThrottleMark{}, Hot: []HotKey{}}
 	if c.opts.Recorder != nil {
 		tl = c.opts.Recorder.Timeline(ns, table, secs)
+	}
+	if c.opts.Engine.Authorize(r.Context(), ns, ActionGetInsights, table, "") != nil {
+		tl.Hot = []HotKey{} // the hottest keys are Contributor Insights' to show
 	}
 	tl.Status = st
 	w.Header().Set("Content-Type", "application/json")
@@ -62,18 +68,25 @@ type streamRow struct {
 const maxStreamRows = 50
 
 func (c *console) stream(w http.ResponseWriter, r *http.Request) {
-	tc, ok := c.openTable(w, r, "stream", "Stream")
+	tc, ok := c.openTable(w, r, "stream", "Stream", actionDescribeTable, "")
 	if !ok {
 		return
 	}
 	v := &streamView{Arn: tc.desc.LatestStreamArn}
 	tc.Data = v
 	if v.Arn != "" {
+		for _, action := range []string{actionDescribeStream, actionGetShardIterator, actionGetRecords} {
+			if err := c.opts.Engine.Authorize(r.Context(), tc.NS, action, v.Arn, ""); err != nil {
+				tc.Error = errorText(err)
+				c.render(w, r, statusOf(err), "stream", tc.page)
+				return
+			}
+		}
 		if err := c.latestRecords(r, tc.NS, v); err != nil {
 			tc.Error = errorText(err)
 		}
 	}
-	c.render(w, http.StatusOK, "stream", tc.page)
+	c.render(w, r, http.StatusOK, "stream", tc.page)
 }
 
 // latestRecords reads the newest shards' records, keeping the last

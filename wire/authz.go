@@ -10,7 +10,6 @@ import (
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/api"
-	"github.com/extenddb/extenddb/policy"
 )
 
 // engineAuthorized are the operations the engine authorizes itself, where
@@ -72,13 +71,7 @@ func (h *handler) authorizeOp(ctx context.Context, ns api.Namespace, op string, 
 
 // callerOf is the engine's view of an authenticated identity.
 func callerOf(id *Identity, r *http.Request) *emulator.Caller {
-	c := &emulator.Caller{Account: id.Account, ARN: id.ARN, PrincipalARN: id.ARN, Policies: id.Policies, UserID: id.UserID}
-	if role := policy.RoleOfSession(id.ARN); role != "" {
-		c.PrincipalARN = role
-	}
-	if _, user, ok := strings.Cut(id.ARN, ":user/"); ok {
-		c.UserName = user[strings.LastIndexByte(user, '/')+1:]
-	}
+	c := id.caller()
 	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 		c.SourceIP = host
 	}

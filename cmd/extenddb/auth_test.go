@@ -51,8 +51,8 @@ func TestServeAuthSigV4(t *testing.T) {
 
 // TestServeMetricsUnderSigV4: with --auth=sigv4, /metrics (whose labels
 // name every table) is not served without --metrics-token, and with one
-// it answers only requests that carry it, and the console (no sign-in
-// yet) is not served; with --auth=off both stay open.
+// it answers only requests that carry it, and the console asks for a
+// sign-in before any page; with --auth=off both stay open.
 func TestServeMetricsUnderSigV4(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "creds.yaml")
@@ -90,14 +90,21 @@ func TestServeMetricsUnderSigV4(t *testing.T) {
 					t.Errorf("GET /metrics with Authorization %q: %d, want %d", auth, got, want)
 				}
 			}
-			// The console has no sign-in: it is served with --auth=off only.
-			resp, err := http.Get("http://" + addr + "/console/")
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if want := map[bool]int{true: 200, false: 404}[c.name == "off"]; resp.StatusCode != want {
-				t.Errorf("GET /console/: %d, want %d", resp.StatusCode, want)
+			// The console is open with --auth=off; with sigv4 every page
+			// sends to the sign-in page, which is served.
+			noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			for path, want := range map[string]int{"/console/": 200, "/console/iac": 200, "/console/signin": 404} {
+				if c.name != "off" {
+					want = map[bool]int{true: 200, false: 303}[path == "/console/signin"]
+				}
+				resp, err := noRedirect.Get("http://" + addr + path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != want || (want == 303 && !strings.HasPrefix(resp.Header.Get("Location"), "/console/signin?next=")) {
+					t.Errorf("GET %s: %d %s, want %d", path, resp.StatusCode, resp.Header.Get("Location"), want)
+				}
 			}
 		})
 	}

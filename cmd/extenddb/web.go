@@ -25,7 +25,7 @@ type webConfig struct {
 func newWebConfig() webConfig { return webConfig{console: "on", metrics: "on"} }
 
 func (c *webConfig) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.console, "console", c.console, "`MODE` of the web console at /console/ on the API port: on or off (off under --auth=sigv4, which it cannot sign in to yet)")
+	fs.StringVar(&c.console, "console", c.console, "`MODE` of the web console at /console/ on the API port: on or off (under --auth=sigv4 it asks for a sign-in with a key of --credentials, and shows and does what that principal's requests could)")
 	fs.StringVar(&c.metrics, "metrics", c.metrics, "`MODE` of the Prometheus endpoint /metrics on the API port: on or off (off under --auth=sigv4 without --metrics-token)")
 	fs.StringVar(&c.metricsToken, "metrics-token", c.metricsToken, "`TOKEN` /metrics asks for as \"Authorization: Bearer TOKEN\"; required for /metrics under --auth=sigv4, since its labels name every table")
 }
@@ -48,12 +48,11 @@ type web struct {
 }
 
 // newWeb builds what cfg turns on. With authentication (sigv4) /metrics
-// is served only behind a token (its labels name every account's tables),
-// and the console not at all: it has no sign-in yet, and would show and
-// change every account's items to anyone who reaches the port.
+// is served only behind a token (its labels name every account's tables);
+// the console then asks for a sign-in (mount).
 func newWeb(cfg webConfig, authenticated bool) *web {
 	w := &web{cfg: cfg}
-	if cfg.console == "on" && !authenticated {
+	if cfg.console == "on" {
 		w.rec = console.NewRecorder(console.RecorderOptions{})
 	}
 	if cfg.metrics == "on" && (!authenticated || cfg.metricsToken != "") {
@@ -93,7 +92,8 @@ func (w *web) observer() emulator.Observer {
 }
 
 // mount adds the console and /metrics to o. pebble is nil when the data is
-// not in Pebble (--store): /metrics then has no Pebble figures.
+// not in Pebble (--store): /metrics then has no Pebble figures. With
+// o.Credentials (--auth=sigv4) the console signs in with them.
 func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns api.Namespace, loaded []iac.TableSpec, o *wire.Options) error {
 	if w.met != nil {
 		w.met.Attach(eng)
@@ -109,7 +109,11 @@ func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns api.Name
 			s := &loaded[i]
 			prov[i] = console.Provisioned{Namespace: s.Namespace(), Table: s.Name(), Position: s.Pos.String(), Resource: s.Source}
 		}
-		h, err := console.New(console.Options{Engine: eng, Recorder: w.rec, DefaultNamespace: ns, Provisioned: prov})
+		copts := console.Options{Engine: eng, Recorder: w.rec, DefaultNamespace: ns, Provisioned: prov, Log: o.Logger}
+		if o.Credentials != nil {
+			copts.Authenticator = o.Credentials
+		}
+		h, err := console.New(copts)
 		if err != nil {
 			return err
 		}
