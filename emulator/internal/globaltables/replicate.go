@@ -70,7 +70,9 @@ type Replicator struct {
 	// tests can wait for them alone). Stop stops both, Start restarts them.
 	applier jobs.Group
 	seeds   jobs.Group
-	wake    chan struct{}
+	// disassoc runs the disassociation jobs (disassociate.go).
+	disassoc jobs.Group
+	wake     chan struct{}
 	// Applied, if set (tests), is called after each drain pass.
 	Applied func()
 	// AfterSeedChunk, if set (tests), runs after each saved seeding chunk.
@@ -78,13 +80,16 @@ type Replicator struct {
 }
 
 // Start starts the applier and resumes the seeding job of every replica
-// left seeding.
+// left seeding and the disassociation job of every replica left
+// disassociating.
 func (r *Replicator) Start(c Core) {
 	r.applier.Restart()
 	r.seeds.Restart()
+	r.disassoc.Restart()
 	r.wake = make(chan struct{}, 1)
 	r.applier.Go(func(ctx context.Context) { r.apply(ctx, c) })
 	r.ResumeSeeds(c)
+	r.ResumeDisassociations(c)
 }
 
 // Stop stops the applier and the seeding jobs and waits for them; they
@@ -92,8 +97,10 @@ func (r *Replicator) Start(c Core) {
 func (r *Replicator) Stop() {
 	r.applier.Cancel()
 	r.seeds.Cancel()
+	r.disassoc.Cancel()
 	r.applier.Wait()
 	r.seeds.Wait()
+	r.disassoc.Wait()
 }
 
 // Wake tells the applier that a write queued work.
