@@ -24,9 +24,10 @@ import (
 	"time"
 )
 
-// disassociatePoll is how often a disassociation job looks whether what
-// was queued has been delivered.
-const disassociatePoll = 20 * time.Millisecond
+// disassociatePoll is how long a disassociation job waits at most for the
+// applier's next pass before it looks again whether what was queued has
+// been delivered.
+const disassociatePoll = 500 * time.Millisecond
 
 // StartDisassociation runs the job that completes the disassociation of
 // rt, a replica whose own entry is Disassociating. On a shared store only
@@ -69,18 +70,27 @@ func (r *Replicator) disassociate(ctx context.Context, c Core, rt *Table) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		// Taken before the look, so a pass that delivers the last change
+		// after it is not missed.
+		pass := r.nextPass()
 		pending, err := Pending(c, rt)
 		if err != nil {
 			return err
 		}
-		if !pending && !c.Now().Before(due) {
-			return c.FinishDisassociation(rt)
+		wait := disassociatePoll
+		if !pending {
+			if !c.Now().Before(due) {
+				return c.FinishDisassociation(rt)
+			}
+			wait = min(wait, max(due.Sub(c.Now()), time.Millisecond))
 		}
-		t := time.NewTimer(disassociatePoll)
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return ctx.Err()
+		case <-pass:
+			t.Stop()
 		case <-t.C:
 		}
 	}

@@ -26,6 +26,7 @@ package globaltables
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/internal/jobs"
@@ -72,7 +73,11 @@ type Replicator struct {
 	seeds   jobs.Group
 	// disassoc runs the disassociation jobs (disassociate.go).
 	disassoc jobs.Group
-	wake     chan struct{}
+	// passMu guards pass, closed and replaced at the end of every drain
+	// pass: the disassociation jobs wait on it.
+	passMu sync.Mutex
+	pass   chan struct{}
+	wake   chan struct{}
 	// Applied, if set (tests), is called after each drain pass.
 	Applied func()
 	// AfterSeedChunk, if set (tests), runs after each saved seeding chunk.
@@ -175,6 +180,7 @@ func (r *Replicator) waitForWork(ctx context.Context, c Core, next time.Time, de
 // held-back one falls due (zero if none).
 func (r *Replicator) Drain(ctx context.Context, c Core) (time.Time, error) {
 	defer func() {
+		r.passDone()
 		if f := r.Applied; f != nil {
 			f()
 		}
@@ -215,5 +221,26 @@ func (r *Replicator) Drain(ctx context.Context, c Core) (time.Time, error) {
 			return next, nil
 		}
 		after = queued[len(queued)-1].Key
+	}
+}
+
+// nextPass returns a channel closed when the drain pass after this call
+// ends.
+func (r *Replicator) nextPass() <-chan struct{} {
+	r.passMu.Lock()
+	defer r.passMu.Unlock()
+	if r.pass == nil {
+		r.pass = make(chan struct{})
+	}
+	return r.pass
+}
+
+// passDone ends a drain pass for those waiting on nextPass.
+func (r *Replicator) passDone() {
+	r.passMu.Lock()
+	defer r.passMu.Unlock()
+	if r.pass != nil {
+		close(r.pass)
+		r.pass = nil
 	}
 }
