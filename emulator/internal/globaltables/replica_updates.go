@@ -116,7 +116,7 @@ func Prechecks(self string, m *Membership, streamOn bool, in *api.UpdateTableInp
 		region, update := "", false
 		switch {
 		case r.Disassociate != nil:
-			continue // CheckDisassociation's
+			continue // its Region is CheckDisassociation's to check
 		case r.Create != nil:
 			region = *r.Create.RegionName
 		case r.Update != nil:
