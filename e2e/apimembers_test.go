@@ -21,10 +21,6 @@ import (
 // a member DynamoDB adds next fails TestAPIMembers until it is handled or
 // listed here with its reason.
 var unsupportedMembers = map[string]string{
-	// Replica disassociation (issue 50).
-	"dynamodb.UpdateTableInput.DisassociationProtectionEnabled": "replica disassociation: issue 50",
-	"dynamodb.ReplicationGroupUpdate.Disassociate":              "replica disassociation: issue 50",
-	"dynamodb.TableDescription.DisassociationProtectionEnabled": "replica disassociation: issue 50",
 	// Vector indexes and SearchVectors (issue 34).
 	"dynamodb.ConsumedCapacity.VectorIndexes":                     "vector search: issue 34",
 	"dynamodb.CreateTableInput.VectorIndexes":                     "vector search: issue 34",

@@ -21,13 +21,13 @@ const decreaseTimeLayout = "Monday, January 2, 2006 3:04:05 PM MST"
 
 // updateConcerns says which kinds of change an UpdateTable request carries.
 type updateConcerns struct {
-	pt, billing, stream, sse, class, dp, odt, warm, replica bool
-	gsiCreate, gsiDelete, gsiUpdate                         int
+	pt, billing, stream, sse, class, dp, dap, odt, warm, replica bool
+	gsiCreate, gsiDelete, gsiUpdate                              int
 }
 
 func (c updateConcerns) count() int {
 	n := c.gsiCreate + c.gsiDelete + c.gsiUpdate
-	for _, b := range []bool{c.pt, c.billing, c.stream, c.sse, c.class, c.dp, c.odt, c.warm, c.replica} {
+	for _, b := range []bool{c.pt, c.billing, c.stream, c.sse, c.class, c.dp, c.dap, c.odt, c.warm, c.replica} {
 		if b {
 			n++
 		}
@@ -64,6 +64,9 @@ func (e *Engine) UpdateTable(ctx context.Context, ns api.Namespace, in *api.Upda
 	t := e.lookup(tns, name, now)
 	if t == nil {
 		return nil, api.TableNotFound(name)
+	}
+	if err := globaltables.CheckDisassociation(t.Name, t.Region, &t.Membership, in, now); err != nil {
+		return nil, err
 	}
 	if t.Legacy != nil && len(in.ReplicaUpdates) > 0 {
 		// The two versions do not mix: a legacy group changes through
@@ -117,6 +120,9 @@ func (e *Engine) UpdateTable(ctx context.Context, ns api.Namespace, in *api.Upda
 	}
 	for _, rt := range u.seeds {
 		e.startSeed(rt)
+	}
+	if u.disassociating {
+		e.startDisassociation(nt)
 	}
 	for _, mi := range u.memberCreated {
 		e.startBackfill(mi.t, mi.ix)
@@ -178,6 +184,7 @@ func updateRequestRules(in *api.UpdateTableInput) (updateConcerns, error) {
 		pt: in.ProvisionedThroughput != nil, billing: in.BillingMode != nil,
 		stream: in.StreamSpecification != nil, sse: in.SSESpecification != nil,
 		class: in.TableClass != nil, dp: in.DeletionProtectionEnabled != nil,
+		dap: in.DisassociationProtectionEnabled != nil,
 		odt: in.OnDemandThroughput != nil, warm: in.WarmThroughput != nil,
 		replica: len(in.ReplicaUpdates) > 0,
 	}
@@ -230,6 +237,10 @@ func updateRequestRules(in *api.UpdateTableInput) (updateConcerns, error) {
 		return c, shape.InvalidParam("Server-Side Encryption modification must be the only operation in the request")
 	case c.class && others > 0:
 		return c, shape.InvalidParam("TableClass modification must be the only operation in the request")
+	case c.dap && others > 0:
+		// API Reference, UpdateTable: "You can't combine this change with
+		// any other change in the same UpdateTable request."
+		return c, shape.InvalidParam(globaltables.MsgProtectionAlone)
 	case c.dp && others > 0:
 		return c, shape.InvalidParam("DeletionProtection modification must be the only operation in the request")
 	case c.warm && c.gsiCreate > 0:
@@ -279,6 +290,8 @@ type tableUpdate struct {
 	others  map[string]*tableMeta
 	dropped []*tableMeta
 	seeds   []*tableMeta
+	// disassociating: the request disassociates the table (replica_disassociate.go).
+	disassociating bool
 	// GSI changes repeated in the other members (propagateGSIs).
 	memberCreated, memberDropped []memberIndex
 }
@@ -297,7 +310,7 @@ func (u *tableUpdate) apply() error {
 	if err := u.checkIndexesSettled(); err != nil {
 		return err
 	}
-	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs, u.applyReplicas}
+	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs, u.applyReplicas, u.applyDisassociationProtection}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err

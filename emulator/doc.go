@@ -66,7 +66,8 @@
 //   - emulator/internal/globaltables: global tables, both versions: the
 //     membership each table stores (Membership: the replication group and
 //     the legacy record), the ReplicaUpdates rules and group edits, the
-//     replication applier and the seeding jobs of new replicas, and the six
+//     replication applier, the seeding jobs of new replicas and the
+//     disassociation jobs of replicas leaving their group, and the six
 //     legacy (2017.11.29) operations. Uses the engine through its Core
 //     interface (implemented here by gtCore, globaltables_core.go); imports
 //     emulator/api and emulator/av, never this package. The replication

@@ -58,6 +58,15 @@ func validateReplicaShape(v *shape.Violations, in *api.UpdateTableInput) {
 		if r.Delete != nil && r.Delete.RegionName == nil {
 			v.Null(p + ".delete.regionName")
 		}
+		if d := r.Disassociate; d != nil {
+			if d.RegionName == nil {
+				v.Null(p + ".disassociate.regionName")
+			}
+			if d.DisassociationMode == nil {
+				v.Null(p + ".disassociate.disassociationMode")
+			}
+			v.Enum(p+".disassociate.disassociationMode", d.DisassociationMode, "WAIT_FOR_REPLICATION")
+		}
 	}
 	v.Enum("multiRegionConsistency", in.MultiRegionConsistency, "EVENTUAL", "STRONG")
 	if len(in.GlobalTableWitnessUpdates) > 1 {
@@ -84,6 +93,8 @@ func (u *tableUpdate) applyReplicas() error {
 			err = u.updateReplica(r.Update)
 		case r.Delete != nil:
 			err = u.deleteReplica(*r.Delete.RegionName)
+		case r.Disassociate != nil:
+			u.disassociate() // globaltables.CheckDisassociation made sure it may
 		}
 		if err != nil {
 			return err

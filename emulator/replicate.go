@@ -227,12 +227,7 @@ func (wb *writeBatch) stageReplication(c *itemChange) error {
 		return nil // nothing changed, nothing to replicate
 	}
 	t, now := c.Table, wb.e.now()
-	var targets []*replicaMeta
-	for _, r := range t.Group {
-		if r.Region != t.Region && !r.Deleting {
-			targets = append(targets, r)
-		}
-	}
+	targets := t.Targets(t.Region)
 	if len(targets) == 0 {
 		return nil
 	}

@@ -210,6 +210,13 @@ func Describe(s *TableSpec) string {
 	if len(s.Replicas) > 0 {
 		fmt.Fprintf(&b, "  replicas:   %s\n", strings.Join(s.Replicas, ", "))
 	}
+	if p := s.DisassociationProtection; p != nil {
+		state := "enabled"
+		if !*p {
+			state = "disabled"
+		}
+		fmt.Fprintf(&b, "  protection: disassociation protection %s\n", state)
+	}
 	if im := s.Import; im != nil && im.S3BucketSource != nil {
 		fmt.Fprintf(&b, "  import:     %s from s3://%s/%s (%s)\n", str(im.InputFormat), str(im.S3BucketSource.S3Bucket),
 			derefOr(im.S3BucketSource.S3KeyPrefix, ""), derefOr(im.InputCompressionType, "NONE"))

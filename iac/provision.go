@@ -110,6 +110,7 @@ func ProvisionWith(ctx context.Context, eng *emulator.Engine, specs []TableSpec,
 	}
 	if done == len(specs) {
 		linkLegacyGlobals(ctx, eng, specs, &diags)
+		setDisassociationProtection(ctx, eng, specs, outcomes, &diags)
 	}
 	if done < len(specs) {
 		// Interrupted: report only the tables dealt with, in spec order.

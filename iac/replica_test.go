@@ -2,6 +2,7 @@ package iac
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,5 +117,80 @@ Resources:
 				}
 			}
 		})
+	}
+}
+
+// TestReplicaDisassociationProtection: CloudFormation's
+// Replicas[].DisassociationProtectionEnabled is each replica's protection
+// (on when left out); a reload with the same value changes nothing, one
+// with another value updates that replica.
+func TestReplicaDisassociationProtection(t *testing.T) {
+	tmpl := func(protect string) string {
+		return `
+Resources:
+  G:
+    Type: AWS::DynamoDB::GlobalTable
+    Properties:
+      TableName: guarded
+      BillingMode: PAY_PER_REQUEST
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      Replicas:
+        - Region: us-east-1
+        - Region: eu-west-1
+          DisassociationProtectionEnabled: ` + protect + `
+`
+	}
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"t.yaml": tmpl("false")})
+	eng := newEngine(t)
+	opts := Options{StackRegion: "us-east-1", DefaultRegion: "us-east-1", Getenv: noEnv}
+	ctx := context.Background()
+	account := ""
+	provision := func() []Outcome {
+		t.Helper()
+		specs := mustLoad(t, []string{dir}, opts)
+		account = specs[0].Account
+		outs, d := ProvisionWith(ctx, eng, specs, ProvisionOptions{})
+		if len(d.Errs()) > 0 {
+			t.Fatal(diagText(d))
+		}
+		return outs
+	}
+	protection := func(region string) string {
+		t.Helper()
+		out, err := eng.DescribeTable(ctx, api.Namespace{Account: account, Region: region}, &api.DescribeTableInput{TableName: spec.Str("guarded")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := out.Table.DisassociationProtectionEnabled; p != nil {
+			return map[bool]string{true: "true", false: "false"}[*p]
+		}
+		return "<absent>"
+	}
+	for _, s := range mustLoad(t, []string{dir}, opts) {
+		want := map[bool]string{true: "disassociation protection disabled", false: ""}[s.Region == "eu-west-1"]
+		if got := Describe(&s); want != "" && !strings.Contains(got, want) || want == "" && strings.Contains(got, "disassociation") {
+			t.Errorf("validate's description of %s:\n%s", s.Region, got)
+		}
+	}
+	provision()
+	if h, r := protection("us-east-1"), protection("eu-west-1"); h != "true" || r != "false" {
+		t.Fatalf("after loading: us-east-1 %s, eu-west-1 %s; want true, false", h, r)
+	}
+	for _, o := range provision() {
+		if o.Action != Unchanged {
+			t.Errorf("reload: %s in %s %s", o.Spec.Name(), o.Spec.Region, o.Action)
+		}
+	}
+	write(t, dir, map[string]string{"t.yaml": tmpl("true")})
+	for _, o := range provision() {
+		if want := map[bool]string{true: Updated, false: Unchanged}[o.Spec.Region == "eu-west-1"]; o.Action != want {
+			t.Errorf("reload with protection on: %s in %s %s, want %s", o.Spec.Name(), o.Spec.Region, o.Action, want)
+		}
+	}
+	if r := protection("eu-west-1"); r != "true" {
+		t.Errorf("eu-west-1 after the reload: %s, want true", r)
 	}
 }

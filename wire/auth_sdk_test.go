@@ -62,6 +62,12 @@ users:
     arn: arn:aws:iam::111111111111:user/team/gina
     policies:
       - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:GetItem","Resource":"*","Condition":{"ForAllValues:StringEquals":{"dynamodb:LeadingKeys":["${aws:username}"]}}}]}'
+  - accessKeyId: AKIAHANK
+    secretAccessKey: hank-secret
+    account: "111111111111"
+    arn: arn:aws:iam::111111111111:user/hank
+    policies:
+      - '{"Statement":[{"Effect":"Allow","Action":"dynamodb:UpdateTable","Resource":"*"}]}'
   - accessKeyId: AKIABOB
     secretAccessKey: bob-secret
     account: "222222222222"

@@ -34,6 +34,11 @@ type resourceNames struct {
 	// ResourcePolicy of CreateTable, which then needs
 	// dynamodb:PutResourcePolicy too.
 	ResourcePolicy *string `json:"ResourcePolicy"`
+	// ReplicaUpdates of UpdateTable: a Disassociate needs
+	// dynamodb:DisassociateTableReplica on the table too.
+	ReplicaUpdates []struct {
+		Disassociate json.RawMessage `json:"Disassociate"`
+	} `json:"ReplicaUpdates"`
 }
 
 // authorizeOp authorizes an operation the engine does not: its action is
@@ -65,6 +70,16 @@ func (h *handler) authorizeOp(ctx context.Context, ns api.Namespace, op string, 
 	}
 	if op == "CreateTable" && rn.ResourcePolicy != nil {
 		return h.eng.Authorize(ctx, ns, "dynamodb:PutResourcePolicy", target, "")
+	}
+	if op == "UpdateTable" {
+		// API Reference, UpdateTable: disassociating the local replica
+		// takes dynamodb:UpdateTable and dynamodb:DisassociateTableReplica
+		// on it.
+		for _, r := range rn.ReplicaUpdates {
+			if len(r.Disassociate) > 0 && string(r.Disassociate) != "null" {
+				return h.eng.Authorize(ctx, ns, "dynamodb:DisassociateTableReplica", target, "")
+			}
+		}
 	}
 	return nil
 }

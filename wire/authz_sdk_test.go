@@ -3,6 +3,7 @@ package wire_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -311,4 +312,40 @@ func TestAuthzPartiQL(t *testing.T) {
 	_, err := carol.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
 		{Statement: aws.String(`UPDATE "Shared" SET v = 1 WHERE pk = 'a'`)}}})
 	wantDenied(t, err, denied("dynamodb:PartiQLUpdate"))
+}
+
+// Disassociating the local replica takes dynamodb:UpdateTable and
+// dynamodb:DisassociateTableReplica on it (API Reference, UpdateTable);
+// its protection only dynamodb:UpdateTable.
+func TestAuthzDisassociateTableReplica(t *testing.T) {
+	s, _ := authServer(t)
+	ctx := context.Background()
+	alice := s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))
+	aliceEU := s.ClientWith("eu-west-1", static("AKIAALICE", "alice-secret"))
+	hankEU := s.ClientWith("eu-west-1", static("AKIAHANK", "hank-secret"))
+	createKV(t, alice, "Geo")
+	if _, err := alice.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Geo"),
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String("eu-west-1")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		d, err := aliceEU.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Geo")})
+		if err == nil && d.Table.TableStatus == types.TableStatusActive {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica not ACTIVE: %v", err)
+		}
+	}
+	if _, err := hankEU.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("Geo"), DisassociationProtectionEnabled: aws.Bool(false)}); err != nil {
+		t.Fatalf("hank turning protection off: %v", err)
+	}
+	dis := &dynamodb.UpdateTableInput{TableName: aws.String("Geo"), ReplicaUpdates: []types.ReplicationGroupUpdate{{Disassociate: &types.DisassociateReplicationGroupMemberAction{
+		RegionName: aws.String("eu-west-1"), DisassociationMode: types.DisassociationModeWaitForReplication}}}}
+	_, err := hankEU.UpdateTable(ctx, dis)
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/hank is not authorized to perform: dynamodb:DisassociateTableReplica on resource: "+
+		"arn:aws:dynamodb:eu-west-1:111111111111:table/Geo because no identity-based policy allows the dynamodb:DisassociateTableReplica action")
+	if _, err := aliceEU.UpdateTable(ctx, dis); err != nil {
+		t.Fatalf("alice: %v", err)
+	}
 }

@@ -253,10 +253,13 @@ type TableDescription struct {
 	SSEDescription            *SSEDescription                   `json:"SSEDescription,omitempty"`
 	TableClassSummary         *TableClassSummary                `json:"TableClassSummary,omitempty"`
 	DeletionProtectionEnabled bool                              `json:"DeletionProtectionEnabled"`
-	OnDemandThroughput        *OnDemandThroughputDescription    `json:"OnDemandThroughput,omitempty"`
-	WarmThroughput            *TableWarmThroughputDescription   `json:"WarmThroughput,omitempty"`
-	MultiRegionConsistency    string                            `json:"MultiRegionConsistency,omitempty"`
-	RestoreSummary            *RestoreSummary                   `json:"RestoreSummary,omitempty"`
+	// DisassociationProtectionEnabled is set for a replica of a global
+	// table version 2019.11.21 only.
+	DisassociationProtectionEnabled *bool                           `json:"DisassociationProtectionEnabled,omitempty"`
+	OnDemandThroughput              *OnDemandThroughputDescription  `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput                  *TableWarmThroughputDescription `json:"WarmThroughput,omitempty"`
+	MultiRegionConsistency          string                          `json:"MultiRegionConsistency,omitempty"`
+	RestoreSummary                  *RestoreSummary                 `json:"RestoreSummary,omitempty"`
 }
 
 // DescribeTableInput is DescribeTable's request.
@@ -321,6 +324,18 @@ type ReplicationGroupUpdate struct {
 	Create *ReplicationGroupMemberAction       `json:"Create,omitempty"`
 	Update *ReplicationGroupMemberAction       `json:"Update,omitempty"`
 	Delete *DeleteReplicationGroupMemberAction `json:"Delete,omitempty"`
+	// Disassociate keeps the local replica as a single-Region table; it
+	// must be the only entry of ReplicaUpdates.
+	Disassociate *DisassociateReplicationGroupMemberAction `json:"Disassociate,omitempty"`
+}
+
+// DisassociateReplicationGroupMemberAction is ReplicaUpdates' Disassociate:
+// the local replica (RegionName is the Region the request is sent to)
+// leaves its global table once what is queued for it is delivered
+// (DisassociationMode WAIT_FOR_REPLICATION, the only mode).
+type DisassociateReplicationGroupMemberAction struct {
+	RegionName         *string `json:"RegionName,omitempty"`
+	DisassociationMode *string `json:"DisassociationMode,omitempty"`
 }
 
 // ReplicationGroupMemberAction is a replica Create or Update (the model's
@@ -356,20 +371,23 @@ type GlobalTableWitnessGroupUpdate struct {
 
 // UpdateTableInput is UpdateTable's request.
 type UpdateTableInput struct {
-	TableName                   *string                         `json:"TableName,omitempty"`
-	AttributeDefinitions        []AttributeDefinition           `json:"AttributeDefinitions,omitempty"`
-	BillingMode                 *string                         `json:"BillingMode,omitempty"`
-	ProvisionedThroughput       *ProvisionedThroughput          `json:"ProvisionedThroughput,omitempty"`
-	OnDemandThroughput          *OnDemandThroughput             `json:"OnDemandThroughput,omitempty"`
-	WarmThroughput              *WarmThroughput                 `json:"WarmThroughput,omitempty"`
-	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate    `json:"GlobalSecondaryIndexUpdates,omitempty"`
-	StreamSpecification         *StreamSpecification            `json:"StreamSpecification,omitempty"`
-	SSESpecification            *SSESpecification               `json:"SSESpecification,omitempty"`
-	ReplicaUpdates              []ReplicationGroupUpdate        `json:"ReplicaUpdates,omitempty"`
-	TableClass                  *string                         `json:"TableClass,omitempty"`
-	DeletionProtectionEnabled   *bool                           `json:"DeletionProtectionEnabled,omitempty"`
-	MultiRegionConsistency      *string                         `json:"MultiRegionConsistency,omitempty"`
-	GlobalTableWitnessUpdates   []GlobalTableWitnessGroupUpdate `json:"GlobalTableWitnessUpdates,omitempty"`
+	TableName                   *string                      `json:"TableName,omitempty"`
+	AttributeDefinitions        []AttributeDefinition        `json:"AttributeDefinitions,omitempty"`
+	BillingMode                 *string                      `json:"BillingMode,omitempty"`
+	ProvisionedThroughput       *ProvisionedThroughput       `json:"ProvisionedThroughput,omitempty"`
+	OnDemandThroughput          *OnDemandThroughput          `json:"OnDemandThroughput,omitempty"`
+	WarmThroughput              *WarmThroughput              `json:"WarmThroughput,omitempty"`
+	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitempty"`
+	StreamSpecification         *StreamSpecification         `json:"StreamSpecification,omitempty"`
+	SSESpecification            *SSESpecification            `json:"SSESpecification,omitempty"`
+	ReplicaUpdates              []ReplicationGroupUpdate     `json:"ReplicaUpdates,omitempty"`
+	TableClass                  *string                      `json:"TableClass,omitempty"`
+	DeletionProtectionEnabled   *bool                        `json:"DeletionProtectionEnabled,omitempty"`
+	// DisassociationProtectionEnabled is the local replica's protection
+	// against Disassociate; alone in its request.
+	DisassociationProtectionEnabled *bool                           `json:"DisassociationProtectionEnabled,omitempty"`
+	MultiRegionConsistency          *string                         `json:"MultiRegionConsistency,omitempty"`
+	GlobalTableWitnessUpdates       []GlobalTableWitnessGroupUpdate `json:"GlobalTableWitnessUpdates,omitempty"`
 }
 
 // UpdateTableOutput is UpdateTable's response.

@@ -202,6 +202,9 @@ func (s *stack) globalReplica(d *decoder, r *resource, rep *node, base *spec.Tab
 		sp.PITR = d.pitr(n)
 	}
 	rc.DeletionProtectionEnabled = d.boolean(rep.get("DeletionProtectionEnabled"), "DeletionProtectionEnabled")
+	if len(regions) > 1 {
+		sp.DisassociationProtection = d.boolean(rep.get("DisassociationProtectionEnabled"), "DisassociationProtectionEnabled")
+	}
 	rc.TableClass = d.str(rep.get("TableClass"), "TableClass")
 	rc.Tags = d.tags(rep.get("Tags"))
 	if sh.sseEnabled != nil {
@@ -224,7 +227,11 @@ func (s *stack) globalReplica(d *decoder, r *resource, rep *node, base *spec.Tab
 		sp.At("KinesisStreamSpecification", n.pos)
 	}
 	sp.ConfirmRemoveSelf = true
-	d.ignored(rep, "ContributorInsightsSpecification", "DisassociationProtectionEnabled")
+	d.ignored(rep, "ContributorInsightsSpecification")
+	if len(regions) <= 1 {
+		// A table without replicas has no disassociation protection.
+		d.ignored(rep, "DisassociationProtectionEnabled")
+	}
 	return sp, true
 }
 

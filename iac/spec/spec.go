@@ -55,6 +55,11 @@ type TableSpec struct {
 	// Replicas lists the Regions of the global table this table belongs
 	// to, its own included; empty for a single-Region table.
 	Replicas []string
+	// DisassociationProtection, when set, is the replica's disassociation
+	// protection (CloudFormation GlobalTable Replicas[].
+	// DisassociationProtectionEnabled), set with UpdateTable once the
+	// global table has its replicas; nil leaves the service's default (on).
+	DisassociationProtection *bool
 	// LegacyGlobal is the global table version 2017.11.29 (legacy) this
 	// table is a member of (Terraform aws_dynamodb_global_table), shared
 	// by its members' specs; nil for none.

@@ -86,6 +86,14 @@ type Core interface {
 	// FinishSeed clears the Seeding flag of rt's entry in every member and
 	// drops the cursor, in one batch; ErrTableGone if rt has been deleted.
 	FinishSeed(rt *Table) error
+
+	// DisassociatingTables is every replica, not being deleted, whose own
+	// group entry is Disassociating.
+	DisassociatingTables() []*Table
+	// FinishDisassociation removes rt's entry from every member's group
+	// and drops rt's (Membership.FinishDisassociating), in one batch;
+	// ErrTableGone if rt has been deleted.
+	FinishDisassociation(rt *Table) error
 }
 
 // Table is what global tables read of a table. The engine builds it from

@@ -9,9 +9,11 @@
 //     the group (RequestRules, Prechecks, CheckOverrides) and the group
 //     changes they make (Join, AddReplica, SetOverrides, Leave);
 //   - the replication applier (Replicator: it drains the replicas'
-//     outboxes, holding entries back for Options.ReplicationDelay) and the
-//     seeding jobs of new replicas (StartSeed, ResumeSeeds), with the queued
-//     change's stored form (Entry);
+//     outboxes, holding entries back for Options.ReplicationDelay), the
+//     seeding jobs of new replicas (StartSeed, ResumeSeeds) and the
+//     disassociation jobs of replicas leaving their group (Disassociate:
+//     CheckDisassociation, StartDisassociation, ResumeDisassociations), with
+//     the queued change's stored form (Entry);
 //   - the six operations of legacy global tables (CreateGlobalTable,
 //     DescribeGlobalTable, UpdateGlobalTable, ListGlobalTables,
 //     Describe/UpdateGlobalTableSettings) and the aws:rep:* attributes a

@@ -68,6 +68,17 @@ type Replica struct {
 	UpdatingUntil time.Time `json:"updatingUntil,omitzero"`
 	Deleting      bool      `json:"deleting,omitempty"`
 	DeletingUntil time.Time `json:"deletingUntil,omitzero"`
+	// Disassociating is set from the accepted Disassociate of this replica
+	// (at DisassociatingSince) until the disassociation job removes the
+	// entry: changes are no longer queued to nor from it, and what was
+	// queued is delivered first (disassociate.go).
+	Disassociating      bool      `json:"disassociating,omitempty"`
+	DisassociatingSince time.Time `json:"disassociatingSince,omitzero"`
+	// Unprotected is set when the replica's disassociation protection is
+	// off: protection is on by default (API Reference, TableDescription:
+	// DisassociationProtectionEnabled), so a group stored before it
+	// existed, or a new replica, is protected.
+	Unprotected bool `json:"disassocUnprotected,omitempty"`
 }
 
 // GSIOverride is a replica's OnDemandThroughputOverride of one GSI.
@@ -83,7 +94,7 @@ func (r *Replica) Status(now time.Time) string {
 		return statusDeleting
 	case r.Seeding, now.Before(r.CreatingUntil):
 		return statusCreating
-	case now.Before(r.UpdatingUntil):
+	case r.Disassociating, now.Before(r.UpdatingUntil):
 		return statusUpdating
 	}
 	return statusActive
@@ -137,8 +148,9 @@ func (m *Membership) Member(region string) *Replica {
 }
 
 // GroupStatus is the status the group imposes on its member in Region
-// self: CREATING while it is being seeded, UPDATING while another member
-// is created or deleted, "" otherwise.
+// self: CREATING while it is being seeded, UPDATING while it or another
+// member is disassociated, or another member is created or deleted, ""
+// otherwise.
 func (m *Membership) GroupStatus(self string, now time.Time) string {
 	if m.Legacy != nil {
 		return "" // a legacy group has a status of its own
@@ -149,16 +161,40 @@ func (m *Membership) GroupStatus(self string, now time.Time) string {
 			if r.Seeding {
 				return statusCreating
 			}
+			if r.Disassociating {
+				busy = statusUpdating
+			}
 			continue
 		}
 		if r.Gone(now) {
 			continue
 		}
-		if s := r.Status(now); s == statusCreating || s == statusDeleting {
+		if s := r.Status(now); s == statusCreating || s == statusDeleting || r.Disassociating {
 			busy = statusUpdating
 		}
 	}
 	return busy
+}
+
+// Targets returns the members a local write of the member in Region self
+// queues its change for: none while self is being disassociated, and
+// never one being deleted or disassociated (replication stops both ways
+// when the Disassociate is accepted; what was queued before is still
+// delivered).
+func (m *Membership) Targets(self string) []*Replica {
+	var out []*Replica
+	for _, r := range m.Group {
+		if r.Region == self {
+			if r.Disassociating {
+				return nil
+			}
+			continue
+		}
+		if !r.Deleting && !r.Disassociating {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // CloneGroup deep-copies a group.
@@ -186,6 +222,8 @@ func DescribeReplicas(d *api.TableDescription, account, self, name string, m *Me
 		return // a legacy group is described by DescribeGlobalTable
 	}
 	d.GlobalTableVersion = globalTableVersion
+	own := m.Member(self)
+	d.DisassociationProtectionEnabled = ref(own == nil || !own.Unprotected)
 	for _, r := range others {
 		ns := api.Namespace{Account: account, Region: r.Region}
 		rd := api.ReplicaDescription{

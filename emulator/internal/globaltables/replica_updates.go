@@ -30,15 +30,25 @@ const (
 	MsgWitnessNeedsStrong      = "MultiRegionConsistency must be set as STRONG when GlobalTableWitnessUpdates parameter is present"
 )
 
+// The messages of the disassociation checks. The documentation names the
+// refusals and their type (ValidationException) but not their text: these
+// are ExtendDB's, worded as the service words its neighbours
+// (docs/differences.md, "Global tables").
+const (
+	MsgDisassociateAlone     = "Disassociate must be the only replica update in the request"
+	MsgDisassociateProtected = "Replica cannot be disassociated as it is currently protected against disassociation. Disable disassociation protection first."
+	MsgProtectionAlone       = "DisassociationProtection modification must be the only operation in the request"
+)
+
 // RequestRules applies the ReplicaUpdates checks that need no table: one
 // action per entry, and multi-Region strong consistency, which is not
 // emulated (docs/differences.md) and is refused after DynamoDB's own checks
 // of its shape.
 func RequestRules(in *api.UpdateTableInput) error {
-	creates := 0
+	creates, disassociates := 0, 0
 	for _, r := range in.ReplicaUpdates {
 		n := 0
-		for _, set := range []bool{r.Create != nil, r.Update != nil, r.Delete != nil} {
+		for _, set := range []bool{r.Create != nil, r.Update != nil, r.Delete != nil, r.Disassociate != nil} {
 			if set {
 				n++
 			}
@@ -52,6 +62,14 @@ func RequestRules(in *api.UpdateTableInput) error {
 		if r.Create != nil {
 			creates++
 		}
+		if r.Disassociate != nil {
+			disassociates++
+		}
+	}
+	if disassociates > 0 && len(in.ReplicaUpdates) > 1 {
+		// API Reference, UpdateTable: "The Disassociate action must be
+		// the only replica update in the request."
+		return shape.InvalidParam(MsgDisassociateAlone)
 	}
 	strong := in.MultiRegionConsistency != nil && *in.MultiRegionConsistency == "STRONG"
 	if len(in.GlobalTableWitnessUpdates) > 0 && !strong {
@@ -97,6 +115,8 @@ func Prechecks(self string, m *Membership, streamOn bool, in *api.UpdateTableInp
 	for _, r := range in.ReplicaUpdates {
 		region, update := "", false
 		switch {
+		case r.Disassociate != nil:
+			continue // its Region is CheckDisassociation's to check
 		case r.Create != nil:
 			region = *r.Create.RegionName
 		case r.Update != nil:
@@ -246,5 +266,59 @@ func (m *Membership) Leave(self string, r *Replica, now time.Time, delay time.Du
 	m.Group = kept
 	if len(m.Replicas(self, now)) == 0 && m.Legacy == nil {
 		m.Group = nil // a legacy group of one is still a global table
+	}
+}
+
+// Disassociates reports whether the request disassociates the local
+// replica.
+func Disassociates(in *api.UpdateTableInput) bool {
+	return len(in.ReplicaUpdates) == 1 && in.ReplicaUpdates[0].Disassociate != nil
+}
+
+// CheckDisassociation applies the rules of a Disassociate and of
+// DisassociationProtectionEnabled that read the table, name in Region
+// self with membership m (Developer Guide, "Disassociating a global table
+// replica"; API Reference, UpdateTable): the request is sent to the
+// replica's own Region; only a replica of a global table version
+// 2019.11.21 has the setting and can leave (multi-Region strong
+// consistency, the other kind it excludes, is not emulated); a protected
+// replica stays.
+func CheckDisassociation(name, self string, m *Membership, in *api.UpdateTableInput, now time.Time) error {
+	dis := Disassociates(in)
+	if !dis && in.DisassociationProtectionEnabled == nil {
+		return nil
+	}
+	if dis {
+		if region := *in.ReplicaUpdates[0].Disassociate.RegionName; region != self {
+			return api.Validation("Disassociate can only be requested in the Region of the replica: send the request for Region %s to that Region, this request was sent to %s.", region, self)
+		}
+	}
+	if m.Legacy != nil {
+		return api.Validation("Table %s is a replica of a global table version %s: replica disassociation is supported for global tables version %s only.", name, LegacyVersion, globalTableVersion)
+	}
+	own := m.Member(self)
+	if own == nil || len(m.Replicas(self, now)) == 0 {
+		return api.Validation("Table %s is not a replica of a global table version %s.", name, globalTableVersion)
+	}
+	if dis && !own.Unprotected {
+		return api.Validation(MsgDisassociateProtected)
+	}
+	return nil
+}
+
+// SetProtection records the disassociation protection of the member in
+// Region self.
+func (m *Membership) SetProtection(self string, on bool) {
+	if own := m.Member(self); own != nil {
+		own.Unprotected = !on
+	}
+}
+
+// StartDisassociating marks the member in Region self as being
+// disassociated from now: replication to and from it stops; the
+// disassociation job (Replicator.StartDisassociation) completes it.
+func (m *Membership) StartDisassociating(self string, now time.Time) {
+	if own := m.Member(self); own != nil {
+		own.Disassociating, own.DisassociatingSince = true, now
 	}
 }

@@ -26,6 +26,7 @@ package globaltables
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/internal/jobs"
@@ -70,7 +71,13 @@ type Replicator struct {
 	// tests can wait for them alone). Stop stops both, Start restarts them.
 	applier jobs.Group
 	seeds   jobs.Group
-	wake    chan struct{}
+	// disassoc runs the disassociation jobs (disassociate.go).
+	disassoc jobs.Group
+	// passMu guards pass, closed and replaced at the end of every drain
+	// pass: the disassociation jobs wait on it.
+	passMu sync.Mutex
+	pass   chan struct{}
+	wake   chan struct{}
 	// Applied, if set (tests), is called after each drain pass.
 	Applied func()
 	// AfterSeedChunk, if set (tests), runs after each saved seeding chunk.
@@ -78,13 +85,16 @@ type Replicator struct {
 }
 
 // Start starts the applier and resumes the seeding job of every replica
-// left seeding.
+// left seeding and the disassociation job of every replica left
+// disassociating.
 func (r *Replicator) Start(c Core) {
 	r.applier.Restart()
 	r.seeds.Restart()
+	r.disassoc.Restart()
 	r.wake = make(chan struct{}, 1)
 	r.applier.Go(func(ctx context.Context) { r.apply(ctx, c) })
 	r.ResumeSeeds(c)
+	r.ResumeDisassociations(c)
 }
 
 // Stop stops the applier and the seeding jobs and waits for them; they
@@ -92,8 +102,10 @@ func (r *Replicator) Start(c Core) {
 func (r *Replicator) Stop() {
 	r.applier.Cancel()
 	r.seeds.Cancel()
+	r.disassoc.Cancel()
 	r.applier.Wait()
 	r.seeds.Wait()
+	r.disassoc.Wait()
 }
 
 // Wake tells the applier that a write queued work.
@@ -168,6 +180,7 @@ func (r *Replicator) waitForWork(ctx context.Context, c Core, next time.Time, de
 // held-back one falls due (zero if none).
 func (r *Replicator) Drain(ctx context.Context, c Core) (time.Time, error) {
 	defer func() {
+		r.passDone()
 		if f := r.Applied; f != nil {
 			f()
 		}
@@ -208,5 +221,26 @@ func (r *Replicator) Drain(ctx context.Context, c Core) (time.Time, error) {
 			return next, nil
 		}
 		after = queued[len(queued)-1].Key
+	}
+}
+
+// nextPass returns a channel closed when the drain pass after this call
+// ends.
+func (r *Replicator) nextPass() <-chan struct{} {
+	r.passMu.Lock()
+	defer r.passMu.Unlock()
+	if r.pass == nil {
+		r.pass = make(chan struct{})
+	}
+	return r.pass
+}
+
+// passDone ends a drain pass for those waiting on nextPass.
+func (r *Replicator) passDone() {
+	r.passMu.Lock()
+	defer r.passMu.Unlock()
+	if r.pass != nil {
+		close(r.pass)
+		r.pass = nil
 	}
 }
