@@ -26,6 +26,7 @@ import (
 
 // TestCLI builds the extenddb binary once and runs it as a user would.
 func TestCLI(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	if runtime.GOOS == "windows" {
 		t.Skip("signals are POSIX")
 	}

@@ -23,6 +23,7 @@ import (
 // transaction is all or nothing, and that an index is either CREATING or
 // complete. It stays well under 90 s.
 func TestCrashRecovery(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	if runtime.GOOS == "windows" {
 		t.Skip("signals are POSIX")
 	}

@@ -19,6 +19,7 @@ import (
 // --replication-delay): after the restart the disassociation resumes,
 // delivers the change and completes (issue 50).
 func TestDisassociateSurvivesSIGKILL(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	if runtime.GOOS == "windows" {
 		t.Skip("signals are POSIX")
 	}

@@ -27,6 +27,7 @@ import (
 // writes succeed again without a restart; and SIGTERM on a full disk ends
 // the process without a panic or a hang.
 func TestFullDisk(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -723,6 +723,7 @@ func itNoThrottle() testserver.Option {
 }
 
 func TestItemsConcurrentAdd(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	s := itServer(t, itNoThrottle())
 	c := s.Client
 	workers, each := 32, 1000

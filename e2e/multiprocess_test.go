@@ -588,6 +588,7 @@ func waitTableGone(t *testing.T, cl *dynamodb.Client, table string, within time.
 // service runs `extenddb serve` with flags the binary has, on a store URL,
 // published on loopback only.
 func TestClusterComposeFile(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -77,6 +77,7 @@ func readmeEnv(t *testing.T, extra ...string) []string {
 // through EXTENDDB_ADDR and substituted for 8000 in the client commands), so
 // the test runs beside anything on 8000.
 func TestREADME(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	if runtime.GOOS == "windows" {
 		t.Skip("the README's commands are POSIX shell")
 	}

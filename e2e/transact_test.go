@@ -540,6 +540,7 @@ func throttledRead(err error) bool {
 // total, and the two accounts of each twin pair, which some transfers
 // move between while counting on both, always show the same count.
 func TestTransactConcurrentTransfers(t *testing.T) {
+	t.Parallel() // slow and self-contained: overlaps the other slow ones
 	transfers := 10000
 	if testing.Short() {
 		transfers = 2000
