@@ -16,11 +16,13 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
 )
 
 func TestValidateExamples(t *testing.T) {
 	code, out, errOut := run(t, "validate", "../../examples/terraform/multi-region", "--stack-account", "123456789012",
+		"--access-key-account", "AKIADR0000000000=222222222222",
 		"../../examples/cloudformation/orders-stack.yaml", "--stack-name", "shop", "--param", "Stage=prod")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, errOut)
@@ -39,8 +41,58 @@ func TestValidateExamples(t *testing.T) {
 			t.Errorf("validate output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errOut, "main.tf:205:1: info: aws_sqs_queue.events") {
+	if !strings.Contains(errOut, "main.tf:206:1: info: aws_sqs_queue.events") {
 		t.Errorf("informational lines go to stderr: %q", errOut)
+	}
+}
+
+// TestValidateAccountFlags: validate takes serve's account flags and shows
+// each provider's tables in the account serve resolves the provider's
+// access key to; a key whose account allowed_account_ids does not list is
+// an error, as terraform apply refuses it (issue 37).
+func TestValidateAccountFlags(t *testing.T) {
+	dir := t.TempDir()
+	table := func(provider, name string) string {
+		return "resource \"aws_dynamodb_table\" \"" + name + "\" {\n  provider = aws." + provider + "\n  name = \"" + name +
+			"\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key = \"id\"\n  attribute {\n    name = \"id\"\n    type = \"S\"\n  }\n}\n"
+	}
+	tf := `provider "aws" {
+  alias               = "prod"
+  region              = "eu-west-1"
+  access_key          = "AKIAPROD00000000"
+  allowed_account_ids = ["111111111111"]
+}
+provider "aws" {
+  alias      = "dev"
+  region     = "us-west-2"
+  access_key = "AKIADEV000000000"
+}
+provider "aws" {
+  alias      = "own"
+  region     = "ap-south-1"
+  access_key = "444444444444"
+}
+` + table("prod", "Orders") + table("dev", "Scratch") + table("own", "Own")
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "validate", dir, "--access-key-account", "AKIAPROD00000000=111111111111", "--account-per-access-key")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	dev := wire.DerivedAccount("AKIADEV000000000")
+	for _, want := range []string{
+		"account 111111111111, Region eu-west-1:\n  table Orders\n    arn:        arn:aws:dynamodb:eu-west-1:111111111111:table/Orders\n",
+		"account " + dev + ", Region us-west-2:\n  table Scratch\n",
+		"account 444444444444, Region ap-south-1:\n  table Own\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = run(t, "validate", dir, "--default-account", "333333333333")
+	if code != 1 || !strings.Contains(errOut, "main.tf:5:25: provider aws.prod: AWS account ID not allowed: 333333333333 is the account of its access key AKIAPROD00000000") {
+		t.Errorf("an unmapped key of a provider with allowed_account_ids: exit %d, stderr:\n%s\nstdout:\n%s", code, errOut, out)
 	}
 }
 
@@ -90,21 +142,30 @@ func TestValidateDiagnostics(t *testing.T) {
 
 func TestServeLoad(t *testing.T) {
 	addr, logs, stop, done := startServe(t, "--in-memory", "--load", "../../examples/terraform/multi-region",
-		"--access-key-account", "AKPROD=111111111111")
+		"--access-key-account", "AKPROD=111111111111", "--access-key-account", "AKIADR0000000000=222222222222")
 	defer func() {
 		stop()
 		<-done
 	}()
-	cl := dynamodb.New(dynamodb.Options{
-		Region: "eu-west-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
-		Credentials: credentials.NewStaticCredentialsProvider("AKPROD", "secret", ""),
-	})
-	out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
-	if err != nil {
-		t.Fatalf("DescribeTable: %v\n%s", err, logs.String())
-	}
-	if got := aws.ToString(out.Table.TableArn); got != "arn:aws:dynamodb:eu-west-1:111111111111:table/orders" {
-		t.Errorf("ARN %s", got)
+	// The prod provider's key is 111111111111 (that account), the dr
+	// provider's AKIADR0000000000 (mapped): each table is where a client
+	// with that provider's key, or another key of its account, finds it.
+	for _, c := range []struct{ key, region, arn string }{
+		{"AKPROD", "eu-west-1", "arn:aws:dynamodb:eu-west-1:111111111111:table/orders"},
+		{"111111111111", "eu-west-1", "arn:aws:dynamodb:eu-west-1:111111111111:table/orders"},
+		{"AKIADR0000000000", "us-east-1", "arn:aws:dynamodb:us-east-1:222222222222:table/orders"},
+	} {
+		cl := dynamodb.New(dynamodb.Options{
+			Region: c.region, BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+			Credentials: credentials.NewStaticCredentialsProvider(c.key, "secret", ""),
+		})
+		out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+		if err != nil {
+			t.Fatalf("DescribeTable with key %s: %v\n%s", c.key, err, logs.String())
+		}
+		if got := aws.ToString(out.Table.TableArn); got != c.arn {
+			t.Errorf("key %s: ARN %s, want %s", c.key, got, c.arn)
+		}
 	}
 	if !strings.Contains(logs.String(), `"message":"provisioned"`) {
 		t.Errorf("no provisioning log:\n%s", logs.String())

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
@@ -209,8 +210,16 @@ type Options struct {
 	StackAccount string
 	Exports      map[string]string
 
+	// AccessKeyAccounts and AccountPerAccessKey are serve's
+	// --access-key-account and --account-per-access-key. With
+	// DefaultAccount they are the rule (package accounts) that resolves a
+	// Terraform provider's access key to an account exactly as the server
+	// resolves a request signed with that key (KeyAccount).
+	AccessKeyAccounts   map[string]string
+	AccountPerAccessKey bool
+
 	// Getenv reads the environment (TF_VAR_*, AWS_REGION,
-	// AWS_DEFAULT_REGION). Nil means os.LookupEnv.
+	// AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID). Nil means os.LookupEnv.
 	Getenv func(string) (string, bool)
 }
 
@@ -228,6 +237,13 @@ func (o *Options) Account() string {
 		return o.DefaultAccount
 	}
 	return DefaultAccount
+}
+
+// KeyAccount is the account of a request signed with accessKeyID on a
+// server started with these options' account flags: the single rule of
+// package accounts, the wire's own.
+func (o *Options) KeyAccount(accessKeyID string) string {
+	return accounts.Rule{Default: o.Account(), Keys: o.AccessKeyAccounts, PerKey: o.AccountPerAccessKey}.Account(accessKeyID)
 }
 
 // Region returns the Region from AWS_REGION, AWS_DEFAULT_REGION,
@@ -248,7 +264,7 @@ func (o *Options) Region() string {
 // Fallbacks when neither the definitions nor the options name an account
 // or Region.
 const (
-	DefaultAccount = "000000000000"
+	DefaultAccount = accounts.Default
 	DefaultRegion  = "us-east-1"
 )
 
