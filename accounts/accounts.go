@@ -23,23 +23,44 @@ type Rule struct {
 	PerKey bool
 }
 
+// By says which part of a Rule placed a key.
+type By int
+
+// The parts of a Rule, in the order they are tried.
+const (
+	// ByKey: the key is a 12-digit account ID, and is that account.
+	ByKey By = iota
+	// ByMap: Rule.Keys maps the key.
+	ByMap
+	// ByPerKey: Rule.PerKey derived the account from the key.
+	ByPerKey
+	// ByDefault: no other part placed the key.
+	ByDefault
+)
+
 // Account is the account of accessKeyID: the key itself when it is a
 // 12-digit account ID, then Keys, then (with PerKey) Derived, then the
 // default. An empty key is in the default account.
 func (r Rule) Account(accessKeyID string) string {
+	a, _ := r.Resolve(accessKeyID)
+	return a
+}
+
+// Resolve is Account, and which part of the rule gave it.
+func (r Rule) Resolve(accessKeyID string) (string, By) {
 	if IsID(accessKeyID) {
-		return accessKeyID
+		return accessKeyID, ByKey
 	}
 	if a, ok := r.Keys[accessKeyID]; ok && a != "" {
-		return a
+		return a, ByMap
 	}
 	if r.PerKey && accessKeyID != "" {
-		return Derived(accessKeyID)
+		return Derived(accessKeyID), ByPerKey
 	}
 	if r.Default != "" {
-		return r.Default
+		return r.Default, ByDefault
 	}
-	return Default
+	return Default, ByDefault
 }
 
 // Derived is the account an access key ID gets under Rule.PerKey: 12

@@ -24,6 +24,11 @@ func TestAccount(t *testing.T) {
 			t.Errorf("%s: Account(%q) = %s, want %s", c.name, c.key, got, c.want)
 		}
 	}
+	for key, want := range map[string]By{"123456789012": ByKey, "AKIAPROD00000000": ByMap, "other": ByPerKey, "": ByDefault} {
+		if _, by := (Rule{Keys: keys, PerKey: true}).Resolve(key); by != want {
+			t.Errorf("Resolve(%q) by %d, want %d", key, by, want)
+		}
+	}
 	if d := Derived("test"); !IsID(d) || d == Derived("other") {
 		t.Errorf("Derived(test) = %s: want 12 digits, distinct per key", d)
 	}

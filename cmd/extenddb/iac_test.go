@@ -85,6 +85,10 @@ provider "aws" {
 		"account 111111111111, Region eu-west-1:\n  table Orders\n    arn:        arn:aws:dynamodb:eu-west-1:111111111111:table/Orders\n",
 		"account " + dev + ", Region us-west-2:\n  table Scratch\n",
 		"account 444444444444, Region ap-south-1:\n  table Own\n",
+		// Each table says its account and Region, and why that account.
+		"    account:    111111111111, Region eu-west-1 (provider aws.prod, access_key AKIAPROD00000000: --access-key-account)\n",
+		"    account:    " + dev + ", Region us-west-2 (provider aws.dev, access_key AKIADEV000000000: --account-per-access-key)\n",
+		"    account:    444444444444, Region ap-south-1 (provider aws.own, access_key 444444444444: a 12-digit key is that account)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, out)

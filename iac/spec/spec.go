@@ -19,6 +19,9 @@ type TableSpec struct {
 	// Source names the declaration: "aws_dynamodb_table.orders[0]",
 	// "module.users.aws_dynamodb_table.this", "Resources.Orders".
 	Source string
+	// AccountFrom, when set, says how Account was chosen: "provider
+	// aws.dr: access key AKIADR0000000000, --access-key-account".
+	AccountFrom string
 	// Create is exactly what CreateTable receives, so a declared table is
 	// validated by the engine's own rules.
 	Create api.CreateTableInput
@@ -240,10 +243,19 @@ func (o *Options) Account() string {
 }
 
 // KeyAccount is the account of a request signed with accessKeyID on a
-// server started with these options' account flags: the single rule of
-// package accounts, the wire's own.
-func (o *Options) KeyAccount(accessKeyID string) string {
-	return accounts.Rule{Default: o.Account(), Keys: o.AccessKeyAccounts, PerKey: o.AccountPerAccessKey}.Account(accessKeyID)
+// server started with these options' account flags (the single rule of
+// package accounts, the wire's own), and the flag that placed it.
+func (o *Options) KeyAccount(accessKeyID string) (account, by string) {
+	a, why := accounts.Rule{Default: o.Account(), Keys: o.AccessKeyAccounts, PerKey: o.AccountPerAccessKey}.Resolve(accessKeyID)
+	switch why {
+	case accounts.ByKey:
+		return a, "a 12-digit key is that account"
+	case accounts.ByMap:
+		return a, "--access-key-account"
+	case accounts.ByPerKey:
+		return a, "--account-per-access-key"
+	}
+	return a, "--default-account"
 }
 
 // Region returns the Region from AWS_REGION, AWS_DEFAULT_REGION,

@@ -51,6 +51,7 @@ func (l *loader) module(dir string) (*module, spec.Diagnostics) {
 // providerCfg is an evaluated provider "aws" block.
 type providerCfg struct {
 	account     string
+	accountFrom string // how account was chosen (spec.TableSpec.AccountFrom)
 	region      string
 	defaultTags map[string]string
 }

@@ -61,8 +61,16 @@ func (in *instance) providers(ctx *hcl.EvalContext, diags *spec.Diagnostics) map
 	if out["aws"] == nil {
 		// An implicit default provider: the Region of the environment and
 		// options, the account of the environment's access key.
+		p := &providerCfg{region: in.l.opts.Region()}
 		key, _ := in.l.opts.Env("AWS_ACCESS_KEY_ID")
-		out["aws"] = &providerCfg{region: in.l.opts.Region(), account: in.l.opts.KeyAccount(key)}
+		var by string
+		p.account, by = in.l.opts.KeyAccount(key)
+		if key != "" {
+			p.accountFrom = "default provider, AWS_ACCESS_KEY_ID " + key + ": " + by
+		} else {
+			p.accountFrom = "default provider, no access key: " + by
+		}
+		out["aws"] = p
 	}
 	return out
 }
@@ -90,13 +98,20 @@ func (in *instance) providerAccount(p *providerCfg, name string, r *reader, attr
 	switch {
 	case roleAccount != "":
 		p.account, how = roleAccount, "the account of its assume_role role_arn"
+		p.accountFrom = "provider " + name + ": the account of its assume_role role_arn"
 	case accessKey != "":
-		p.account, how = opts.KeyAccount(accessKey), fmt.Sprintf("the account of its access key %s (%s)", accessKey, from)
+		var by string
+		p.account, by = opts.KeyAccount(accessKey)
+		how = fmt.Sprintf("the account of its access key %s (%s)", accessKey, from)
+		p.accountFrom = fmt.Sprintf("provider %s, %s %s: %s", name, from, accessKey, by)
 	case len(allowed) > 0:
 		p.account = allowed[0]
+		p.accountFrom = "provider " + name + ", no access key: the first of allowed_account_ids"
 		return
 	default:
-		p.account = opts.KeyAccount("")
+		var by string
+		p.account, by = opts.KeyAccount("")
+		p.accountFrom = "provider " + name + ", no access key: " + by
 		return
 	}
 	fix := ""

@@ -67,6 +67,40 @@ func TestProviderAccount(t *testing.T) {
 	}
 }
 
+// TestProviderAccountFrom: each table says how its account was chosen, for
+// validate to show.
+func TestProviderAccountFrom(t *testing.T) {
+	files := map[string]string{"main.tf": `
+provider "aws" {
+  alias  = "p"
+  region = "eu-west-1"
+  assume_role {
+    role_arn = "arn:aws:iam::666666666666:role/deploy"
+  }
+}
+provider "aws" {
+  alias               = "q"
+  region              = "eu-west-2"
+  allowed_account_ids = ["777777777777"]
+}
+provider "aws" {
+  region = "eu-west-3"
+}
+` + providerTable +
+		strings.NewReplacer("aws.p", "aws.q", `"t"`, `"q"`).Replace(providerTable) +
+		strings.NewReplacer("  provider     = aws.p\n", "", `"t"`, `"d"`).Replace(providerTable)}
+	specs := load(t, files, spec.Options{DefaultAccount: "888888888888"})
+	for region, want := range map[string]string{
+		"eu-west-1": "provider aws.p: the account of its assume_role role_arn",
+		"eu-west-2": "provider aws.q, no access key: the first of allowed_account_ids",
+		"eu-west-3": "provider aws, no access key: --default-account",
+	} {
+		if got := byName(t, specs, "Orders", region).AccountFrom; got != want {
+			t.Errorf("%s: AccountFrom %q, want %q", region, got, want)
+		}
+	}
+}
+
 // TestImplicitProviderAccount: without a provider block, tables are in the
 // account of the environment's access key, as the provider's would be.
 func TestImplicitProviderAccount(t *testing.T) {
