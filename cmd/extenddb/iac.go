@@ -19,6 +19,7 @@ import (
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/progress"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
 )
 
@@ -295,11 +296,16 @@ func printSpecs(w io.Writer, specs []iac.TableSpec) {
 // provisionLoads loads serve's --load paths, checks them, and provisions
 // them into eng before the server accepts requests, then logs what it did
 // per account and Region. Diagnostics are logged; an error stops the server
-// from starting (a key change is a warning: the table is kept).
-func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) ([]iac.TableSpec, error) {
+// from starting (a key change is a warning: the table is kept). creds,
+// when set (--auth=sigv4), place Terraform providers' keys as the server
+// places requests signed with them.
+func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, creds *wire.Credentials, log zerolog.Logger) ([]iac.TableSpec, error) {
 	opts, err := cfg.iac.options(cfg.accountRule(), cfg.defaultRegion, cfg.iac.getenv)
 	if err != nil {
 		return nil, err
+	}
+	if creds != nil {
+		opts.CredentialsAccount = creds.KeyAccount
 	}
 	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, logTo(log),
 		iac.ProvisionOptions{Progress: logProgress(log, "dry run: "), ProgressEvery: cfg.iac.progressEvery})

@@ -176,6 +176,70 @@ func TestServeLoad(t *testing.T) {
 	}
 }
 
+// TestServeLoadSigV4: under --auth=sigv4 a provider's key is in the account
+// the credentials file gives it (even a 12-digit key), as the server places
+// requests signed with it; a key the file does not list is an error, since
+// the server would refuse terraform apply's requests (issue 37).
+func TestServeLoadSigV4(t *testing.T) {
+	dir := t.TempDir()
+	creds := filepath.Join(dir, "creds.yaml")
+	allow := `, policies: [{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "dynamodb:*", "Resource": "*"}]}]`
+	if err := os.WriteFile(creds, []byte("users:\n  - {accessKeyId: AKIDA, secretAccessKey: s, account: \"111111111111\""+allow+"}\n"+
+		"  - {accessKeyId: \"222222222222\", secretAccessKey: s, account: \"333333333333\""+allow+"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := filepath.Join(dir, "tf")
+	write := func(keys ...string) {
+		text := ""
+		for i, k := range keys {
+			text += fmt.Sprintf(`provider "aws" {
+  alias      = "p%[1]d"
+  region     = "eu-west-1"
+  access_key = %[2]q
+}
+resource "aws_dynamodb_table" "t%[1]d" {
+  provider     = aws.p%[1]d
+  name         = "tbl%[1]d"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`, i, k)
+		}
+		if err := os.MkdirAll(tf, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("AKIDA", "222222222222", "AKIDUNKNOWN")
+	code, _, errOut := run(t, "serve", "--in-memory", "--addr", "127.0.0.1:0", "--auth=sigv4", "--credentials", creds, "--load", tf)
+	if code != 1 || !strings.Contains(errOut, "main.tf:34:17: provider aws.p2: access key AKIDUNKNOWN (access_key) is not a key of --credentials") {
+		t.Errorf("a key --credentials does not list: exit %d\n%s", code, errOut)
+	}
+	write("AKIDA", "222222222222")
+	addr, logs, stop, done := startServe(t, "--in-memory", "--auth=sigv4", "--credentials", creds, "--load", tf)
+	defer func() { stop(); <-done }()
+	for _, c := range []struct{ key, table, arn string }{
+		{"AKIDA", "tbl0", "arn:aws:dynamodb:eu-west-1:111111111111:table/tbl0"},
+		{"222222222222", "tbl1", "arn:aws:dynamodb:eu-west-1:333333333333:table/tbl1"},
+	} {
+		cl := dynamodb.New(dynamodb.Options{Region: "eu-west-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+			Credentials: credentials.NewStaticCredentialsProvider(c.key, "s", "")})
+		out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(c.table)})
+		if err != nil {
+			t.Fatalf("key %s: DescribeTable %s: %v\n%s", c.key, c.table, err, logs.String())
+		}
+		if got := aws.ToString(out.Table.TableArn); got != c.arn {
+			t.Errorf("key %s: ARN %s, want %s", c.key, got, c.arn)
+		}
+	}
+}
+
 func TestServeLoadBrokenProvisionsNothing(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`
@@ -367,7 +431,7 @@ resource "aws_dynamodb_table_item" "i%[1]d" {
 	cfg.iac.loads = stringList{dir}
 	cfg.iac.progressEvery = -1
 	var logs bytes.Buffer
-	if _, err := provisionLoads(context.Background(), eng, cfg, zerolog.New(&logs)); err != nil {
+	if _, err := provisionLoads(context.Background(), eng, cfg, nil, zerolog.New(&logs)); err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
 	var got []string

@@ -527,15 +527,15 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			err = errors.Join(err, fmt.Errorf("closing engine: %w", cerr))
 		}
 	}()
-	var loaded []iac.TableSpec
-	if len(cfg.iac.loads) > 0 {
-		if loaded, err = provisionLoads(ctx, eng, cfg, log); err != nil {
-			return err
-		}
-	}
 	var creds *wire.Credentials
 	if cfg.auth == "sigv4" {
 		if creds, err = wire.LoadCredentials(cfg.credentials); err != nil {
+			return err
+		}
+	}
+	var loaded []iac.TableSpec
+	if len(cfg.iac.loads) > 0 {
+		if loaded, err = provisionLoads(ctx, eng, cfg, creds, log); err != nil {
 			return err
 		}
 	}

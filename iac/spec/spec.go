@@ -220,6 +220,12 @@ type Options struct {
 	// resolves a request signed with that key (KeyAccount).
 	AccessKeyAccounts   map[string]string
 	AccountPerAccessKey bool
+	// CredentialsAccount, when set, is serve's --auth=sigv4 with
+	// --credentials: the server then knows only the file's keys, each in
+	// the account the file gives it, and refuses any other. It replaces
+	// the rule above for a provider's key; a key it does not know is an
+	// error (terraform apply would be refused).
+	CredentialsAccount func(accessKeyID string) (account string, ok bool)
 
 	// Getenv reads the environment (TF_VAR_*, AWS_REGION,
 	// AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID). Nil means os.LookupEnv.
@@ -244,8 +250,22 @@ func (o *Options) Account() string {
 
 // KeyAccount is the account of a request signed with accessKeyID on a
 // server started with these options' account flags (the single rule of
-// package accounts, the wire's own), and the flag that placed it.
-func (o *Options) KeyAccount(accessKeyID string) (account, by string) {
+// package accounts, the wire's own; CredentialsAccount under
+// --auth=sigv4), and the flag that placed it. known is false for a key
+// CredentialsAccount does not know: the server refuses it, and account is
+// the default account.
+func (o *Options) KeyAccount(accessKeyID string) (account, by string, known bool) {
+	if o.CredentialsAccount != nil && accessKeyID != "" {
+		if a, ok := o.CredentialsAccount(accessKeyID); ok {
+			return a, "--credentials", true
+		}
+		return o.Account(), "--default-account", false
+	}
+	a, by := o.ruleAccount(accessKeyID)
+	return a, by, true
+}
+
+func (o *Options) ruleAccount(accessKeyID string) (account, by string) {
 	a, why := accounts.Rule{Default: o.Account(), Keys: o.AccessKeyAccounts, PerKey: o.AccountPerAccessKey}.Resolve(accessKeyID)
 	switch why {
 	case accounts.ByKey:

@@ -52,7 +52,7 @@ func (in *instance) providers(ctx *hcl.EvalContext, diags *spec.Diagnostics) map
 		if alias := r.str(c.Attributes, "alias"); alias != nil {
 			key = "aws." + *alias
 		}
-		in.providerAccount(p, key, r, c.Attributes, roleAccount)
+		in.providerAccount(p, key, r, c.Attributes, roleAccount, spec.PosFromHCL(&b.DefRange))
 		if _, dup := out[key]; dup && in.inherited[key] == nil {
 			diags.Errorf(spec.PosFromHCL(&b.DefRange), "Duplicate provider configuration: a provider configuration for %q was already given", key)
 		}
@@ -64,7 +64,7 @@ func (in *instance) providers(ctx *hcl.EvalContext, diags *spec.Diagnostics) map
 		p := &providerCfg{region: in.l.opts.Region()}
 		key, _ := in.l.opts.Env("AWS_ACCESS_KEY_ID")
 		var by string
-		p.account, by = in.l.opts.KeyAccount(key)
+		p.account, by, _ = in.l.opts.KeyAccount(key)
 		if key != "" {
 			p.accountFrom = "default provider, AWS_ACCESS_KEY_ID " + key + ": " + by
 		} else {
@@ -85,7 +85,7 @@ func (in *instance) providers(ctx *hcl.EvalContext, diags *spec.Diagnostics) map
 // provider checks them against STS GetCallerIdentity. A provider that names
 // no key and no role cannot be resolved: it is in the first of
 // allowed_account_ids, else the default account.
-func (in *instance) providerAccount(p *providerCfg, name string, r *reader, attrs hcl.Attributes, roleAccount string) {
+func (in *instance) providerAccount(p *providerCfg, name string, r *reader, attrs hcl.Attributes, roleAccount string, block spec.Pos) {
 	opts := in.l.opts
 	accessKey, from := "", ""
 	if v := r.str(attrs, "access_key"); v != nil && *v != "" {
@@ -101,7 +101,15 @@ func (in *instance) providerAccount(p *providerCfg, name string, r *reader, attr
 		p.accountFrom = "provider " + name + ": the account of its assume_role role_arn"
 	case accessKey != "":
 		var by string
-		p.account, by = opts.KeyAccount(accessKey)
+		var known bool
+		p.account, by, known = opts.KeyAccount(accessKey)
+		if !known {
+			pos := block
+			if a := attrs["access_key"]; a != nil && from == "access_key" {
+				pos = spec.PosFromHCL(a.Expr.StartRange().Ptr())
+			}
+			r.diags.Errorf(pos, "provider %s: access key %s (%s) is not a key of --credentials: under --auth=sigv4 the server refuses requests signed with it, so terraform apply would fail", name, accessKey, from)
+		}
 		how = fmt.Sprintf("the account of its access key %s (%s)", accessKey, from)
 		p.accountFrom = fmt.Sprintf("provider %s, %s %s: %s", name, from, accessKey, by)
 	case len(allowed) > 0:
@@ -110,7 +118,7 @@ func (in *instance) providerAccount(p *providerCfg, name string, r *reader, attr
 		return
 	default:
 		var by string
-		p.account, by = opts.KeyAccount("")
+		p.account, by, _ = opts.KeyAccount("")
 		p.accountFrom = "provider " + name + ", no access key: " + by
 		return
 	}

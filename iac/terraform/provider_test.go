@@ -50,6 +50,8 @@ func TestProviderAccount(t *testing.T) {
   allowed_account_ids = ["999999999999", "111111111111"]`, mapped, "111111111111"},
 		{"no key: the first allowed account", `allowed_account_ids = ["777777777777"]`, spec.Options{}, "777777777777"},
 		{"no key, no allowed accounts: the default account", ``, spec.Options{DefaultAccount: "888888888888"}, "888888888888"},
+		{"--auth=sigv4: the credentials file's account, even of a 12-digit key", `access_key = "222222222222"`,
+			spec.Options{CredentialsAccount: func(k string) (string, bool) { return "333333333333", k == "222222222222" }}, "333333333333"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			files := map[string]string{
