@@ -24,6 +24,9 @@ func iacServer(t *testing.T, paths []string, opts iac.Options, accounts ...strin
 	for _, a := range accounts {
 		so = append(so, testserver.WithAccessKeyAccount("AK"+a, a))
 	}
+	for k, a := range opts.AccessKeyAccounts {
+		so = append(so, testserver.WithAccessKeyAccount(k, a))
+	}
 	s := testserver.New(t, so...)
 	opts.Getenv = noEnv
 	specs, diags := iac.Load(paths, opts)
@@ -93,8 +96,14 @@ func pitrOf(t *testing.T, c *dynamodb.Client, name string) string {
 	return string(out.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus)
 }
 
+// drKey is the --access-key-account mapping examples/terraform/multi-region's
+// README serves it with.
+var drKey = map[string]string{"AKIADR0000000000": "222222222222"}
+
 func TestIaCExampleTerraformMultiRegion(t *testing.T) {
-	s := iacServer(t, []string{"../examples/terraform/multi-region"}, iac.Options{}, "111111111111", "222222222222")
+	// The dr provider's key is mapped as its README says to serve it:
+	// --access-key-account AKIADR0000000000=222222222222.
+	s := iacServer(t, []string{"../examples/terraform/multi-region"}, iac.Options{AccessKeyAccounts: drKey}, "111111111111", "222222222222")
 	for _, c := range []struct {
 		region, account, stage string
 		pitr                   string
@@ -319,7 +328,7 @@ func TestIaCExampleSAM(t *testing.T) {
 // TestIaCReloadKeepsData: loading the same definitions again, as a restart
 // with --load does, changes nothing and keeps every item.
 func TestIaCReloadKeepsData(t *testing.T) {
-	s := iacServer(t, []string{"../examples/terraform/multi-region"}, iac.Options{}, "111111111111")
+	s := iacServer(t, []string{"../examples/terraform/multi-region"}, iac.Options{AccessKeyAccounts: drKey}, "111111111111")
 	cl := s.ClientFor("eu-west-1", "AK111111111111")
 	ctx := context.Background()
 	if _, err := cl.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("orders"), Item: map[string]types.AttributeValue{
@@ -327,7 +336,7 @@ func TestIaCReloadKeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Restart()
-	specs, diags := iac.Load([]string{"../examples/terraform/multi-region"}, iac.Options{Getenv: noEnv})
+	specs, diags := iac.Load([]string{"../examples/terraform/multi-region"}, iac.Options{AccessKeyAccounts: drKey, Getenv: noEnv})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

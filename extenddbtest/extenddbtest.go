@@ -62,10 +62,26 @@ func WithDefaultAccount(account string) Option {
 	return func(o *options) { o.wire.DefaultAccount, o.load.DefaultAccount = account, account }
 }
 
-// WithAccountPerAccessKey gives every access key that is not 12 digits an
-// account of its own, as `serve --account-per-access-key` does.
+// WithAccountPerAccessKey gives every access key that is not 12 digits (or
+// mapped by WithAccessKeyAccount) an account of its own, as `serve
+// --account-per-access-key` does; WithLoad's Terraform providers resolve
+// their access keys the same way.
 func WithAccountPerAccessKey() Option {
-	return func(o *options) { o.wire.AccountPerAccessKey = true }
+	return func(o *options) { o.wire.AccountPerAccessKey, o.load.AccountPerAccessKey = true, true }
+}
+
+// WithAccessKeyAccount maps an access key ID to a 12-digit account, as
+// `serve --access-key-account KEY=ACCOUNT` does: requests signed with the
+// key act in account, and so do the tables WithLoad provisions through a
+// Terraform provider with that access_key. Repeatable.
+func WithAccessKeyAccount(accessKeyID, account string) Option {
+	return func(o *options) {
+		if o.wire.AccessKeyAccounts == nil {
+			o.wire.AccessKeyAccounts = map[string]string{}
+		}
+		o.wire.AccessKeyAccounts[accessKeyID] = account
+		o.load.AccessKeyAccounts = o.wire.AccessKeyAccounts
+	}
 }
 
 // WithDataDir keeps the data in dir (for example t.TempDir()) instead of in

@@ -89,6 +89,57 @@ resource "aws_dynamodb_table" "t" {
 	}
 }
 
+// TestStartWithLoadAccounts: WithLoad provisions each Terraform provider's
+// tables in the account its access key is on this server (a 12-digit key,
+// WithAccessKeyAccount, WithAccountPerAccessKey), so a client with the
+// provider's key finds them, as after terraform apply (issue 37).
+func TestStartWithLoadAccounts(t *testing.T) {
+	dir := t.TempDir()
+	tf := ""
+	for _, p := range [][2]string{{"prod", "AKIAPROD00000000"}, {"own", "222222222222"}, {"dev", "AKIADEV000000000"}} {
+		tf += fmt.Sprintf(`provider "aws" {
+  alias      = %[1]q
+  region     = "eu-west-1"
+  access_key = %[2]q
+}
+resource "aws_dynamodb_table" %[1]q {
+  provider     = aws.%[1]s
+  name         = %[1]q
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`, p[0], p[1])
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := []extenddbtest.Option{extenddbtest.WithLoad(dir), extenddbtest.WithRegion("eu-west-1"),
+		extenddbtest.WithAccessKeyAccount("AKIAPROD00000000", "111111111111"), extenddbtest.WithAccountPerAccessKey()}
+	for _, c := range []struct{ key, table, account string }{
+		{"AKIAPROD00000000", "prod", "111111111111"},
+		{"222222222222", "own", "222222222222"},
+		{"AKIADEV000000000", "dev", ""},
+	} {
+		srv := extenddbtest.Start(t, append(opts, extenddbtest.WithAccessKey(c.key))...)
+		out, err := srv.DynamoDB().ListTables(t.Context(), &dynamodb.ListTablesInput{})
+		if err != nil || len(out.TableNames) != 1 || out.TableNames[0] != c.table {
+			t.Errorf("key %s sees tables %v (%v), want [%s]", c.key, out.TableNames, err, c.table)
+			continue
+		}
+		d, err := srv.DynamoDB().DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(c.table)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.account != "" && aws.ToString(d.Table.TableArn) != "arn:aws:dynamodb:eu-west-1:"+c.account+":table/"+c.table {
+			t.Errorf("key %s: ARN %s, want account %s", c.key, aws.ToString(d.Table.TableArn), c.account)
+		}
+	}
+}
+
 // failingT records Fatalf instead of stopping the test, to check that a bad
 // definition fails the caller's test with its diagnostic.
 type failingT struct {

@@ -148,6 +148,11 @@ func Describe(s *TableSpec) string {
 	fmt.Fprintf(&b, "table %s\n", s.Name())
 	fmt.Fprintf(&b, "  arn:        %s\n", s.ARN())
 	fmt.Fprintf(&b, "  declared:   %s (%s)\n", s.Pos, s.Source)
+	if s.AccountFrom != "" {
+		fmt.Fprintf(&b, "  account:    %s, Region %s (%s)\n", s.Account, s.Region, s.AccountFrom)
+	} else {
+		fmt.Fprintf(&b, "  account:    %s, Region %s\n", s.Account, s.Region)
+	}
 	fmt.Fprintf(&b, "  keys:       %s\n", keys(c.KeySchema, c.AttributeDefinitions))
 	billing := "PROVISIONED"
 	if c.BillingMode != nil {

@@ -235,6 +235,17 @@ func randomString(n int, alphabet string) string {
 	return string(b)
 }
 
+// KeyAccount is the account of a long-term access key of the credentials
+// file: under --auth=sigv4 the account every request signed with it acts
+// in. ok is false for a key the file does not list, which the server
+// refuses (`serve --load` resolves Terraform providers' keys with it).
+func (c *Credentials) KeyAccount(accessKeyID string) (account string, ok bool) {
+	if u := c.users[accessKeyID]; u != nil {
+		return u.Account, true
+	}
+	return "", false
+}
+
 // lookup finds the identity of an access key at now. expired reports
 // temporary credentials past their expiry.
 func (c *Credentials) lookup(accessKeyID string) (id *Identity, expired bool) {

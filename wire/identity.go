@@ -1,18 +1,16 @@
 package wire
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator/api"
 )
 
 // Defaults of Options.
 const (
-	DefaultAccount = "000000000000"
+	DefaultAccount = accounts.Default
 	DefaultRegion  = "us-east-1"
 )
 
@@ -117,41 +115,25 @@ func requestScope(r *http.Request) credentialScope {
 }
 
 // isAccountID reports whether s is a 12-digit AWS account ID.
-func isAccountID(s string) bool {
-	if len(s) != 12 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isAccountID(s string) bool { return accounts.IsID(s) }
 
-// resolveAccount maps an access key ID to its account: a key that is itself
-// a 12-digit account ID is that account, then the configured map, then (with
+// resolveAccount maps an access key ID to its account by the one rule
+// (package accounts) the IaC loaders use too: a key that is itself a
+// 12-digit account ID is that account, then the configured map, then (with
 // AccountPerAccessKey) the key's derived account, then the default.
 func (o *Options) resolveAccount(accessKeyID string) string {
-	if isAccountID(accessKeyID) {
-		return accessKeyID
-	}
-	if a, ok := o.AccessKeyAccounts[accessKeyID]; ok && a != "" {
-		return a
-	}
-	if o.AccountPerAccessKey && accessKeyID != "" {
-		return DerivedAccount(accessKeyID)
-	}
-	return o.DefaultAccount
+	return o.AccountRule().Account(accessKeyID)
+}
+
+// AccountRule is the rule these options resolve access keys with; `serve
+// --load` hands the same rule to the loaders.
+func (o *Options) AccountRule() accounts.Rule {
+	return accounts.Rule{Default: o.DefaultAccount, Keys: o.AccessKeyAccounts, PerKey: o.AccountPerAccessKey}
 }
 
 // DerivedAccount is the account an access key ID gets under
-// Options.AccountPerAccessKey: 12 digits from a hash of the key, so the same
-// key finds the same data after a restart.
-func DerivedAccount(accessKeyID string) string {
-	sum := sha256.Sum256([]byte(accessKeyID))
-	return fmt.Sprintf("%012d", binary.BigEndian.Uint64(sum[:8])%1_000_000_000_000)
-}
+// Options.AccountPerAccessKey (accounts.Derived).
+func DerivedAccount(accessKeyID string) string { return accounts.Derived(accessKeyID) }
 
 // namespace returns the (account, Region) of a request with scope cs.
 func (o *Options) namespace(cs credentialScope) api.Namespace {

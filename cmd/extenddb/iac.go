@@ -12,12 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/iac/cloudformation"
 	"github.com/extenddb/extenddb/iac/spec"
 	"github.com/extenddb/extenddb/pebblestore"
 	"github.com/extenddb/extenddb/progress"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
 )
 
@@ -78,7 +80,9 @@ func (c *iacConfig) validate() error {
 	return nil
 }
 
-func (c *iacConfig) options(account, region string, getenv func(string) string) (iac.Options, error) {
+// options are the loaders' options: rule resolves Terraform providers'
+// access keys to accounts as the server resolves requests' keys.
+func (c *iacConfig) options(rule accounts.Rule, region string, getenv func(string) string) (iac.Options, error) {
 	exports := map[string]string{}
 	for _, f := range c.exportsFiles {
 		m, err := cloudformation.ReadExports(f)
@@ -91,7 +95,8 @@ func (c *iacConfig) options(account, region string, getenv func(string) string) 
 	}
 	return iac.Options{
 		Exports:        exports,
-		DefaultAccount: account, DefaultRegion: region,
+		DefaultAccount: rule.Default, DefaultRegion: region,
+		AccessKeyAccounts: rule.Keys, AccountPerAccessKey: rule.PerKey,
 		Vars: c.vars, VarFiles: c.varFiles,
 		Params: c.params, ParamFiles: c.paramFiles,
 		StackName: c.stackName, StackRegion: c.stackRegion, StackAccount: c.stackAccount,
@@ -291,11 +296,16 @@ func printSpecs(w io.Writer, specs []iac.TableSpec) {
 // provisionLoads loads serve's --load paths, checks them, and provisions
 // them into eng before the server accepts requests, then logs what it did
 // per account and Region. Diagnostics are logged; an error stops the server
-// from starting (a key change is a warning: the table is kept).
-func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, log zerolog.Logger) ([]iac.TableSpec, error) {
-	opts, err := cfg.iac.options(cfg.defaultAccount, cfg.defaultRegion, cfg.iac.getenv)
+// from starting (a key change is a warning: the table is kept). creds,
+// when set (--auth=sigv4), place Terraform providers' keys as the server
+// places requests signed with them.
+func provisionLoads(ctx context.Context, eng *emulator.Engine, cfg serveConfig, creds *wire.Credentials, log zerolog.Logger) ([]iac.TableSpec, error) {
+	opts, err := cfg.iac.options(cfg.accountRule(), cfg.defaultRegion, cfg.iac.getenv)
 	if err != nil {
 		return nil, err
+	}
+	if creds != nil {
+		opts.CredentialsAccount = creds.KeyAccount
 	}
 	specs, err := loadAndCheck(ctx, cfg.iac.loads, opts, logTo(log),
 		iac.ProvisionOptions{Progress: logProgress(log, "dry run: "), ProgressEvery: cfg.iac.progressEvery})

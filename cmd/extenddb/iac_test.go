@@ -16,11 +16,13 @@ import (
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/rs/zerolog"
 )
 
 func TestValidateExamples(t *testing.T) {
 	code, out, errOut := run(t, "validate", "../../examples/terraform/multi-region", "--stack-account", "123456789012",
+		"--access-key-account", "AKIADR0000000000=222222222222",
 		"../../examples/cloudformation/orders-stack.yaml", "--stack-name", "shop", "--param", "Stage=prod")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, errOut)
@@ -39,8 +41,62 @@ func TestValidateExamples(t *testing.T) {
 			t.Errorf("validate output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errOut, "main.tf:205:1: info: aws_sqs_queue.events") {
+	if !strings.Contains(errOut, "main.tf:206:1: info: aws_sqs_queue.events") {
 		t.Errorf("informational lines go to stderr: %q", errOut)
+	}
+}
+
+// TestValidateAccountFlags: validate takes serve's account flags and shows
+// each provider's tables in the account serve resolves the provider's
+// access key to; a key whose account allowed_account_ids does not list is
+// an error, as terraform apply refuses it (issue 37).
+func TestValidateAccountFlags(t *testing.T) {
+	dir := t.TempDir()
+	table := func(provider, name string) string {
+		return "resource \"aws_dynamodb_table\" \"" + name + "\" {\n  provider = aws." + provider + "\n  name = \"" + name +
+			"\"\n  billing_mode = \"PAY_PER_REQUEST\"\n  hash_key = \"id\"\n  attribute {\n    name = \"id\"\n    type = \"S\"\n  }\n}\n"
+	}
+	tf := `provider "aws" {
+  alias               = "prod"
+  region              = "eu-west-1"
+  access_key          = "AKIAPROD00000000"
+  allowed_account_ids = ["111111111111"]
+}
+provider "aws" {
+  alias      = "dev"
+  region     = "us-west-2"
+  access_key = "AKIADEV000000000"
+}
+provider "aws" {
+  alias      = "own"
+  region     = "ap-south-1"
+  access_key = "444444444444"
+}
+` + table("prod", "Orders") + table("dev", "Scratch") + table("own", "Own")
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, "validate", dir, "--access-key-account", "AKIAPROD00000000=111111111111", "--account-per-access-key")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	dev := wire.DerivedAccount("AKIADEV000000000")
+	for _, want := range []string{
+		"account 111111111111, Region eu-west-1:\n  table Orders\n    arn:        arn:aws:dynamodb:eu-west-1:111111111111:table/Orders\n",
+		"account " + dev + ", Region us-west-2:\n  table Scratch\n",
+		"account 444444444444, Region ap-south-1:\n  table Own\n",
+		// Each table says its account and Region, and why that account.
+		"    account:    111111111111, Region eu-west-1 (provider aws.prod, access_key AKIAPROD00000000: --access-key-account)\n",
+		"    account:    " + dev + ", Region us-west-2 (provider aws.dev, access_key AKIADEV000000000: --account-per-access-key)\n",
+		"    account:    444444444444, Region ap-south-1 (provider aws.own, access_key 444444444444: a 12-digit key is that account)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = run(t, "validate", dir, "--default-account", "333333333333")
+	if code != 1 || !strings.Contains(errOut, "main.tf:5:25: provider aws.prod: AWS account ID not allowed: 333333333333 is the account of its access key AKIAPROD00000000") {
+		t.Errorf("an unmapped key of a provider with allowed_account_ids: exit %d, stderr:\n%s\nstdout:\n%s", code, errOut, out)
 	}
 }
 
@@ -90,24 +146,97 @@ func TestValidateDiagnostics(t *testing.T) {
 
 func TestServeLoad(t *testing.T) {
 	addr, logs, stop, done := startServe(t, "--in-memory", "--load", "../../examples/terraform/multi-region",
-		"--access-key-account", "AKPROD=111111111111")
+		"--access-key-account", "AKPROD=111111111111", "--access-key-account", "AKIADR0000000000=222222222222")
 	defer func() {
 		stop()
 		<-done
 	}()
-	cl := dynamodb.New(dynamodb.Options{
-		Region: "eu-west-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
-		Credentials: credentials.NewStaticCredentialsProvider("AKPROD", "secret", ""),
-	})
-	out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
-	if err != nil {
-		t.Fatalf("DescribeTable: %v\n%s", err, logs.String())
-	}
-	if got := aws.ToString(out.Table.TableArn); got != "arn:aws:dynamodb:eu-west-1:111111111111:table/orders" {
-		t.Errorf("ARN %s", got)
+	// The prod provider's key is 111111111111 (that account), the dr
+	// provider's AKIADR0000000000 (mapped): each table is where a client
+	// with that provider's key, or another key of its account, finds it.
+	for _, c := range []struct{ key, region, arn string }{
+		{"AKPROD", "eu-west-1", "arn:aws:dynamodb:eu-west-1:111111111111:table/orders"},
+		{"111111111111", "eu-west-1", "arn:aws:dynamodb:eu-west-1:111111111111:table/orders"},
+		{"AKIADR0000000000", "us-east-1", "arn:aws:dynamodb:us-east-1:222222222222:table/orders"},
+	} {
+		cl := dynamodb.New(dynamodb.Options{
+			Region: c.region, BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+			Credentials: credentials.NewStaticCredentialsProvider(c.key, "secret", ""),
+		})
+		out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("orders")})
+		if err != nil {
+			t.Fatalf("DescribeTable with key %s: %v\n%s", c.key, err, logs.String())
+		}
+		if got := aws.ToString(out.Table.TableArn); got != c.arn {
+			t.Errorf("key %s: ARN %s, want %s", c.key, got, c.arn)
+		}
 	}
 	if !strings.Contains(logs.String(), `"message":"provisioned"`) {
 		t.Errorf("no provisioning log:\n%s", logs.String())
+	}
+}
+
+// TestServeLoadSigV4: under --auth=sigv4 a provider's key is in the account
+// the credentials file gives it (even a 12-digit key), as the server places
+// requests signed with it; a key the file does not list is an error, since
+// the server would refuse terraform apply's requests (issue 37).
+func TestServeLoadSigV4(t *testing.T) {
+	dir := t.TempDir()
+	creds := filepath.Join(dir, "creds.yaml")
+	allow := `, policies: [{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "dynamodb:*", "Resource": "*"}]}]`
+	if err := os.WriteFile(creds, []byte("users:\n  - {accessKeyId: AKIDA, secretAccessKey: s, account: \"111111111111\""+allow+"}\n"+
+		"  - {accessKeyId: \"222222222222\", secretAccessKey: s, account: \"333333333333\""+allow+"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := filepath.Join(dir, "tf")
+	write := func(keys ...string) {
+		text := ""
+		for i, k := range keys {
+			text += fmt.Sprintf(`provider "aws" {
+  alias      = "p%[1]d"
+  region     = "eu-west-1"
+  access_key = %[2]q
+}
+resource "aws_dynamodb_table" "t%[1]d" {
+  provider     = aws.p%[1]d
+  name         = "tbl%[1]d"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+`, i, k)
+		}
+		if err := os.MkdirAll(tf, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tf, "main.tf"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("AKIDA", "222222222222", "AKIDUNKNOWN")
+	code, _, errOut := run(t, "serve", "--in-memory", "--addr", "127.0.0.1:0", "--auth=sigv4", "--credentials", creds, "--load", tf)
+	if code != 1 || !strings.Contains(errOut, "main.tf:34:17: provider aws.p2: access key AKIDUNKNOWN (access_key) is not a key of --credentials") {
+		t.Errorf("a key --credentials does not list: exit %d\n%s", code, errOut)
+	}
+	write("AKIDA", "222222222222")
+	addr, logs, stop, done := startServe(t, "--in-memory", "--auth=sigv4", "--credentials", creds, "--load", tf)
+	defer func() { stop(); <-done }()
+	for _, c := range []struct{ key, table, arn string }{
+		{"AKIDA", "tbl0", "arn:aws:dynamodb:eu-west-1:111111111111:table/tbl0"},
+		{"222222222222", "tbl1", "arn:aws:dynamodb:eu-west-1:333333333333:table/tbl1"},
+	} {
+		cl := dynamodb.New(dynamodb.Options{Region: "eu-west-1", BaseEndpoint: aws.String("http://" + addr), RetryMaxAttempts: 1,
+			Credentials: credentials.NewStaticCredentialsProvider(c.key, "s", "")})
+		out, err := cl.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(c.table)})
+		if err != nil {
+			t.Fatalf("key %s: DescribeTable %s: %v\n%s", c.key, c.table, err, logs.String())
+		}
+		if got := aws.ToString(out.Table.TableArn); got != c.arn {
+			t.Errorf("key %s: ARN %s, want %s", c.key, got, c.arn)
+		}
 	}
 }
 
@@ -302,7 +431,7 @@ resource "aws_dynamodb_table_item" "i%[1]d" {
 	cfg.iac.loads = stringList{dir}
 	cfg.iac.progressEvery = -1
 	var logs bytes.Buffer
-	if _, err := provisionLoads(context.Background(), eng, cfg, zerolog.New(&logs)); err != nil {
+	if _, err := provisionLoads(context.Background(), eng, cfg, nil, zerolog.New(&logs)); err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
 	var got []string

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/httpfront"
@@ -158,8 +159,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.lease, "lease", c.lease, "`DURATION` of the leases of a store several processes share: a dead leader's workers move to another process this long after its last renewal")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", c.shutdownTimeout, "`DURATION` to let in-flight requests finish after SIGINT/SIGTERM")
 	fs.DurationVar(&c.requestTimeout, "request-timeout", c.requestTimeout, "`DURATION` one request may run: one still running then stops and is answered 500 InternalServerError, which SDKs retry; 0 is no limit")
-	fs.Var(&c.accessKeyAccounts, "access-key-account", "map access key `AKID=ACCOUNT`; repeatable, or comma-separated")
-	fs.BoolVar(&c.accountPerKey, "account-per-access-key", c.accountPerKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
+	registerKeyFlags(fs, c.accessKeyAccounts, &c.accountPerKey)
 	fs.StringVar(&c.auth, "auth", c.auth, "`MODE` of authentication: off (any request is served, as DynamoDB Local) or sigv4 (every request must be signed with a key of --credentials and is authorized by IAM policies)")
 	fs.StringVar(&c.credentials, "credentials", c.credentials, "`FILE` (YAML or JSON) of access keys, their accounts, principals and identity policies, and the roles they may assume; needed by --auth=sigv4")
 	fs.StringVar(&c.cors, "cors", c.cors, "comma-separated `ORIGINS` browsers may call from (e.g. http://localhost:3000, or * for any); empty: no CORS")
@@ -363,6 +363,20 @@ func oneOf(s string, set ...string) bool {
 	return false
 }
 
+// registerKeyFlags declares --access-key-account and --account-per-access-key,
+// serve's rule for the account of an access key, which validate declares too
+// so that it resolves Terraform providers' keys as serve does.
+func registerKeyFlags(fs *flag.FlagSet, keys accessKeyAccounts, perKey *bool) {
+	fs.Var(keys, "access-key-account", "map access key `AKID=ACCOUNT`: requests signed with it, and the tables of Terraform providers with it, are in ACCOUNT; repeatable, or comma-separated")
+	fs.BoolVar(perKey, "account-per-access-key", *perKey, "give every access key that is not 12 digits or mapped an account of its own (derived from the key), as DynamoDB Local separates data per key")
+}
+
+// accountRule is the rule the server resolves each request's access key
+// with, handed to the loaders for Terraform providers' keys.
+func (c *serveConfig) accountRule() accounts.Rule {
+	return accounts.Rule{Default: c.defaultAccount, Keys: c.accessKeyAccounts, PerKey: c.accountPerKey}
+}
+
 // accessKeyAccounts is the --access-key-account flag: AKID → account.
 type accessKeyAccounts map[string]string
 
@@ -513,15 +527,15 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 			err = errors.Join(err, fmt.Errorf("closing engine: %w", cerr))
 		}
 	}()
-	var loaded []iac.TableSpec
-	if len(cfg.iac.loads) > 0 {
-		if loaded, err = provisionLoads(ctx, eng, cfg, log); err != nil {
-			return err
-		}
-	}
 	var creds *wire.Credentials
 	if cfg.auth == "sigv4" {
 		if creds, err = wire.LoadCredentials(cfg.credentials); err != nil {
+			return err
+		}
+	}
+	var loaded []iac.TableSpec
+	if len(cfg.iac.loads) > 0 {
+		if loaded, err = provisionLoads(ctx, eng, cfg, creds, log); err != nil {
 			return err
 		}
 	}
@@ -591,12 +605,14 @@ func backgroundOptions(engOpts *emulator.Options, cfg serveConfig) {
 
 // wireOptions is the API handler's options from cfg.
 func wireOptions(cfg serveConfig, creds *wire.Credentials, log *zerolog.Logger) wire.Options {
+	// The rule --load resolves Terraform providers' keys with (accountRule).
+	rule := cfg.accountRule()
 	wireOpts := wire.Options{
 		Credentials:         creds,
-		DefaultAccount:      cfg.defaultAccount,
+		DefaultAccount:      rule.Default,
 		DefaultRegion:       cfg.defaultRegion,
-		AccessKeyAccounts:   cfg.accessKeyAccounts,
-		AccountPerAccessKey: cfg.accountPerKey,
+		AccessKeyAccounts:   rule.Keys,
+		AccountPerAccessKey: rule.PerKey,
 		SingleNamespace:     cfg.sharedDB,
 		Logger:              log,
 		RequestTimeout:      cfg.requestTimeout,

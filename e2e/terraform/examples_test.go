@@ -33,9 +33,12 @@ type example struct {
 }
 
 var (
-	prodAcct = account{"111111111111", "AKIAPROD00000000"}
+	// The examples' provider keys: a 12-digit key is that account, any
+	// other is mapped with --access-key-account (scenarioOptions.accounts
+	// for terraform apply, iac.Options.AccessKeyAccounts for --load).
+	prodAcct = account{"111111111111", "111111111111"}
 	drAcct   = account{"222222222222", "AKIADR0000000000"}
-	devAcct  = account{"123456789012", "AKIAEXAMPLE00000"}
+	devAcct  = account{"123456789012", "123456789012"}
 )
 
 func examples() []example {
@@ -172,17 +175,21 @@ func TestExamples(t *testing.T) {
 
 // compareWithLoad provisions the very files Terraform applied (example and
 // override) into a fresh server through the loader `extenddb serve --load`
-// runs, and requires every table of every namespace to match what
-// `terraform apply` produced: ARNs, keys, indexes, billing, caps, stream,
-// TTL, PITR, tags and items.
+// runs, given the server's --access-key-account flags, and requires every
+// table of every namespace to match what `terraform apply` produced: ARNs
+// (so accounts: the loader resolves each provider's access key as the
+// server resolved Terraform's requests), keys, indexes, billing, caps,
+// stream, TTL, PITR, tags and items.
 func compareWithLoad(t *testing.T, s *scenario, ex example) {
 	t.Helper()
 	var so []testserver.Option
+	keys := map[string]string{}
 	for _, ns := range ex.namespaces {
 		so = append(so, testserver.WithAccessKeyAccount(ns.acct.accessKey, ns.acct.id))
+		keys[ns.acct.accessKey] = ns.acct.id
 	}
 	loaded := testserver.New(t, so...)
-	specs, diags := iac.Load([]string{s.dir}, iac.Options{Getenv: func(string) (string, bool) { return "", false }})
+	specs, diags := iac.Load([]string{s.dir}, iac.Options{AccessKeyAccounts: keys, Getenv: func(string) (string, bool) { return "", false }})
 	if diags.HasErrors() {
 		t.Fatalf("--load %s: %s", ex.dir, diags.Error())
 	}

@@ -40,18 +40,20 @@ type resource struct {
 
 // stack is one template deployed into one account and Region.
 type stack struct {
-	file      string
-	name      string
-	account   string
-	region    string
-	params    map[string]*node
-	mappings  *node
-	condDefs  *node
-	condVals  map[string]bool
-	condState map[string]uint8
-	resources map[string]*resource
-	order     []string
-	exports   map[string]string
+	file    string
+	name    string
+	account string
+	// accountFrom says how account was chosen (spec.TableSpec.AccountFrom).
+	accountFrom string
+	region      string
+	params      map[string]*node
+	mappings    *node
+	condDefs    *node
+	condVals    map[string]bool
+	condState   map[string]uint8
+	resources   map[string]*resource
+	order       []string
+	exports     map[string]string
 	// simpleTableGlobals is SAM's Globals.SimpleTable, merged under every
 	// AWS::Serverless::SimpleTable's Properties.
 	simpleTableGlobals *node

@@ -362,7 +362,7 @@ func (d *decoder) ignored(props *node, names ...string) {
 // newSpec starts the spec of r from its evaluated properties, recording
 // where each property is written (see where).
 func (s *stack) newSpec(r *resource, name string, props *node) spec.TableSpec {
-	sp := spec.TableSpec{Account: s.account, Region: s.region, Pos: r.def.pos, Source: "Resources." + r.id}
+	sp := spec.TableSpec{Account: s.account, Region: s.region, Pos: r.def.pos, Source: "Resources." + r.id, AccountFrom: s.accountFrom}
 	sp.Create.TableName = spec.Str(name)
 	where(&sp, "", props)
 	return sp

@@ -95,8 +95,10 @@ func Load(file string, data []byte, opts spec.Options) ([]spec.TableSpec, spec.D
 	if s.name == "" {
 		s.name = DefaultStackName(file)
 	}
+	s.accountFrom = "stack " + s.name + ": --stack-account"
 	if s.account == "" {
 		s.account = opts.Account()
+		s.accountFrom = "stack " + s.name + ": --default-account"
 	}
 	if s.region == "" {
 		s.region = opts.Region()

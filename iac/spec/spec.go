@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 )
@@ -18,6 +19,9 @@ type TableSpec struct {
 	// Source names the declaration: "aws_dynamodb_table.orders[0]",
 	// "module.users.aws_dynamodb_table.this", "Resources.Orders".
 	Source string
+	// AccountFrom, when set, says how Account was chosen: "provider
+	// aws.dr: access key AKIADR0000000000, --access-key-account".
+	AccountFrom string
 	// Create is exactly what CreateTable receives, so a declared table is
 	// validated by the engine's own rules.
 	Create api.CreateTableInput
@@ -214,8 +218,22 @@ type Options struct {
 	StackAccount string
 	Exports      map[string]string
 
+	// AccessKeyAccounts and AccountPerAccessKey are serve's
+	// --access-key-account and --account-per-access-key. With
+	// DefaultAccount they are the rule (package accounts) that resolves a
+	// Terraform provider's access key to an account exactly as the server
+	// resolves a request signed with that key (KeyAccount).
+	AccessKeyAccounts   map[string]string
+	AccountPerAccessKey bool
+	// CredentialsAccount, when set, is serve's --auth=sigv4 with
+	// --credentials: the server then knows only the file's keys, each in
+	// the account the file gives it, and refuses any other. It replaces
+	// the rule above for a provider's key; a key it does not know is an
+	// error (terraform apply would be refused).
+	CredentialsAccount func(accessKeyID string) (account string, ok bool)
+
 	// Getenv reads the environment (TF_VAR_*, AWS_REGION,
-	// AWS_DEFAULT_REGION). Nil means os.LookupEnv.
+	// AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID). Nil means os.LookupEnv.
 	Getenv func(string) (string, bool)
 }
 
@@ -233,6 +251,36 @@ func (o *Options) Account() string {
 		return o.DefaultAccount
 	}
 	return DefaultAccount
+}
+
+// KeyAccount is the account of a request signed with accessKeyID on a
+// server started with these options' account flags (the single rule of
+// package accounts, the wire's own; CredentialsAccount under
+// --auth=sigv4), and the flag that placed it. known is false for a key
+// CredentialsAccount does not know: the server refuses it, and account is
+// the default account.
+func (o *Options) KeyAccount(accessKeyID string) (account, by string, known bool) {
+	if o.CredentialsAccount != nil && accessKeyID != "" {
+		if a, ok := o.CredentialsAccount(accessKeyID); ok {
+			return a, "--credentials", true
+		}
+		return o.Account(), "--default-account", false
+	}
+	a, by := o.ruleAccount(accessKeyID)
+	return a, by, true
+}
+
+func (o *Options) ruleAccount(accessKeyID string) (account, by string) {
+	a, why := accounts.Rule{Default: o.Account(), Keys: o.AccessKeyAccounts, PerKey: o.AccountPerAccessKey}.Resolve(accessKeyID)
+	switch why {
+	case accounts.ByKey:
+		return a, "a 12-digit key is that account"
+	case accounts.ByMap:
+		return a, "--access-key-account"
+	case accounts.ByPerKey:
+		return a, "--account-per-access-key"
+	}
+	return a, "--default-account"
 }
 
 // Region returns the Region from AWS_REGION, AWS_DEFAULT_REGION,
@@ -253,7 +301,7 @@ func (o *Options) Region() string {
 // Fallbacks when neither the definitions nor the options name an account
 // or Region.
 const (
-	DefaultAccount = "000000000000"
+	DefaultAccount = accounts.Default
 	DefaultRegion  = "us-east-1"
 )
 

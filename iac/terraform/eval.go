@@ -51,6 +51,7 @@ func (l *loader) module(dir string) (*module, spec.Diagnostics) {
 // providerCfg is an evaluated provider "aws" block.
 type providerCfg struct {
 	account     string
+	accountFrom string // how account was chosen (spec.TableSpec.AccountFrom)
 	region      string
 	defaultTags map[string]string
 }
@@ -478,63 +479,6 @@ func pickProvider(body hcl.Body, provs map[string]*providerCfg, r hcl.Range, dia
 		diags.Errorf(spec.PosFromHCL(&r), "Provider configuration not present: there is no configuration for provider %s in this module", name)
 	}
 	return p
-}
-
-// providers evaluates this module's provider "aws" blocks on top of the
-// configurations the caller passed down.
-func (in *instance) providers(ctx *hcl.EvalContext, diags *spec.Diagnostics) map[string]*providerCfg {
-	out := map[string]*providerCfg{}
-	for k, v := range in.inherited {
-		out[k] = v
-	}
-	for _, b := range in.mod.providers {
-		if b.Labels[0] != "aws" {
-			continue
-		}
-		c, _, hd := b.Body.PartialContent(&hcl.BodySchema{
-			Attributes: []hcl.AttributeSchema{{Name: "region"}, {Name: "alias"}, {Name: "allowed_account_ids"}},
-			Blocks:     []hcl.BlockHeaderSchema{{Type: "default_tags"}, {Type: "assume_role"}},
-		})
-		*diags = append(*diags, spec.FromHCL(hd)...)
-		r := &reader{ctx: ctx, diags: diags}
-		p := &providerCfg{region: in.l.opts.Region(), account: in.l.opts.Account()}
-		if v := r.str(c.Attributes, "region"); v != nil {
-			p.region = *v
-		}
-		for _, blk := range c.Blocks {
-			switch blk.Type {
-			case "default_tags":
-				dc, _, hd := blk.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "tags"}}})
-				*diags = append(*diags, spec.FromHCL(hd)...)
-				p.defaultTags = r.strMap(dc.Attributes, "tags")
-			case "assume_role":
-				ac, _, hd := blk.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "role_arn"}}})
-				*diags = append(*diags, spec.FromHCL(hd)...)
-				if arn := r.str(ac.Attributes, "role_arn"); arn != nil {
-					if parts := strings.Split(*arn, ":"); len(parts) >= 6 && parts[4] != "" {
-						p.account = parts[4]
-					}
-				}
-			}
-		}
-		if ids := r.strList(c.Attributes, "allowed_account_ids"); len(ids) > 0 {
-			p.account = ids[0]
-		}
-		key := "aws"
-		if alias := r.str(c.Attributes, "alias"); alias != nil {
-			key = "aws." + *alias
-		}
-		if _, dup := out[key]; dup && in.inherited[key] == nil {
-			diags.Errorf(spec.PosFromHCL(&b.DefRange), "Duplicate provider configuration: a provider configuration for %q was already given", key)
-		}
-		out[key] = p
-	}
-	if out["aws"] == nil {
-		// An implicit default provider: the Region and account of the
-		// environment and options.
-		out["aws"] = &providerCfg{region: in.l.opts.Region(), account: in.l.opts.Account()}
-	}
-	return out
 }
 
 func (in *instance) dataSource(b *block, ctx *hcl.EvalContext, provs map[string]*providerCfg, diags *spec.Diagnostics) cty.Value {

@@ -144,6 +144,7 @@ func attachReplicas(specs *[]spec.TableSpec, res *result, diags *spec.Diagnostic
 		src := &(*specs)[i]
 		rs := cloneSpec(*src)
 		rs.Account = rp.ns.Account
+		rs.AccountFrom = rp.addr + ": the account of global_table_arn"
 		rs.Region = rp.ns.Region
 		rs.Pos = rp.pos
 		rs.Source = rp.addr

@@ -177,7 +177,7 @@ func (in *instance) table(b *block, addr string, ctx *hcl.EvalContext, p *provid
 		}
 		return cty.DynamicVal
 	}
-	s := spec.TableSpec{Account: ns.Account, Region: ns.Region, Pos: pos, Source: addr}
+	s := spec.TableSpec{Account: ns.Account, Region: ns.Region, Pos: pos, Source: addr, AccountFrom: p.accountFrom}
 	c := &s.Create
 	c.TableName = name
 	where(&s, d)

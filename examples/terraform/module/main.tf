@@ -22,8 +22,10 @@ provider "aws" {
   }
 
   # Point the real provider at ExtendDB (which answers STS too, so no
-  # skip_* flags); `extenddb serve --load` ignores these.
-  access_key = "AKIAEXAMPLE00000"
+  # skip_* flags). The 12-digit access key is account 123456789012, for
+  # terraform apply and `extenddb serve --load` alike; --load ignores the
+  # rest.
+  access_key = "123456789012"
   secret_key = "x"
   endpoints {
     dynamodb = "http://localhost:8000"

@@ -1,7 +1,7 @@
 # One "orders" table in two Regions of two accounts: production in
 # eu-west-1 (account 111111111111) and a disaster-recovery copy in
 # us-east-1 (account 222222222222). Each provider alias declares its Region
-# and account; each resource picks its provider.
+# and, through its access key, its account; each resource picks its provider.
 
 terraform {
   required_providers {
@@ -23,8 +23,9 @@ provider "aws" {
     }
   }
 
-  # ExtendDB answers STS GetCallerIdentity: no skip_* flags needed.
-  access_key = "AKIAPROD00000000"
+  # ExtendDB answers STS GetCallerIdentity: no skip_* flags needed. A
+  # 12-digit access key is that account, for terraform apply and --load.
+  access_key = "111111111111"
   secret_key = "x"
   endpoints {
     dynamodb = "http://localhost:8000"
@@ -33,9 +34,8 @@ provider "aws" {
 }
 
 provider "aws" {
-  alias               = "dr"
-  region              = "us-east-1"
-  allowed_account_ids = ["222222222222"]
+  alias  = "dr"
+  region = "us-east-1"
 
   default_tags {
     tags = {
@@ -43,7 +43,8 @@ provider "aws" {
     }
   }
 
-  # ExtendDB answers STS GetCallerIdentity: no skip_* flags needed.
+  # Any other key is the account --access-key-account maps it to
+  # (AKIADR0000000000=222222222222), for terraform apply and --load alike.
   access_key = "AKIADR0000000000"
   secret_key = "x"
   endpoints {
