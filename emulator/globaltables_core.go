@@ -166,6 +166,12 @@ func (c *gtCore) Destinations() globaltables.Destinations {
 }
 
 func (c *gtCore) SeedingTables() []*globaltables.Table {
+	return c.localMembers(func(r *globaltables.Replica) bool { return r.Seeding })
+}
+
+// localMembers lists the tables, not being deleted, whose own replica
+// entry satisfies want.
+func (c *gtCore) localMembers(want func(*globaltables.Replica) bool) []*globaltables.Table {
 	e := (*Engine)(c)
 	var out []*globaltables.Table
 	e.rlockCatalog()
@@ -173,7 +179,7 @@ func (c *gtCore) SeedingTables() []*globaltables.Table {
 	now := e.now()
 	for _, m := range e.tables {
 		for _, t := range m {
-			if r := t.Member(t.Region); r != nil && r.Seeding && !t.Deleting {
+			if r := t.Member(t.Region); r != nil && want(r) && !t.Deleting {
 				out = append(out, gtTable(t, now))
 			}
 		}

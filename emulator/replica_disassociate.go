@@ -37,19 +37,7 @@ func (e *Engine) startDisassociation(rt *tableMeta) {
 }
 
 func (c *gtCore) DisassociatingTables() []*globaltables.Table {
-	e := (*Engine)(c)
-	var out []*globaltables.Table
-	e.rlockCatalog()
-	defer e.mu.RUnlock()
-	now := e.now()
-	for _, m := range e.tables {
-		for _, t := range m {
-			if r := t.Member(t.Region); r != nil && r.Disassociating && !t.Deleting {
-				out = append(out, gtTable(t, now))
-			}
-		}
-	}
-	return out
+	return c.localMembers(func(r *globaltables.Replica) bool { return r.Disassociating })
 }
 
 func (c *gtCore) FinishDisassociation(rt *globaltables.Table) error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/backups"
@@ -46,18 +47,6 @@ func validBucket(s string) bool {
 	return true
 }
 
-func validAccountID(s string) bool {
-	if len(s) != 12 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // s3Bucket checks a bucket's name and its owner's account (the members'
 // paths given), as export and import requests name them.
 func checkS3Bucket(v *shape.Violations, member, ownerMember string, bucket, owner *string) {
@@ -69,7 +58,7 @@ func checkS3Bucket(v *shape.Violations, member, ownerMember string, bucket, owne
 			v.Add(shape.QuoteValue(*bucket), member, "Member must satisfy regular expression pattern: "+s3BucketPattern)
 		}
 	}
-	if owner != nil && !validAccountID(*owner) {
+	if owner != nil && !accounts.IsID(*owner) {
 		v.Add(shape.QuoteValue(*owner), ownerMember, "Member must satisfy regular expression pattern: [0-9]{12}")
 	}
 }
