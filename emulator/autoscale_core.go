@@ -196,11 +196,9 @@ func (e *Engine) scalingMembers(t *tableMeta, now time.Time) []*tableMeta {
 		if r.Deleting {
 			continue
 		}
-		m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now)
-		if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
-			continue
+		if m := e.liveMember(t, r, now); m != nil {
+			out = append(out, m.clone())
 		}
-		out = append(out, m.clone())
 	}
 	return out
 }

@@ -38,8 +38,8 @@ func (e *Engine) saveGrouped(nt *tableMeta, change func(*tableMeta)) error {
 		if r.Deleting {
 			continue
 		}
-		m := e.lookup(api.Namespace{Account: nt.Account, Region: r.Region}, nt.Name, now)
-		if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
+		m := e.liveMember(nt, r, now)
+		if m == nil {
 			continue
 		}
 		m = m.clone()
@@ -47,6 +47,17 @@ func (e *Engine) saveGrouped(nt *tableMeta, change func(*tableMeta)) error {
 		all = append(all, m)
 	}
 	return e.saveTables(all)
+}
+
+// liveMember returns the live table of t's group member r (t's name in r's
+// Region, the table r names, not being deleted), or nil. The caller holds
+// e.mu.
+func (e *Engine) liveMember(t *tableMeta, r *replicaMeta, now time.Time) *tableMeta {
+	m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now)
+	if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
+		return nil
+	}
+	return m
 }
 
 // saveTables stores and caches ts in one batch. The caller holds e.mu.

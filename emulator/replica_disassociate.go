@@ -6,9 +6,7 @@ package emulator
 // loop, its claim and its resumption at start).
 
 import (
-	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
-	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 )
 
 // disassociate marks the local replica Disassociating in its group, which
@@ -61,8 +59,7 @@ func (e *Engine) finishDisassociation(rt *tableMeta) error {
 	for _, r := range cur.Group {
 		m := cur
 		if r.Region != cur.Region {
-			m = e.lookup(api.Namespace{Account: cur.Account, Region: r.Region}, cur.Name, now)
-			if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
+			if m = e.liveMember(cur, r, now); m == nil {
 				continue
 			}
 		}

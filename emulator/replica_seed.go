@@ -11,7 +11,6 @@ import (
 	"encoding/binary"
 	"errors"
 
-	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
 	"github.com/extenddb/extenddb/emulator/internal/globaltables"
 	"github.com/extenddb/extenddb/emulator/internal/keyspace"
@@ -75,8 +74,7 @@ func (e *Engine) finishSeed(rt *tableMeta) error {
 	for _, r := range c.Group {
 		m := c
 		if r.Region != rt.Region {
-			m = e.lookup(api.Namespace{Account: rt.Account, Region: r.Region}, rt.Name, now)
-			if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
+			if m = e.liveMember(rt, r, now); m == nil {
 				continue
 			}
 		}

@@ -109,8 +109,8 @@ func (u *tableUpdate) memberTable(r *replicaMeta) *tableMeta {
 	if m, ok := u.others[r.Region]; ok {
 		return m
 	}
-	m := u.e.lookup(api.Namespace{Account: u.t.Account, Region: r.Region}, u.t.Name, u.now)
-	if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
+	m := u.e.liveMember(u.t, r, u.now)
+	if m == nil {
 		return nil
 	}
 	m = m.clone()
@@ -363,8 +363,8 @@ func (e *Engine) stageLeaveGroup(b kv.Batch, t *tableMeta, now time.Time) ([]*ta
 		if r.Deleting {
 			continue
 		}
-		m := e.lookup(api.Namespace{Account: t.Account, Region: r.Region}, t.Name, now)
-		if m == nil || m.ID != keyspace.TableID(r.ID) || m.Deleting {
+		m := e.liveMember(t, r, now)
+		if m == nil {
 			continue
 		}
 		m = m.clone()
