@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"strings"
 	"sync"
 )
 
@@ -13,6 +14,7 @@ type Usage struct {
 	readUnits  float64
 	writeUnits float64
 	tables     []string
+	first      [1]string // tables' room for the one table most requests use
 }
 
 type usageKey struct{}
@@ -40,6 +42,9 @@ func recordUsage(ctx context.Context, table string, c *capacityUse) {
 			return
 		}
 	}
+	if u.tables == nil {
+		u.tables = u.first[:0]
+	}
 	u.tables = append(u.tables, table)
 }
 
@@ -50,9 +55,13 @@ func (u *Usage) Units() (read, write float64) {
 	return u.readUnits, u.writeUnits
 }
 
-// Tables returns the tables capacity was consumed on, in first-use order.
-func (u *Usage) Tables() []string {
+// TableList is the tables capacity was consumed on, in first-use order,
+// joined by commas for a log line.
+func (u *Usage) TableList() string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return append([]string(nil), u.tables...)
+	if len(u.tables) == 1 {
+		return u.tables[0]
+	}
+	return strings.Join(u.tables, ",")
 }

@@ -405,16 +405,13 @@ func (h *handler) serveDynamoDB(w http.ResponseWriter, r *http.Request, ns api.N
 
 	var out any
 	var err error
-	usage := &emulator.Usage{}
-	ctx := emulator.WithUsage(r.Context(), usage)
-	if h.opts.RequestTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.opts.RequestTimeout)
-		defer cancel()
-	}
+	rc := emulator.NewRequestContext(r.Context(), h.opts.RequestTimeout)
+	defer rc.Release()
+	usage := rc.Usage()
 	if id != nil {
-		ctx = emulator.WithCaller(ctx, callerOf(id, r))
+		rc.SetCaller(callerOf(id, r))
 	}
+	var ctx context.Context = rc
 	switch {
 	case opFn != nil && id != nil && !engineAuthorized[opName]:
 		if err = h.authorizeOp(ctx, ns, opName, body); err == nil {

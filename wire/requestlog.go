@@ -74,7 +74,7 @@ func (h *handler) logRequest(l requestLog) {
 	}
 	table := ""
 	if l.usage != nil {
-		table = strings.Join(l.usage.Tables(), ",")
+		table = l.usage.TableList()
 	}
 	if table == "" && len(l.body) <= maxTableNameScan {
 		var in struct{ TableName, StreamArn string }
