@@ -102,14 +102,21 @@ func (h *handler) now() time.Time { return time.Now() }
 // its cause.
 func (h *handler) refused(target string, ns api.Namespace, body []byte, e *api.Error, requestID string, start time.Time) {
 	if h.opts.OnRequest != nil {
-		op := target[strings.LastIndexByte(target, '.')+1:]
-		_, known := h.dynamo[op]
-		if !known {
-			_, known = h.streams[op]
-		}
+		op, known := h.targetOp(target)
 		h.requestDone(RequestDone{Operation: op, Status: http.StatusBadRequest, ErrorCode: e.Code}, known, start)
 	}
 	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, status: http.StatusBadRequest, err: e, start: start})
+}
+
+// targetOp is the operation an X-Amz-Target names, and whether it is a
+// DynamoDB or Streams operation this server serves.
+func (h *handler) targetOp(target string) (op string, known bool) {
+	op = target[strings.LastIndexByte(target, '.')+1:]
+	_, known = h.dynamo[op]
+	if !known {
+		_, known = h.streams[op]
+	}
+	return op, known
 }
 
 // stsAuthCodes are STS's names of the authentication failures.

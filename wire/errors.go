@@ -24,6 +24,8 @@ const (
 	CodeIncompleteSignature        = "IncompleteSignatureException"
 	CodeUnrecognizedClient         = "UnrecognizedClientException"
 	CodeAccessDenied               = "AccessDeniedException"
+	// CodeRequestEntityTooLarge refuses a body over MaxRequestBytes.
+	CodeRequestEntityTooLarge = "RequestEntityTooLargeException"
 )
 
 // casing says how an error's members are spelled on the wire.
@@ -63,6 +65,7 @@ var errorSpecs = map[string]errorSpec{
 	CodeUnrecognizedClient:                {namespace: nsService, status: 400},
 	CodeAccessDenied:                      {namespace: nsService, status: 400},
 	CodeExpiredToken:                      {namespace: nsService, status: 400},
+	CodeRequestEntityTooLarge:             {namespace: nsService, status: http.StatusRequestEntityTooLarge},
 	api.CodeThrottling:                    {namespace: nsAvailability, status: 400, reasonsKey: "throttlingReasons"},
 	api.CodeProvisionedThroughputExceeded: {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},
 	api.CodeRequestLimitExceeded:          {namespace: nsDynamoDB, status: 400, reasonsKey: "ThrottlingReasons"},

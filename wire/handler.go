@@ -304,10 +304,7 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	// is done with it when serveAPI returns.
 	defer func() { h.bufs.put(bodyBuf, body) }()
 	if errors.Is(err, errTooLarge) {
-		// DynamoDB refuses an oversized request before reading it: 413 with
-		// no body and no request ID.
-		w.Header().Set("Content-Length", "0")
-		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		h.refuseTooLarge(w, r, start)
 		return
 	}
 	if err != nil {
@@ -357,6 +354,27 @@ func (h *handler) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// refuseTooLarge answers a body over MaxRequestBytes without reading it:
+// HTTP 413, as DynamoDB refuses it, with an error an SDK can show (the
+// limit in its message), and a log line.
+func (h *handler) refuseTooLarge(w http.ResponseWriter, r *http.Request, start time.Time) {
+	msg := "Request body exceeds the 16 MB (16,777,216 bytes) limit of a DynamoDB request"
+	if r.ContentLength > MaxRequestBytes {
+		msg = "Request body of " + strconv.FormatInt(r.ContentLength, 10) + " bytes exceeds the 16 MB (16,777,216 bytes) limit of a DynamoDB request"
+	}
+	e := &api.Error{Code: CodeRequestEntityTooLarge, Message: msg}
+	status, resp, _ := encodeError(e)
+	requestID := newRequestID()
+	w.Header()[requestIDHeader] = []string{requestID}
+	writeBody(w, status, contentTypeJSON10, resp)
+	target := r.Header.Get("X-Amz-Target")
+	if h.opts.OnRequest != nil {
+		op, known := h.targetOp(target)
+		h.requestDone(RequestDone{Operation: op, Status: status, ErrorCode: e.Code}, known, start)
+	}
+	h.log.Warn().Int64("contentLength", r.ContentLength).Str("target", target).Str("requestId", requestID).Msg("refused: " + msg)
+}
+
 // requestMediaType is the media type of a Content-Type header, without
 // its parameters.
 func requestMediaType(ct string) string {
@@ -378,14 +396,21 @@ func requestMediaType(ct string) string {
 // authenticated).
 func (h *handler) serveDynamoDB(w http.ResponseWriter, r *http.Request, ns api.Namespace, id *Identity, body []byte, target, mediaType string, start time.Time) {
 	respType := contentTypeJSON10
+	reason := "" // for the log line: what about the request is unusual
 	switch mediaType {
-	case "", contentTypeJSON10:
+	case contentTypeJSON10:
+	case "":
+		if len(body) > 0 {
+			reason = "no Content-Type: the body is read as " + contentTypeJSON10
+		}
 	case "application/json":
 		// DynamoDB answers in the media type it was asked in.
 		respType = "application/json"
 	default:
 		if len(body) > 0 {
 			h.notFound(w, r)
+			h.log.Warn().Str("contentType", r.Header.Get("Content-Type")).Str("target", target).
+				Msg("refused with 404 UnknownOperationException, as DynamoDB does: the Content-Type is not " + contentTypeJSON10 + " or application/json")
 			return
 		}
 	}
@@ -437,6 +462,9 @@ func (h *handler) serveDynamoDB(w http.ResponseWriter, r *http.Request, ns api.N
 		err = &api.Error{Code: api.CodeInternalServerError, Message: msgDeadline}
 	}
 	a := h.encodeAnswer(out, err, target, requestID)
+	if a.failed != nil && a.failed.Code == api.CodeSerialization && !json.Valid(body) {
+		reason = "the request body is not JSON"
+	}
 	writeBody(w, a.status, respType, a.resp)
 	if len(body) >= largeRequest || len(a.resp) >= largeRequest {
 		h.trim.largeDone()
@@ -451,7 +479,7 @@ func (h *handler) serveDynamoDB(w http.ResponseWriter, r *http.Request, ns api.N
 		}
 		h.requestDone(RequestDone{Operation: opName, Status: a.status, ErrorCode: errCode, Stopped: stopped}, opFn != nil, start)
 	}
-	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, status: a.status, err: a.failed, stopped: stopped, start: start})
+	h.logRequest(requestLog{target: target, requestID: requestID, ns: ns, body: body, usage: usage, status: a.status, err: a.failed, stopped: stopped, reason: reason, start: start})
 }
 
 // answer is an operation's encoded answer.

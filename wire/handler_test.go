@@ -178,9 +178,11 @@ func TestRequestTooLarge(t *testing.T) {
 	h := newTestHandler(t, Options{}).routes()
 	body := `{"TableName":"` + strings.Repeat("a", MaxRequestBytes) + `"}`
 	r := do(h, http.MethodPost, "DynamoDB_20120810.DescribeTable", contentTypeJSON10, body)
-	if r.status != http.StatusRequestEntityTooLarge || r.body != "" {
+	want := `{"__type":"com.amazon.coral.service#RequestEntityTooLargeException","message":"Request body of 16777232 bytes exceeds the 16 MB (16,777,216 bytes) limit of a DynamoDB request"}`
+	if r.status != http.StatusRequestEntityTooLarge || r.body != want {
 		t.Errorf("oversized body: %d %q", r.status, r.body)
 	}
+	checkEnvelope(t, r)
 	// Exactly at the limit is read (and then rejected for what it says).
 	body = `{"TableName":"` + strings.Repeat("a", MaxRequestBytes-16) + `"}`
 	if len(body) != MaxRequestBytes {

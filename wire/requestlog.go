@@ -56,7 +56,10 @@ type requestLog struct {
 	err               *api.Error // nil on success
 	// stopped is RequestDone.Stopped: why the work stopped early.
 	stopped string
-	start   time.Time
+	// reason, when set, says what about the request was unusual (a
+	// missing Content-Type, a body that is not JSON).
+	reason string
+	start  time.Time
 }
 
 // maxTableNameScan bounds the body searched for a TableName when the
@@ -111,6 +114,9 @@ func (h *handler) logRequest(l requestLog) {
 	if code != "" {
 		ev = ev.Str("error", code)
 	}
+	if l.reason != "" {
+		ev = ev.Str("reason", l.reason)
+	}
 	if l.usage != nil {
 		if r, w := l.usage.Units(); r > 0 || w > 0 {
 			if r > 0 {
@@ -137,10 +143,11 @@ func (h *handler) logRequest(l requestLog) {
 		}
 		ev.Msg("throttled: " + l.err.Message)
 	default:
-		if l.err != nil {
+		if l.err != nil && l.err.Message != "" {
 			// The message the client got, so a failing client run can be
-			// matched to its cause in the log.
-			ev = ev.Str("message", l.err.Message)
+			// matched to its cause in the log (not under "message", the
+			// line's own).
+			ev = ev.Str("errorMessage", l.err.Message)
 		}
 		ev.Msg("request")
 	}
