@@ -150,5 +150,12 @@ func printBuckets(w io.Writer, a *throttleAnswer) {
 		}
 		fmt.Fprintf(w, "  %-6s rate %g/s%s, balance %.2f, debt %.2f, ceiling %g, partition buckets %d\n",
 			d.name+":", d.s.Rate, pinned, d.s.Balance, d.s.Debt, d.s.Ceiling, d.s.Partitions)
+		if d.s.Debt > 0 && d.s.Rate > 0 {
+			// A pin keeps the bucket's seconds of capacity, a drain's debt
+			// too: say so rather than leave the user guessing why requests
+			// are still refused.
+			fmt.Fprintf(w, "          %s requests are refused for about %.1f s more, until refill at %g/s repays the debt (pin keeps a drain's debt; reset starts with a full second)\n",
+				d.name, d.s.Debt/d.s.Rate, d.s.Rate)
+		}
 	}
 }

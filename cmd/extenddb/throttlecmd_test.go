@@ -46,6 +46,13 @@ func TestThrottleCommand(t *testing.T) {
 	if err := put(); !errors.As(err, &pte) {
 		t.Fatalf("write after drain: %v", err)
 	}
+	// A pin right after a drain keeps the debt, counted at the pinned
+	// rate, and says so.
+	if code, out, _ = throttleCmd("pin", "--table", "Steered", "--direction", "write", "--rate", "1"); code != 0 ||
+		!strings.Contains(out, "write requests are refused for about 1.0 s more, until refill at 1/s repays the debt (pin keeps a drain's debt") ||
+		strings.Contains(out, "read requests are refused") {
+		t.Fatalf("pin after drain: %d\n%s", code, out)
+	}
 	if code, _, errOut = throttleCmd("reset", "--table", "Steered"); code != 0 {
 		t.Fatalf("reset: %s", errOut)
 	}
