@@ -168,6 +168,38 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("item still there after delete")
 	}
 
+	// The query form labels its inputs with the keys of the index chosen.
+	e.createShipments()
+	do("query on an index", chromedp.Navigate(base+"/query?"+nsq+"&t=Shipments"), chromedp.WaitVisible(chromedp.ID("pk")))
+	if s := text("#pkname"); s != "id" {
+		t.Fatalf("table's partition key labelled %q", s)
+	}
+	skShown := func() bool {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById('sklabel').hidden`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if skShown() {
+		t.Fatal("a sort key input shown for a table without one")
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`var s = document.getElementById('index'); s.value = 'ByCustomer'; s.dispatchEvent(new Event('change')); true`)); err != nil {
+		t.Fatal(err)
+	}
+	if pk, sk := text("#pkname"), text("#skname"); pk != "customer" || sk != "shipped" || !skShown() {
+		t.Fatalf("index chosen: labelled %q and %q (sort key shown: %v), want customer and shipped", pk, sk, skShown())
+	}
+	do("query the index",
+		chromedp.SendKeys(chromedp.ID("pk"), "c9"),
+		chromedp.Click(chromedp.ID("run")),
+		chromedp.WaitVisible(chromedp.ID("items")),
+		shot(t, dir, "query-index"))
+	if s, pk := text("#items"), text("#pkname"); !strings.Contains(s, "2026-12-01") || pk != "customer" {
+		t.Fatalf("index query results %q, partition key labelled %q", s, pk)
+	}
+
 	// Throttling: the page is open while writes exceed 1 WCU.
 	e.createTiny()
 	do("timeline", chromedp.Navigate(base+"/throttle?"+nsq+"&t=Tiny"), chromedp.WaitVisible(chromedp.ID("chart-write")))

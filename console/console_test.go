@@ -160,6 +160,7 @@ const key2 = `{"pk":{"S":"c1"},"sk":{"N":"2"}}`
 
 func TestPagesRender(t *testing.T) {
 	e := newEnv(t)
+	e.createTiny()
 	e.put("c1", 1, "first")
 	e.put("c1", 2, "second")
 	cases := []struct {
@@ -168,7 +169,10 @@ func TestPagesRender(t *testing.T) {
 		want []string
 	}{
 		{"/", url.Values{}, []string{"Orders", "PAY_PER_REQUEST", `<td class="num">2</td>`}},
-		{"/table", url.Values{"t": {"Orders"}}, []string{"Partition key", "<code>pk</code> (S)", "Sort key", "NEW_AND_OLD_IMAGES", "DISABLED"}},
+		{"/table", url.Values{"t": {"Orders"}}, []string{"Partition key", "<code>pk</code> (S)", "Sort key", "NEW_AND_OLD_IMAGES", "DISABLED",
+			`<dd id="read-bucket">on demand: 40,000 RCU/s ceiling, 12,000,000 burst; `, `<dd id="write-bucket">on demand: 40,000 WCU/s ceiling, 12,000,000 burst; `}},
+		{"/table", url.Values{"t": {"Tiny"}}, []string{`<dd id="write-bucket">1 WCU/s, 300 burst; `}},
+		{"/static/query.js", nil, []string{"pkname"}},
 		{"/items", url.Values{"t": {"Orders"}}, []string{"2 items on this page", "first", "second"}},
 		{"/item", url.Values{"t": {"Orders"}, "key": {key2}}, []string{`id="dynamojson"`, "&#34;S&#34;: &#34;second&#34;", `&#34;sk&#34;: 2`}},
 		{"/query", url.Values{"t": {"Orders"}, "pk": {"c1"}, "op": {">"}, "sk": {"1"}}, []string{"1 items on this page", "second"}},
@@ -370,6 +374,31 @@ func (e *env) createTiny() {
 		BillingMode:           types.BillingModeProvisioned,
 		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)},
 	}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// createShipments makes table Shipments (partition key id) with index
+// ByCustomer (customer, shipped) and one item in it.
+func (e *env) createShipments() {
+	e.t.Helper()
+	str := types.ScalarAttributeTypeS
+	if _, err := e.s.Client.CreateTable(e.s.Context(), &dynamodb.CreateTableInput{
+		TableName: aws.String("Shipments"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: str},
+			{AttributeName: aws.String("customer"), AttributeType: str}, {AttributeName: aws.String("shipped"), AttributeType: str}},
+		KeySchema:   []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode: types.BillingModePayPerRequest,
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("ByCustomer"),
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("customer"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("shipped"), KeyType: types.KeyTypeRange}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+	}); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.s.Client.PutItem(e.s.Context(), &dynamodb.PutItemInput{TableName: aws.String("Shipments"), Item: map[string]types.AttributeValue{
+		"id": &types.AttributeValueMemberS{Value: "s1"}, "customer": &types.AttributeValueMemberS{Value: "c9"},
+		"shipped": &types.AttributeValueMemberS{Value: "2026-12-01"}}}); err != nil {
 		e.t.Fatal(err)
 	}
 }

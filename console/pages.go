@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"html/template"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -113,6 +115,41 @@ type tableView struct {
 	ThrottleShown bool
 }
 
+// Bucket says what the read (or write) bucket holds in a user's terms:
+// its refill rate in RCU or WCU per second (an on-demand table's is its
+// ceiling), its burst, and what it holds now or owes.
+func (v tableView) Bucket(read bool) string {
+	rate, bal, ceiling, unit := v.Throttle.WriteCapacity, v.Throttle.WriteBalance, v.Throttle.WriteCeiling, "WCU"
+	if read {
+		rate, bal, ceiling, unit = v.Throttle.ReadCapacity, v.Throttle.ReadBalance, v.Throttle.ReadCeiling, "RCU"
+	}
+	now := grouped(bal) + " banked"
+	if bal < 0 {
+		now = "in debt by " + grouped(-bal) + ": refused until refill repays it"
+	}
+	if d := v.D; d.BillingModeSummary != nil && d.BillingModeSummary.BillingMode == "PAY_PER_REQUEST" {
+		return "on demand: " + grouped(rate) + " " + unit + "/s ceiling, " + grouped(ceiling) + " burst; " + now
+	}
+	return grouped(rate) + " " + unit + "/s, " + grouped(ceiling) + " burst; " + now
+}
+
+// grouped writes units with thousands separators, to one decimal below
+// 100 (a bucket refilling from empty), whole above.
+func grouped(units float64) string {
+	if units < 100 && units != math.Trunc(units) {
+		return strconv.FormatFloat(units, 'f', 1, 64)
+	}
+	digits := strconv.FormatFloat(math.Round(units), 'f', 0, 64)
+	var b strings.Builder
+	for i, ch := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	return b.String()
+}
+
 func (c *console) table(w http.ResponseWriter, r *http.Request) {
 	tc, ok := c.openTable(w, r, "table", "Table", actionDescribeTable, "")
 	if !ok {
@@ -215,7 +252,15 @@ type itemsView struct {
 	ScannedCount int64
 	Form         url.Values
 	Ran          bool
+	// Keys are the key attributes of the table (Name "") and of each
+	// index, for the query form's choice; PK and SK label its inputs with
+	// those of the table or index queried (Columns are the results').
+	Keys   []keyChoice
+	PK, SK string
 }
+
+// keyChoice is the partition and sort key of the table or one index.
+type keyChoice struct{ Name, PK, SK string }
 
 // rows turns items into rows: the table's and index's key attributes as
 // columns, the rest as one line of plain JSON.
@@ -328,7 +373,11 @@ func (c *console) query(w http.ResponseWriter, r *http.Request) {
 	v := itemsView{Index: q.Get("index"), Indexes: indexNames(tc.desc), Form: q}
 	tc.Data = &v
 	pk, sk, found := keyNames(tc.desc, v.Index)
-	v.Columns = []string{pk, sk}
+	v.PK, v.SK = pk, sk
+	for _, name := range append([]string{""}, v.Indexes...) {
+		kp, ks, _ := keyNames(tc.desc, name)
+		v.Keys = append(v.Keys, keyChoice{Name: name, PK: kp, SK: ks})
+	}
 	if !q.Has("pk") {
 		c.render(w, r, http.StatusOK, "query", tc.page)
 		return

@@ -196,6 +196,35 @@ func (s *series) hotKey(p []byte) (h *hotKey, fresh bool) {
 	return h, true
 }
 
+// hottest ranks keys by throttled requests, then by consumed units, and
+// keeps n of them, always with the key of the latest throttle event (the
+// one being throttled now) among them.
+func hottest(keys []HotKey, events []ThrottleMark, n int) []HotKey {
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.Throttled != b.Throttled {
+			return a.Throttled > b.Throttled
+		}
+		if a.Read+a.Write != b.Read+b.Write {
+			return a.Read+a.Write > b.Read+b.Write
+		}
+		return a.Key < b.Key
+	})
+	now := ""
+	for i := len(events) - 1; i >= 0 && now == ""; i-- {
+		now = events[i].Key
+	}
+	if len(keys) > n && now != "" {
+		for i := n; i < len(keys); i++ {
+			if keys[i].Key == now {
+				keys[n-1] = keys[i]
+				break
+			}
+		}
+	}
+	return keys[:min(len(keys), n)]
+}
+
 // Point is one second of a timeline.
 type Point struct {
 	Time  int64   `json:"t"`
@@ -253,14 +282,7 @@ func (r *Recorder) Timeline(ns api.Namespace, table string, seconds int) Timelin
 			tl.Hot = append(tl.Hot, HotKey{Key: h.display, Read: h.read, Write: h.write, Throttled: h.throttled})
 		}
 		ts.mu.Unlock()
-		sort.Slice(tl.Hot, func(i, j int) bool {
-			a, b := tl.Hot[i], tl.Hot[j]
-			if a.Read+a.Write != b.Read+b.Write {
-				return a.Read+a.Write > b.Read+b.Write
-			}
-			return a.Key < b.Key
-		})
-		tl.Hot = tl.Hot[:min(len(tl.Hot), 10)]
+		tl.Hot = hottest(tl.Hot, tl.Events, 10)
 	}
 	for _, k := range idx {
 		if tl.Indexes == nil {

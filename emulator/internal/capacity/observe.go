@@ -201,6 +201,9 @@ type Status struct {
 	// ReadBalance and WriteBalance their balances (units available now).
 	ReadCapacity, WriteCapacity float64
 	ReadBalance, WriteBalance   float64
+	// ReadCeiling and WriteCeiling are the most each bucket banks (its
+	// burst: throttle.Config.BurstSeconds of its rate).
+	ReadCeiling, WriteCeiling float64
 }
 
 // StatusOf returns the state of table buckets h at now; nil (a table the
@@ -212,6 +215,8 @@ func StatusOf(now time.Time, h *throttle.Table) Status {
 		s.WriteCapacity, _ = h.Limit(throttle.Write)
 		s.ReadBalance = h.Balance(now, throttle.Read)
 		s.WriteBalance = h.Balance(now, throttle.Write)
+		st := h.State(now)
+		s.ReadCeiling, s.WriteCeiling = st.Read.Ceiling, st.Write.Ceiling
 	}
 	return s
 }
