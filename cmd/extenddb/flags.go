@@ -124,25 +124,39 @@ func isAlias(f *flag.Flag) bool { return f != nil && strings.HasPrefix(f.Usage, 
 // variable, then the DynamoDB Local aliases. Unlike flag.PrintDefaults it
 // shows zero defaults too, so the help is a complete reference.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if !isAlias(f) {
+			printFlag(w, f)
+		}
+	})
+	printAliases(w, fs)
+}
+
+// printFlag prints one flag: its name and argument, its usage, its
+// default and its environment variable.
+func printFlag(w io.Writer, f *flag.Flag) {
+	arg, usage := flag.UnquoteUsage(f)
+	if isBool(f) {
+		arg = ""
+	}
+	line := "  --" + f.Name
+	if arg != "" {
+		line += " " + arg
+	}
+	def := f.DefValue
+	if def == "" {
+		def = `""`
+	}
+	fmt.Fprintf(w, "%s\n    \t%s\n    \t(default %s; env %s)\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"), def, envName(f.Name))
+}
+
+// printAliases lists fs's DynamoDB Local aliases, if it has any.
+func printAliases(w io.Writer, fs *flag.FlagSet) {
 	var aliases []*flag.Flag
 	fs.VisitAll(func(f *flag.Flag) {
 		if isAlias(f) {
 			aliases = append(aliases, f)
-			return
 		}
-		arg, usage := flag.UnquoteUsage(f)
-		if isBool(f) {
-			arg = ""
-		}
-		line := "  --" + f.Name
-		if arg != "" {
-			line += " " + arg
-		}
-		def := f.DefValue
-		if def == "" {
-			def = `""`
-		}
-		fmt.Fprintf(w, "%s\n    \t%s\n    \t(default %s; env %s)\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"), def, envName(f.Name))
 	})
 	if len(aliases) == 0 {
 		return

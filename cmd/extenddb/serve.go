@@ -426,8 +426,8 @@ func serveUsage(c *cli, w io.Writer) {
 	sc := newServeConfig(c.getenv)
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	sc.register(fs)
-	fmt.Fprint(w, "Usage: extenddb serve [flags]\n\nServe the DynamoDB API (JSON 1.0), DynamoDB Streams and STS (GetCallerIdentity; AssumeRole with --auth=sigv4).\nEvery flag can also be set by the environment variable shown.\n\nFlags:\n\n")
-	printFlags(w, fs)
+	fmt.Fprint(w, "Usage: extenddb serve [flags]\n\nServe the DynamoDB API (JSON 1.0), DynamoDB Streams and STS (GetCallerIdentity; AssumeRole with --auth=sigv4).\nEvery flag can also be set by the environment variable shown.\n\n")
+	printGroupedFlags(w, fs, serveFlagGroups)
 }
 
 func runServe(ctx context.Context, c *cli, args []string) int {
