@@ -81,6 +81,7 @@ func Load(file string, data []byte, opts spec.Options) ([]spec.TableSpec, spec.D
 		diags.Errorf(root.pos, "Template format error: a template must be a mapping")
 		return nil, diags
 	}
+	opts, samFile := withSAMConfig(file, opts, &diags)
 	s := &stack{
 		file:      file,
 		name:      opts.StackName,
@@ -95,10 +96,14 @@ func Load(file string, data []byte, opts spec.Options) ([]spec.TableSpec, spec.D
 	if s.name == "" {
 		s.name = DefaultStackName(file)
 	}
-	s.accountFrom = "stack " + s.name + ": --stack-account"
+	stackFrom := "stack " + s.name
+	if samFile != "" {
+		stackFrom += " (name and Region from " + samFile + " where the flags give none)"
+	}
+	s.accountFrom = stackFrom + ": --stack-account"
 	if s.account == "" {
 		s.account = opts.Account()
-		s.accountFrom = "stack " + s.name + ": --default-account"
+		s.accountFrom = stackFrom + ": --default-account"
 	}
 	if s.region == "" {
 		s.region = opts.Region()
