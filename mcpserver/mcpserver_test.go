@@ -503,3 +503,102 @@ func TestNewChecksEndpoint(t *testing.T) {
 		}
 	}
 }
+
+func TestAccountAndRegion(t *testing.T) {
+	cs, es := start(t, mcpserver.Options{})
+	cfg := es.Config.Copy()
+	cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+		return aws.Credentials{AccessKeyID: "111111111111", SecretAccessKey: "x"}, nil
+	})
+	cfg.Region = "eu-west-1"
+	_, err := dynamodb.NewFromConfig(cfg).CreateTable(t.Context(), &dynamodb.CreateTableInput{
+		TableName:            aws.String("Theirs"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, `["Orders"]`},
+		{map[string]any{"account": "111111111111"}, `[]`},
+		{map[string]any{"account": "111111111111", "region": "eu-west-1"}, `["Theirs"]`},
+	} {
+		var out struct{ Tables []string }
+		mustCall(t, cs, "list_tables", tc.args, &out)
+		if b, _ := json.Marshal(out.Tables); string(b) != tc.want {
+			t.Errorf("list_tables %v = %s, want %s", tc.args, b, tc.want)
+		}
+	}
+	var st struct{ Account, Region string }
+	mustCall(t, cs, "throttle_state", map[string]any{"table": "Theirs", "account": "111111111111", "region": "eu-west-1"}, &st)
+	if st.Account != "111111111111" || st.Region != "eu-west-1" {
+		t.Errorf("throttle_state of Theirs = %+v", st)
+	}
+	if msg := call(t, cs, "list_tables", map[string]any{"account": "alice"}, nil); !strings.Contains(msg, "12-digit") {
+		t.Errorf("list_tables with account alice: %q", msg)
+	}
+}
+
+// TestLoadIaCAccount loads Terraform whose provider's access key is an
+// account ID, with a seed item, over the API: the table and its item land
+// in that account and Region, as terraform apply would put them.
+func TestLoadIaCAccount(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`
+provider "aws" {
+  region     = "eu-west-1"
+  access_key = "111111111111"
+  secret_key = "x"
+}
+resource "aws_dynamodb_table" "t" {
+  name         = "Seeded"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+  attribute {
+    name = "id"
+    type = "S"
+  }
+}
+resource "aws_dynamodb_table_item" "one" {
+  table_name = aws_dynamodb_table.t.name
+  hash_key   = aws_dynamodb_table.t.hash_key
+  item       = jsonencode({ id = { S = "one" }, v = { N = "1" } })
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := start(t, mcpserver.Options{AllowWrites: true})
+	var out struct {
+		Tables []struct {
+			Table, Account, Region, Action string
+			Notes                          []string
+		}
+	}
+	mustCall(t, cs, "load_iac", map[string]any{"paths": []any{dir}}, &out)
+	if len(out.Tables) != 1 || out.Tables[0].Account != "111111111111" || out.Tables[0].Region != "eu-west-1" || out.Tables[0].Action != "created" || !slices.Contains(out.Tables[0].Notes, "1 seed items written") {
+		t.Errorf("load_iac = %+v", out)
+	}
+	var got struct {
+		Item  map[string]map[string]any
+		Found bool
+	}
+	mustCall(t, cs, "get_item", map[string]any{"table": "Seeded", "account": "111111111111", "region": "eu-west-1", "key": map[string]any{"id": map[string]any{"S": "one"}}}, &got)
+	if !got.Found || got.Item["v"]["N"] != "1" {
+		t.Errorf("the seed item = %+v", got)
+	}
+	// Again: the table exists, the item is there, nothing is written.
+	mustCall(t, cs, "put_item", map[string]any{"table": "Seeded", "account": "111111111111", "region": "eu-west-1", "item": map[string]any{"id": map[string]any{"S": "one"}, "v": map[string]any{"N": "2"}}}, nil)
+	mustCall(t, cs, "load_iac", map[string]any{"paths": []any{dir}}, &out)
+	if out.Tables[0].Action != "exists" || slices.ContainsFunc(out.Tables[0].Notes, func(n string) bool { return strings.Contains(n, "seed items written") }) {
+		t.Errorf("load_iac again = %+v", out)
+	}
+	mustCall(t, cs, "get_item", map[string]any{"table": "Seeded", "account": "111111111111", "region": "eu-west-1", "key": map[string]any{"id": map[string]any{"S": "one"}}}, &got)
+	if got.Item["v"]["N"] != "2" {
+		t.Errorf("reloading overwrote the item: %+v", got)
+	}
+}
