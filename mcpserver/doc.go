@@ -8,7 +8,8 @@
 // Options.Endpoint, and the throttle state and hot keys come from the
 // server's own controls under /_extenddb/ (wire.ThrottleAdminPath,
 // wire.InsightsAdminPath), as `extenddb throttle show` and `extenddb top`
-// read them. Infrastructure as code is read with package iac on this side
+// read them, and from the console's JSON (/console/api/timeline), whose
+// hot partition keys its throttling page shows. Infrastructure as code is read with package iac on this side
 // and provisioned over the API, unless Options.Provision provisions it
 // into an engine directly (cmd does for the embedded server).
 //

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,11 +15,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/console"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/extenddbtest"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/mcpserver"
+	"github.com/extenddb/extenddb/pebblestore"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -337,14 +341,90 @@ func TestHotKeys(t *testing.T) {
 		}
 	}
 	var rep struct {
-		Table                 string
-		AccessedPartitionKeys []struct {
-			Key   map[string]map[string]any
-			Count float64
-		}
+		CI struct {
+			Table                 string
+			Status                string
+			AccessedPartitionKeys []struct {
+				Key   map[string]map[string]any
+				Count float64
+			}
+		} `json:"contributor_insights"`
+		Recent      []any  `json:"recent_partition_keys"`
+		RecentError string `json:"recent_error"`
 	}
 	mustCall(t, cs, "hot_keys", map[string]any{"table": "Orders", "top": 1}, &rep)
-	if rep.Table != "Orders" || len(rep.AccessedPartitionKeys) != 1 || rep.AccessedPartitionKeys[0].Key["pk"]["S"] != "hot" {
+	if ci := rep.CI; ci.Table != "Orders" || ci.Status != "ENABLED" || len(ci.AccessedPartitionKeys) != 1 || ci.AccessedPartitionKeys[0].Key["pk"]["S"] != "hot" {
+		t.Errorf("hot_keys' Contributor Insights = %+v", ci)
+	}
+	// extenddbtest serves no console: its list is missing, and says why.
+	if rep.Recent != nil || !strings.Contains(rep.RecentError, "console") {
+		t.Errorf("hot_keys without a console: recent %v, error %q", rep.Recent, rep.RecentError)
+	}
+	if msg := call(t, cs, "hot_keys", map[string]any{"table": "Nope"}, nil); !strings.Contains(msg, "Nope") {
+		t.Errorf("hot_keys of a missing table: %q", msg)
+	}
+}
+
+// TestHotKeysFromConsole: on a server with its console (as serve has by
+// default), hot_keys also gives the partition keys the console's
+// throttling page ranks, without Contributor Insights.
+func TestHotKeysFromConsole(t *testing.T) {
+	store, err := pebblestore.Open(pebblestore.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	rec := console.NewRecorder(console.RecorderOptions{})
+	eng, err := emulator.New(emulator.Options{Store: store, Observer: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	con, err := console.New(console.Options{Engine: eng, Recorder: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(wire.NewHandler(eng, wire.Options{Mounts: []wire.Mount{{Prefix: console.Prefix, Handler: con}}}))
+	t.Cleanup(hs.Close)
+	ctx := t.Context()
+	ddb := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(hs.URL), Credentials: aws.AnonymousCredentials{}})
+	if _, err := ddb.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("Hot"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"cold", "blazing", "blazing", "blazing"} {
+		if _, err := ddb.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("Hot"), Item: map[string]types.AttributeValue{
+			"id": &types.AttributeValueMemberS{Value: id}, "n": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, err := mcpserver.New(mcpserver.Options{Endpoint: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var rep struct {
+		CI     struct{ Status string } `json:"contributor_insights"`
+		Recent []struct {
+			Key   string
+			Write float64
+		} `json:"recent_partition_keys"`
+		RecentError string `json:"recent_error"`
+	}
+	mustCall(t, cs, "hot_keys", map[string]any{"table": "Hot"}, &rep)
+	if rep.CI.Status != "DISABLED" || rep.RecentError != "" || len(rep.Recent) != 2 || !strings.Contains(rep.Recent[0].Key, "blazing") || rep.Recent[0].Write != 3 {
 		t.Errorf("hot_keys = %+v", rep)
 	}
 }

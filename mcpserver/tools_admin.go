@@ -42,9 +42,30 @@ func (s *server) throttleState(ctx context.Context, _ *mcp.CallToolRequest, in t
 	return nil, out, err
 }
 
+// hotKeysOut is what hot_keys answers: Contributor Insights' lists, and
+// the console's recent partition keys.
+type hotKeysOut struct {
+	// ContributorInsights is GET /_extenddb/insights' answer, what
+	// `extenddb top` prints: counted only while Contributor Insights is
+	// enabled on the table (its status says).
+	ContributorInsights map[string]any `json:"contributor_insights"`
+	// Recent is the hottest partition keys of the last minutes by consumed
+	// capacity, with their throttled requests, as the console's throttling
+	// page shows them (its /console/api/timeline), recorded whether or not
+	// Contributor Insights is on; absent when the console is off or asks
+	// for a sign-in, RecentError saying why.
+	Recent      []any  `json:"recent_partition_keys"`
+	RecentError string `json:"recent_error,omitempty"`
+}
+
+// consoleTimelinePath is the console's JSON of its throttling page
+// (console.Prefix + "/api/timeline").
+const consoleTimelinePath = "/console/api/timeline"
+
 // hotKeys reads GET /_extenddb/insights, the endpoint `extenddb top`
-// reads.
-func (s *server) hotKeys(ctx context.Context, _ *mcp.CallToolRequest, in hotKeysIn) (*mcp.CallToolResult, any, error) {
+// reads, and the console's timeline, whose hot list its throttling page
+// shows.
+func (s *server) hotKeys(ctx context.Context, _ *mcp.CallToolRequest, in hotKeysIn) (*mcp.CallToolResult, hotKeysOut, error) {
 	q := url.Values{"table": {in.Table}}
 	setNonEmpty(q, "index", in.Index)
 	setNonEmpty(q, "account", in.Account)
@@ -55,8 +76,29 @@ func (s *server) hotKeys(ctx context.Context, _ *mcp.CallToolRequest, in hotKeys
 	if in.Minutes > 0 {
 		q.Set("minutes", strconv.Itoa(in.Minutes))
 	}
-	out, err := s.admin(ctx, wire.InsightsAdminPath, q, in.Region)
-	return nil, out, err
+	var out hotKeysOut
+	ci, err := s.admin(ctx, wire.InsightsAdminPath, q, in.Region)
+	if err != nil {
+		return nil, out, err
+	}
+	out.ContributorInsights = ci
+	if in.Index != "" {
+		return nil, out, nil // the console counts tables' keys only
+	}
+	// The namespace the insights answer resolved (the server's defaults
+	// filled in), so both lists are of one table.
+	account, _ := ci["account"].(string)
+	region, _ := ci["region"].(string)
+	tl, err := s.admin(ctx, consoleTimelinePath, url.Values{"t": {in.Table}, "ns": {account + "/" + region}, "seconds": {"300"}}, in.Region)
+	if err != nil {
+		out.RecentError = "the console's hot keys are unavailable (is the server's console off, or does it ask for a sign-in?): " + err.Error()
+		return nil, out, nil
+	}
+	out.Recent, _ = tl["hot"].([]any)
+	if out.Recent == nil {
+		out.Recent = []any{}
+	}
+	return nil, out, nil
 }
 
 func setNonEmpty(q url.Values, k, v string) {
@@ -99,7 +141,7 @@ func (s *server) admin(ctx context.Context, path string, q url.Values, region st
 	defer resp.Body.Close()
 	var ans map[string]any
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&ans); err != nil {
-		return nil, fmt.Errorf("%s answered %s, not ExtendDB's %s (is it an extenddb?)", s.base, resp.Status, path)
+		return nil, fmt.Errorf("%s%s answered %s, not JSON: is it an extenddb?", s.base, path, resp.Status)
 	}
 	if msg, _ := ans["error"].(string); msg != "" || resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("%s: %s", resp.Status, msg)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/extenddb/extenddb/emulator"
+	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/mcpserver"
 	"github.com/extenddb/extenddb/pebblestore"
@@ -153,7 +154,10 @@ func startEmbedded(ctx context.Context, c *cli, cfg *mcpCmdConfig, opts *mcpserv
 	if err != nil {
 		return nil, err
 	}
-	eng, err := emulator.New(emulator.Options{Store: store})
+	// The console, as serve has it: the embedded server's endpoint shows it
+	// to a browser, and hot_keys reads its recent partition keys.
+	web := newWeb(webConfig{console: "on", metrics: "off"}, false)
+	eng, err := emulator.New(emulator.Options{Store: store, Observer: web.observer()})
 	if err != nil {
 		_ = store.Close()
 		return nil, err
@@ -166,8 +170,10 @@ func startEmbedded(ctx context.Context, c *cli, cfg *mcpCmdConfig, opts *mcpserv
 	opts.Provision = func(ctx context.Context, specs []iac.TableSpec) ([]iac.Outcome, iac.Diagnostics) {
 		return iac.ProvisionWith(ctx, eng, specs, iac.ProvisionOptions{})
 	}
+	var loaded []iac.TableSpec
 	if len(cfg.loads) > 0 {
 		specs, diags := iac.Load(cfg.loads, opts.Load)
+		loaded = specs
 		if !diags.HasErrors() {
 			_, more := opts.Provision(ctx, specs)
 			diags = append(diags, more...)
@@ -185,10 +191,16 @@ func startEmbedded(ctx context.Context, c *cli, cfg *mcpCmdConfig, opts *mcpserv
 		closeAll()
 		return nil, err
 	}
-	hs := &http.Server{Handler: wire.NewHandler(eng, wire.Options{DefaultRegion: cfg.region}), ReadHeaderTimeout: 10 * time.Second}
+	wireOpts := wire.Options{DefaultRegion: cfg.region}
+	if err := web.mount(eng, nil, api.Namespace{Account: wire.DefaultAccount, Region: cfg.region}, loaded, &wireOpts); err != nil {
+		_ = ln.Close()
+		closeAll()
+		return nil, err
+	}
+	hs := &http.Server{Handler: wire.NewHandler(eng, wireOpts), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = hs.Serve(ln) }()
 	opts.Endpoint = "http://" + ln.Addr().String()
-	fmt.Fprintf(c.stderr, "extenddb mcp: embedded in-memory server at %s (DynamoDB clients may use it too)\n", opts.Endpoint)
+	fmt.Fprintf(c.stderr, "extenddb mcp: embedded in-memory server at %s (DynamoDB clients may use it too; its console is at /console/)\n", opts.Endpoint)
 	return func() {
 		_ = hs.Close()
 		closeAll()

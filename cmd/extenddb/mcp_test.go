@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +14,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
 
 func TestMCPFlags(t *testing.T) {
 	cases := []struct {
@@ -54,7 +62,21 @@ func TestMCPOverHTTP(t *testing.T) {
 	c := &cli{stdout: &out, stderr: &errb, getenv: env("HOME", t.TempDir()), notify: context.WithCancel}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	done := make(chan int, 1)
-	go func() { done <- c.main(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--token", "t0ken"}) }()
+	tmpl := filepath.Join(t.TempDir(), "notes.yaml")
+	if err := os.WriteFile(tmpl, []byte(`Resources:
+  Notes:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: Notes
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{AttributeName: id, AttributeType: S}]
+      KeySchema: [{AttributeName: id, KeyType: HASH}]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		done <- c.main(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--token", "t0ken", "--load", tmpl})
+	}()
 	var url string
 	re := regexp.MustCompile(`serving MCP on (http://127\.0\.0\.1:\d+/)`)
 	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -80,8 +102,13 @@ func TestMCPOverHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_tables", Arguments: map[string]any{}})
-		if err != nil || res.IsError {
-			t.Errorf("list_tables: %v %+v", err, res)
+		if err != nil || res.IsError || jsonText(res.StructuredContent) != `{"tables":["Notes"]}` {
+			t.Errorf("list_tables: %v %s", err, jsonText(res))
+		}
+		// The embedded server has its console, whose hot keys hot_keys reads.
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "hot_keys", Arguments: map[string]any{"table": "Notes"}})
+		if err != nil || res.IsError || !strings.Contains(jsonText(res.StructuredContent), `"recent_partition_keys":[]`) {
+			t.Errorf("hot_keys: %v %s", err, jsonText(res))
 		}
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "put_item", Arguments: map[string]any{"table": "T", "item": map[string]any{}}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 			t.Errorf("put_item without --allow-writes: %v, want an unknown tool", err)
