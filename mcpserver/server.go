@@ -105,7 +105,7 @@ func (s *server) instructions() string {
 	}
 	return "Tools for ExtendDB, a local Amazon DynamoDB at " + s.base.String() + ". " +
 		"Items, keys and expression attribute values are in DynamoDB's JSON form: {\"pk\":{\"S\":\"a\"},\"n\":{\"N\":\"1\"}}. " +
-		"Every tool takes an optional region (default " + s.opts.Region + ") and account (a 12-digit ID; on a server with --auth=off it picks that account's tables). " +
+		"The table and item tools take an optional region (default " + s.opts.Region + ") and account (a 12-digit ID; on a server with --auth=off it picks that account's tables). " +
 		mode
 }
 
