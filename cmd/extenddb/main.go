@@ -35,6 +35,7 @@ func commands() []command {
 		{name: "validate", summary: "check Terraform/CloudFormation tables and print what would be provisioned", run: runValidate, usage: validateUsage},
 		{name: "throttle", summary: "show, reset, drain or pin a table's throttle buckets on a running server", run: runThrottleCmd, usage: throttleCmdUsage},
 		{name: "top", summary: "show a table's most accessed and most throttled keys (Contributor Insights) on a running server", run: runTopCmd, usage: topCmdUsage},
+		{name: "mcp", summary: "serve the Model Context Protocol: tools for an AI assistant over a running server or an embedded one", run: runMCPCmd, usage: mcpCmdUsage},
 		{name: "healthcheck", summary: "exit 0 if a server answers its health check (for Docker HEALTHCHECK)", run: runHealthcheck, usage: healthcheckUsage},
 		{name: "version", summary: "print version information", run: runVersion, usage: versionUsage},
 	}
