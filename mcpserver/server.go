@@ -11,7 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/iac"
+	"github.com/extenddb/extenddb/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -46,10 +48,6 @@ type Options struct {
 	Version string
 }
 
-// defaultAccount is the account a server with --auth=off gives requests
-// whose key maps to none (wire.DefaultAccount).
-const defaultAccount = "000000000000"
-
 // server holds what the tools share.
 type server struct {
 	opts Options
@@ -73,7 +71,7 @@ func New(opts Options) (*mcp.Server, error) {
 		opts.HTTPClient = http.DefaultClient
 	}
 	if opts.Load.DefaultAccount == "" {
-		opts.Load.DefaultAccount = defaultAccount
+		opts.Load.DefaultAccount = wire.DefaultAccount
 	}
 	if opts.Load.DefaultRegion == "" {
 		opts.Load.DefaultRegion = opts.Region
@@ -124,7 +122,7 @@ func (s *server) ddbOpts(w where) ([]func(*dynamodb.Options), error) {
 		fns = append(fns, func(o *dynamodb.Options) { o.Region = w.region })
 	}
 	if w.account != "" {
-		if !isAccountID(w.account) {
+		if !accounts.IsID(w.account) {
 			return nil, fmt.Errorf("account %q: want a 12-digit account ID", w.account)
 		}
 		fns = append(fns, func(o *dynamodb.Options) {
@@ -132,18 +130,6 @@ func (s *server) ddbOpts(w where) ([]func(*dynamodb.Options), error) {
 		})
 	}
 	return fns, nil
-}
-
-func isAccountID(s string) bool {
-	if len(s) != 12 {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // errReadOnly is the refusal of a write on a read-only server.

@@ -62,7 +62,7 @@ func Rules() []Rule {
 			Why: "metrics observes the engine and the wire; cmd hands it the store's metrics"},
 		{From: "extenddbtest", Deny: []string{"cmd", "internal/testserver"},
 			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
-		{From: "mcpserver", Allow: []string{"iac", "wire"}, TestsExcepted: true,
+		{From: "mcpserver", Allow: []string{"iac", "wire", "accounts"}, TestsExcepted: true,
 			Why: "the MCP server is a client of a running server: DynamoDB requests through aws-sdk-go-v2, the /_extenddb/ controls and the console's JSON over HTTP (wire names the controls' paths), IaC read with iac; it never drives the engine itself (cmd hands it a Provision function for the embedded server); its tests start one with extenddbtest"},
 		{From: "internal/loadgen", Allow: []string{}, TestsExcepted: true,
 			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
