@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -331,5 +332,68 @@ func TestRestoreAtomic(t *testing.T) {
 	}
 	if scans.Load() == 0 {
 		t.Error("no Scan ran during the restores")
+	}
+}
+
+// TestRestoreBackupsAndPITR: backups and the point-in-time recovery
+// setting are the snapshot's, and the jobs run on the restored state: a
+// backup the snapshot holds restores into a new table.
+func TestRestoreBackupsAndPITR(t *testing.T) {
+	srv := extenddbtest.Start(t)
+	db := srv.DynamoDB()
+	ctx := t.Context()
+	createTable(t, db, "Src")
+	putN(t, db, "Src", 4, "x")
+	pitr := func(on bool) {
+		t.Helper()
+		if _, err := db.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String("Src"),
+			PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(on)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backup := func(name string) string {
+		t.Helper()
+		out, err := db.CreateBackup(ctx, &dynamodb.CreateBackupInput{TableName: aws.String("Src"), BackupName: aws.String(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aws.ToString(out.BackupDetails.BackupArn)
+	}
+	pitr(true)
+	first := backup("first")
+	snap, err := srv.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup("second")
+	pitr(false)
+
+	if err := srv.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.ListBackups(ctx, &dynamodb.ListBackupsInput{TableName: aws.String("Src")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.BackupSummaries) != 1 || aws.ToString(list.BackupSummaries[0].BackupName) != "first" {
+		var names []string
+		for _, b := range list.BackupSummaries {
+			names = append(names, aws.ToString(b.BackupName))
+		}
+		t.Errorf("backups after restore: %v; want [first]", names)
+	}
+	cb, err := db.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String("Src")})
+	if err != nil || cb.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus != types.PointInTimeRecoveryStatusEnabled {
+		t.Errorf("PITR after restore: %+v (%v); want the snapshot's ENABLED", cb, err)
+	}
+	if _, err := db.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: aws.String(first), TargetTableName: aws.String("Copy")}); err != nil {
+		t.Fatal(err)
+	}
+	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay = 50 * time.Millisecond; o.MaxDelay = 200 * time.Millisecond })
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Copy")}, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := scanValues(t, db, "Copy"); len(got) != 4 {
+		t.Errorf("the table restored from the snapshot's backup holds %d items; want 4", len(got))
 	}
 }
