@@ -389,7 +389,10 @@ func TestRestoreBackupsAndPITR(t *testing.T) {
 	if _, err := db.RestoreTableFromBackup(ctx, &dynamodb.RestoreTableFromBackupInput{BackupArn: aws.String(first), TargetTableName: aws.String("Copy")}); err != nil {
 		t.Fatal(err)
 	}
-	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) { o.MinDelay = 50 * time.Millisecond; o.MaxDelay = 200 * time.Millisecond })
+	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 50 * time.Millisecond
+		o.MaxDelay = 200 * time.Millisecond
+	})
 	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Copy")}, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
