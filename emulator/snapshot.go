@@ -194,7 +194,9 @@ func (e *Engine) Restore(ctx context.Context, snap *Snapshot) error {
 	if snap == nil {
 		return errors.New("emulator: Restore of a nil snapshot")
 	}
-	return e.replaceState(ctx, func(b kv.Batch) error {
+	// The batch's records take what the snapshot's do (a key and a value
+	// with their lengths), plus a kind byte each.
+	return e.replaceState(ctx, len(snap.buf)+snap.keys+64, func(b kv.Batch) error {
 		if err := b.DeleteRange([]byte{0}, []byte{famLease}); err != nil {
 			return err
 		}
@@ -214,7 +216,7 @@ func (e *Engine) Restore(ctx context.Context, snap *Snapshot) error {
 // and PITR history, and every backup and export and import record: the
 // state of a new server.
 func (e *Engine) Reset(ctx context.Context) error {
-	return e.replaceState(ctx, func(b kv.Batch) error {
+	return e.replaceState(ctx, 0, func(b kv.Batch) error {
 		if err := b.DeleteRange([]byte{0}, []byte{famLease}); err != nil {
 			return err
 		}
@@ -227,7 +229,7 @@ func (e *Engine) Reset(ctx context.Context) error {
 // namespaces keep theirs. A global table's replicas in other Regions keep
 // their own membership records (reset each Region, or the server).
 func (e *Engine) ResetNamespace(ctx context.Context, ns api.Namespace) error {
-	return e.replaceState(ctx, func(b kv.Batch) error {
+	return e.replaceState(ctx, 0, func(b kv.Batch) error {
 		var ids []keyspace.TableID
 		for _, t := range e.tables[ns] {
 			ids = append(ids, t.ID)
@@ -300,10 +302,11 @@ func (e *Engine) Enter() (leave func()) {
 	return e.gate.mu.RUnlock
 }
 
-// replaceState runs fill, which writes the new state into one batch, and
-// commits it with the engine quiesced: no request inside, no background
-// work running; then rebuilds every cache from the store.
-func (e *Engine) replaceState(ctx context.Context, fill func(kv.Batch) error) error {
+// replaceState runs fill, which writes the new state into one batch (of
+// about size bytes, when known), and commits it with the engine quiesced:
+// no request inside, no background work running; then rebuilds every
+// cache from the store.
+func (e *Engine) replaceState(ctx context.Context, size int, fill func(kv.Batch) error) error {
 	if e.isShared {
 		return errSharedSnapshot
 	}
@@ -316,7 +319,12 @@ func (e *Engine) replaceState(ctx context.Context, fill func(kv.Batch) error) er
 	e.stopWorkers()
 	e.restartJobContexts()
 	e.mu.Lock()
-	b := e.opts.Store.NewBatch()
+	var b kv.Batch
+	if sb, ok := e.opts.Store.(kv.SizedBatcher); ok && size > 0 {
+		b = sb.NewBatchSized(size)
+	} else {
+		b = e.opts.Store.NewBatch()
+	}
 	err := fill(b)
 	if err == nil {
 		err = e.commit(b)
