@@ -357,7 +357,23 @@ func TestRestoreBackupsAndPITR(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return aws.ToString(out.BackupDetails.BackupArn)
+		// The copy runs in the background: a snapshot taken before it
+		// ends holds an unfinished backup, which the restore fails as a
+		// restart would.
+		arn := out.BackupDetails.BackupArn
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			d, err := db.DescribeBackup(ctx, &dynamodb.DescribeBackupInput{BackupArn: arn})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.BackupDescription.BackupDetails.BackupStatus == types.BackupStatusAvailable {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("backup %s still %s", name, d.BackupDescription.BackupDetails.BackupStatus)
+			}
+		}
+		return aws.ToString(arn)
 	}
 	pitr(true)
 	first := backup("first")
