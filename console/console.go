@@ -122,13 +122,17 @@ func New(opts Options) (http.Handler, error) {
 	mux.HandleFunc("GET "+Prefix+"/api/timeline", c.timeline)
 	mux.HandleFunc("GET "+Prefix+"/stream", c.stream)
 	mux.HandleFunc("GET "+Prefix+"/iac", c.iac)
-	var h http.Handler = mux
+	mux.HandleFunc("GET "+Prefix+"/snapshots", c.snapshots)
+	mux.HandleFunc("GET "+Prefix+"/snapshot", c.snapshotDownload)
+	mux.HandleFunc("POST "+Prefix+"/snapshots/keep", c.snapshotKeep)
+	mux.HandleFunc("POST "+Prefix+"/snapshots/restore", c.snapshotRestore)
+	var h http.Handler = gated(opts.Engine, mux)
 	if opts.Authenticator != nil {
 		c.auth = newSignIns(opts)
 		mux.HandleFunc("GET "+Prefix+"/signin", c.signInPage)
 		mux.HandleFunc("POST "+Prefix+"/signin", c.signIn)
 		mux.HandleFunc("POST "+Prefix+"/signout", c.signOut)
-		h = c.auth.guard(mux)
+		h = c.auth.guard(h)
 	}
 	return http.NewCrossOriginProtection().Handler(h), nil
 }

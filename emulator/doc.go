@@ -9,6 +9,12 @@
 // It stores everything through the kv contract, reads and writes export and
 // import objects through the objstore contract, and knows nothing of HTTP.
 //
+// Snapshot, Restore, Reset and ResetNamespace (snapshot.go) save and
+// replace the whole state for test suites: a restore is one store batch
+// committed with requests held at the engine's gate (Enter, which the
+// wire and the console take once per request) and the background work
+// stopped, then every cache is rebuilt from the store, as New does.
+//
 // # The engine's packages
 //
 // What each owns, and what it may use (internal/archtest holds the rules;

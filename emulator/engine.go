@@ -187,6 +187,12 @@ type Engine struct {
 
 	// work counts the steps requests' long loops have taken (WorkDone).
 	work atomic.Uint64
+
+	// gate holds requests while a snapshot restore or a reset replaces
+	// the state (snapshot.go).
+	gate gate
+	// kept is the snapshots saved on the server by name (snapshot.go).
+	kept keptSnapshots
 }
 
 // WorkDone is how many steps the long loops of requests (pages read, items

@@ -44,6 +44,7 @@ type options struct {
 	wire                wire.Options
 	loads               []string
 	load                iac.Options
+	snapshot            string
 }
 
 // WithRegion sets the Region of Server.Config (default us-east-1).
@@ -239,6 +240,15 @@ func Start(t testing.TB, opts ...Option) *Server {
 			t.Errorf("extenddbtest: closing the store: %v", err)
 		}
 	})
+	if o.snapshot != "" {
+		snap, err := readSnapshotFile(o.snapshot)
+		if err == nil {
+			err = eng.Restore(t.Context(), snap)
+		}
+		if err != nil {
+			t.Fatalf("extenddbtest: %v", err)
+		}
+	}
 	if len(o.loads) > 0 {
 		if err := load(t.Context(), eng, o); err != nil {
 			t.Fatalf("extenddbtest: %v", err)

@@ -1,11 +1,13 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/emulator/api"
@@ -18,6 +20,9 @@ const (
 	ActionThrottle        = "extenddb:Throttle"        // read and change a table's throttle buckets
 	ActionGetInsights     = "extenddb:GetInsights"     // read a table's top keys
 	ActionGetImportErrors = "extenddb:GetImportErrors" // read an import's error log
+	ActionSnapshot        = "extenddb:Snapshot"        // save the server's state (snapshot_admin.go)
+	ActionRestore         = "extenddb:Restore"         // replace the server's state by a snapshot
+	ActionReset           = "extenddb:Reset"           // drop every table of a namespace or of the server
 )
 
 // adminBodyLimit bounds what a control request's body may hold (they
@@ -34,15 +39,22 @@ type adminScope struct{}
 // file, exactly as an API request; the caller then rides in the context
 // for adminAuthorize. Without credentials (--auth=off) it is next itself.
 func (h *handler) adminAuth(next http.HandlerFunc) http.HandlerFunc {
+	return h.adminAuthBody(adminBodyLimit, next)
+}
+
+// adminAuthBody is adminAuth for a control whose body may hold up to
+// limit bytes (a snapshot to restore); next reads the body as sent.
+func (h *handler) adminAuthBody(limit int64, next http.HandlerFunc) http.HandlerFunc {
 	if h.opts.Credentials == nil {
 		return next
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, adminBodyLimit+1))
-		if err != nil || len(body) > adminBodyLimit {
-			adminError(w, http.StatusBadRequest, "the request body is unreadable or over 64 KB")
+		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+		if err != nil || int64(len(body)) > limit {
+			adminError(w, http.StatusBadRequest, "the request body is unreadable or over "+strconv.FormatInt(limit>>10, 10)+" KB")
 			return
 		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		id, scope, aerr := h.authenticate(r, body, "dynamodb", h.now())
 		if aerr != nil {
 			h.log.Info().Str("path", r.URL.Path).Str("code", aerr.Code).Msg("control request refused: not authenticated")

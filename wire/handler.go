@@ -128,6 +128,7 @@ func (h *handler) routes() http.Handler {
 		r.PathPrefix(m.Prefix).Handler(m.Handler)
 	}
 	h.adminRoutes(r)
+	h.snapshotRoutes(r)
 	// DynamoDB ignores the path of a POST; so do we.
 	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
 	r.NotFoundHandler = http.HandlerFunc(h.notFound)
@@ -540,6 +541,9 @@ func (h *handler) run(ctx context.Context, fn operation, ns api.Namespace, body 
 			out, err = nil, internalError()
 		}
 	}()
+	// A snapshot restore or reset waits for the request, or the request
+	// for it: it sees the state before or after, never a mix.
+	defer h.eng.Enter()()
 	return fn(ctx, h.eng, ns, body)
 }
 

@@ -34,6 +34,7 @@ func commands() []command {
 		{name: "serve", summary: "serve the DynamoDB API", run: runServe, usage: serveUsage},
 		{name: "validate", summary: "check Terraform/CloudFormation tables and print what would be provisioned", run: runValidate, usage: validateUsage},
 		{name: "throttle", summary: "show, reset, drain or pin a table's throttle buckets on a running server", run: runThrottleCmd, usage: throttleCmdUsage},
+		{name: "snapshot", summary: "save, restore or reset the state of a running server (for test suites)", run: runSnapshotCmd, usage: snapshotCmdUsage},
 		{name: "top", summary: "show a table's most accessed and most throttled keys (Contributor Insights) on a running server", run: runTopCmd, usage: topCmdUsage},
 		{name: "mcp", summary: "serve the Model Context Protocol: tools for an AI assistant over a running server or an embedded one", run: runMCPCmd, usage: mcpCmdUsage},
 		{name: "healthcheck", summary: "exit 0 if a server answers its health check (for Docker HEALTHCHECK)", run: runHealthcheck, usage: healthcheckUsage},

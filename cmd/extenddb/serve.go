@@ -57,6 +57,7 @@ type serveConfig struct {
 	kinesisEndpoint   string
 	s3Dir             string
 	s3Endpoint        string
+	snapshot          string
 	iac               iacConfig
 	throttle          throttleConfig
 	web               webConfig
@@ -168,6 +169,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.pprof, "pprof", c.pprof, "loopback `HOST:PORT` serving Go's CPU, heap and allocation profiles under /debug/pprof/ (e.g. 127.0.0.1:6060); empty: off")
 	fs.StringVar(&c.httpFront, "http-front", c.httpFront, "`FRONT` serving HTTP: fast (the API's plain POSTs on a lean HTTP/1.1 path of its own, everything else by net/http) or net/http (all of it by net/http)")
 	fs.StringVar(&c.kinesisEndpoint, "kinesis-endpoint", c.kinesisEndpoint, "Kinesis Data Streams `URL` (e.g. http://127.0.0.1:4567) that receives the item changes of tables with a Kinesis streaming destination; empty: destinations are bookkeeping only")
+	fs.StringVar(&c.snapshot, "snapshot", c.snapshot, "`FILE` written by `extenddb snapshot save`: start from its state (it replaces what the store holds), kept on the server as \"start\"; --load provisions on top of it")
 	c.iac.register(fs, true)
 	c.throttle.register(fs)
 	c.web.register(fs)
@@ -532,6 +534,13 @@ func serve(ctx context.Context, stop context.CancelFunc, cfg serveConfig, log ze
 		if creds, err = wire.LoadCredentials(cfg.credentials); err != nil {
 			return err
 		}
+	}
+	if cfg.snapshot != "" {
+		snap, err := startFromSnapshot(ctx, eng, cfg.snapshot)
+		if err != nil {
+			return err
+		}
+		log.Info().Str("file", cfg.snapshot).Int("keys", snap.Keys()).Msg("started from a snapshot")
 	}
 	var loaded []iac.TableSpec
 	if len(cfg.iac.loads) > 0 {

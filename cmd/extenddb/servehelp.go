@@ -20,7 +20,7 @@ var serveFlagGroups = []flagGroup{
 	{"Common flags", []string{"addr", "in-memory", "data-dir", "load", "default-region", "default-account",
 		"access-key-account", "auth", "credentials", "console", "throttle", "log-level"}},
 	{"Network", []string{"cors", "http-front", "request-timeout", "shutdown-timeout", "metrics", "metrics-token", "pprof"}},
-	{"Store", []string{"store", "cache-size", "memtable-size", "sync", "lease"}},
+	{"Store", []string{"store", "cache-size", "memtable-size", "sync", "lease", "snapshot"}},
 	{"Accounts and authorization", []string{"account-per-access-key", "policy-update-block"}},
 	{"Terraform and CloudFormation (--load)", []string{"var", "var-file", "param", "param-file", "stack-name", "stack-account",
 		"stack-region", "exports-file", "replace-on-key-change"}},

@@ -283,3 +283,11 @@ func cooled(last time.Time, secs *int32, now time.Time) bool {
 	}
 	return !now.Before(last.Add(time.Duration(*secs) * time.Second))
 }
+
+// Reset drops every datapoint (the engine's state was replaced by a
+// snapshot restore or a reset).
+func (s *State) Reset() {
+	s.mu.Lock()
+	s.series = nil
+	s.mu.Unlock()
+}

@@ -221,6 +221,8 @@ type shardIterator struct {
 	Shard   string `json:"s"`
 	Pos     uint64 `json:"p"` // next sequence number to read
 	Created int64  `json:"c"` // unix milliseconds
+	// Epoch is State.epoch when the iterator was taken.
+	Epoch uint64 `json:"e,omitempty"`
 }
 
 func (it shardIterator) encode() string {
@@ -358,7 +360,7 @@ func (s *State) GetShardIterator(c Core, ns api.Namespace, in *api.GetShardItera
 	if sh == nil || !shardVisible(sh, now) {
 		return nil, api.ResourceNotFoundError("Requested resource not found: Shard does not exist")
 	}
-	it := shardIterator{Arn: *in.StreamArn, Shard: sh.ID, Created: now.UnixMilli()}
+	it := shardIterator{Arn: *in.StreamArn, Shard: sh.ID, Created: now.UnixMilli(), Epoch: s.epoch.Load()}
 	switch typ {
 	case "TRIM_HORIZON":
 		it.Pos = sh.Start
@@ -412,6 +414,11 @@ func (s *State) GetRecords(c Core, ns api.Namespace, in *api.GetRecordsInput) (*
 		return nil, api.Validation("Invalid ShardIterator")
 	}
 	now := c.Now()
+	if pos.Epoch != s.epoch.Load() {
+		// The server's state was restored from a snapshot (or reset) since
+		// the iterator was taken: the stream it points into is gone.
+		return nil, api.NewError(api.CodeExpiredIterator, "Iterator expired. The iterator was created before the server's state was restored from a snapshot or reset; get a new shard iterator.")
+	}
 	if created := time.UnixMilli(pos.Created); now.Sub(created) > iteratorLifetime {
 		return nil, api.NewError(api.CodeExpiredIterator, "Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %d milliseconds.",
 			javaDate(created), javaDate(now), iteratorLifetime.Milliseconds())
@@ -441,7 +448,7 @@ func (s *State) GetRecords(c Core, ns api.Namespace, in *api.GetRecordsInput) (*
 		return nil, err
 	}
 	if !done {
-		out.NextShardIterator = shardIterator{Arn: pos.Arn, Shard: pos.Shard, Pos: next, Created: now.UnixMilli()}.encode()
+		out.NextShardIterator = shardIterator{Arn: pos.Arn, Shard: pos.Shard, Pos: next, Created: now.UnixMilli(), Epoch: pos.Epoch}.encode()
 	}
 	return out, nil
 }

@@ -46,6 +46,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
@@ -68,6 +69,20 @@ const (
 type State struct {
 	mu     sync.Mutex
 	tables map[[16]byte]*table
+	// epoch counts the engine's state restores (Reset): an iterator
+	// carries the epoch it was taken in, and one of an earlier epoch
+	// reads a stream the restore replaced, so it is refused as expired.
+	epoch atomic.Uint64
+}
+
+// Reset forgets every table's stream state (the store was replaced by a
+// snapshot restore or a reset: it is loaded again from the store) and
+// makes every iterator taken before expire.
+func (s *State) Reset() {
+	s.mu.Lock()
+	s.tables = nil
+	s.mu.Unlock()
+	s.epoch.Add(1)
 }
 
 // table is the in-memory copy of one table's stream keys. mu guards

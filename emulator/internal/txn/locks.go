@@ -81,3 +81,12 @@ func WaitLock(mu *sync.Mutex, wait time.Duration) bool {
 		pause = min(2*pause, 200*time.Microsecond)
 	}
 }
+
+// Reset forgets every ClientRequestToken: the engine's state was replaced
+// (a snapshot restore or a reset), so a token's earlier answer no longer
+// describes the items. The caller has no transaction running.
+func (s *State) Reset() {
+	s.mu.Lock()
+	s.tokens, s.done = nil, nil
+	s.mu.Unlock()
+}
