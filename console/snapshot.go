@@ -162,7 +162,8 @@ func gated(eng *emulator.Engine, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		defer eng.Enter()()
+		eng.Enter()
+		defer eng.Leave()
 		next.ServeHTTP(w, r)
 	})
 }

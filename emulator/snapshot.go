@@ -291,16 +291,17 @@ type gate struct {
 	mu sync.RWMutex
 }
 
-// Enter admits one request to the engine and returns what ends it. A
-// restore or reset waits for the requests admitted before it, and holds
-// the ones that come meanwhile until it is done, so a request sees the
-// state before or after, never a mix. The wire layer and the console call
-// it once per request; an engine method never does (a request must not
-// enter twice).
-func (e *Engine) Enter() (leave func()) {
-	e.gate.mu.RLock()
-	return e.gate.mu.RUnlock
-}
+// Enter admits one request to the engine; Leave ends it. A restore or
+// reset waits for the requests admitted before it, and holds the ones
+// that come meanwhile until it is done, so a request sees the state
+// before or after, never a mix. The wire layer and the console call them
+// once per request; an engine method never does (a request must not
+// enter twice). Two calls rather than a returned func: that func would
+// cost an allocation per request.
+func (e *Engine) Enter() { e.gate.mu.RLock() }
+
+// Leave ends a request Enter admitted.
+func (e *Engine) Leave() { e.gate.mu.RUnlock() }
 
 // replaceState runs fill, which writes the new state into one batch (of
 // about size bytes, when known), and commits it with the engine quiesced:

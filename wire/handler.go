@@ -543,7 +543,8 @@ func (h *handler) run(ctx context.Context, fn operation, ns api.Namespace, body 
 	}()
 	// A snapshot restore or reset waits for the request, or the request
 	// for it: it sees the state before or after, never a mix.
-	defer h.eng.Enter()()
+	h.eng.Enter()
+	defer h.eng.Leave()
 	return fn(ctx, h.eng, ns, body)
 }
 
