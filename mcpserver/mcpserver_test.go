@@ -133,7 +133,7 @@ var key1 = map[string]any{"pk": map[string]any{"S": "alice"}, "sk": map[string]a
 
 func TestReadOnlyRefusesWrites(t *testing.T) {
 	cs, es := start(t, mcpserver.Options{})
-	want := []string{"describe_table", "execute_partiql", "get_item", "hot_keys", "list_tables", "query", "scan", "throttle_state"}
+	want := []string{"describe_table", "execute_partiql", "get_item", "hot_keys", "list_snapshots", "list_tables", "query", "save_snapshot", "scan", "throttle_state"}
 	if got := toolNames(t, cs); !slices.Equal(got, want) {
 		t.Errorf("read-only tools = %v, want %v", got, want)
 	}
@@ -143,6 +143,12 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	}
 	if msg := call(t, cs, "delete_item", map[string]any{"table": "Orders", "key": key1}, nil); !strings.Contains(msg, "unknown tool") {
 		t.Errorf("delete_item on a read-only server: %q, want an unknown tool", msg)
+	}
+	mustCall(t, cs, "save_snapshot", map[string]any{"name": "kept"}, nil) // changes no table
+	for _, tool := range []string{"restore_snapshot", "reset"} {
+		if msg := call(t, cs, tool, map[string]any{"name": "kept"}, nil); !strings.Contains(msg, "unknown tool") {
+			t.Errorf("%s on a read-only server: %q, want an unknown tool", tool, msg)
+		}
 	}
 	for _, stmt := range []string{
 		`DELETE FROM "Orders" WHERE pk = 'alice' AND sk = 1`,
@@ -680,5 +686,48 @@ resource "aws_dynamodb_table_item" "one" {
 	mustCall(t, cs, "get_item", map[string]any{"table": "Seeded", "account": "111111111111", "region": "eu-west-1", "key": map[string]any{"id": map[string]any{"S": "one"}}}, &got)
 	if got.Item["v"]["N"] != "2" {
 		t.Errorf("reloading overwrote the item: %+v", got)
+	}
+}
+
+// TestSnapshotTools: save_snapshot keeps the state on the server,
+// list_snapshots lists it, restore_snapshot brings it back after a
+// change, and reset drops every table.
+func TestSnapshotTools(t *testing.T) {
+	cs, es := start(t, mcpserver.Options{AllowWrites: true})
+	mustCall(t, cs, "save_snapshot", map[string]any{"name": "two-orders"}, nil)
+	var list struct {
+		Snapshots []struct {
+			Name string
+			Keys int
+		}
+	}
+	mustCall(t, cs, "list_snapshots", map[string]any{}, &list)
+	if len(list.Snapshots) != 1 || list.Snapshots[0].Name != "two-orders" || list.Snapshots[0].Keys == 0 {
+		t.Fatalf("list_snapshots: %+v", list)
+	}
+	count := func() int32 {
+		t.Helper()
+		out, err := es.DynamoDB().Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String("Orders")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Count
+	}
+	mustCall(t, cs, "put_item", map[string]any{"table": "Orders", "item": map[string]any{"pk": map[string]any{"S": "bob"}, "sk": map[string]any{"N": "9"}}}, nil)
+	if n := count(); n != 3 {
+		t.Fatalf("%d items after put_item, want 3", n)
+	}
+	mustCall(t, cs, "restore_snapshot", map[string]any{"name": "two-orders"}, nil)
+	if n := count(); n != 2 {
+		t.Errorf("%d items after restore_snapshot, want the snapshot's 2", n)
+	}
+	if msg := call(t, cs, "restore_snapshot", map[string]any{"name": "nope"}, nil); msg == "" {
+		t.Error("restore_snapshot of an unknown name succeeded")
+	}
+	mustCall(t, cs, "reset", map[string]any{}, nil)
+	var tables struct{ Tables []string }
+	mustCall(t, cs, "list_tables", map[string]any{}, &tables)
+	if len(tables.Tables) != 0 {
+		t.Errorf("tables after reset: %v", tables.Tables)
 	}
 }

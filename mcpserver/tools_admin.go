@@ -107,19 +107,25 @@ func setNonEmpty(q url.Values, k, v string) {
 	}
 }
 
-// emptySHA256 is the SHA-256 of the empty body a control GET has.
+// emptySHA256 is the SHA-256 of the empty body a control request has.
 const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-// admin GETs one of the server's controls, signed with the credentials
-// (a server with --auth=sigv4 checks them and the caller's permission),
-// and returns its JSON answer, or its error member as the error.
+// admin GETs one of the server's controls (control's GET).
 func (s *server) admin(ctx context.Context, path string, q url.Values, region string) (map[string]any, error) {
+	return s.control(ctx, http.MethodGet, path, q, region)
+}
+
+// control sends one of the server's controls a request without a body,
+// signed with the credentials (a server with --auth=sigv4 checks them and
+// the caller's permission), and returns its JSON answer, or its error
+// member as the error.
+func (s *server) control(ctx context.Context, method, path string, q url.Values, region string) (map[string]any, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	u := *s.base
 	u.Path += path
 	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -124,6 +124,7 @@ func (s *server) addReadTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: !s.opts.AllowWrites, DestructiveHint: ptr(s.opts.AllowWrites), OpenWorldHint: ptr(false)}}, s.partiql)
 	mcp.AddTool(srv, &mcp.Tool{Name: "throttle_state", Description: "Show a table's (or a global secondary index's) throttle buckets on the server: rate, balance, debt, ceiling and whether pinned, per direction (what `extenddb throttle show` prints).", Annotations: readOnly()}, s.throttleState)
 	mcp.AddTool(srv, &mcp.Tool{Name: "hot_keys", Description: "Show a table's most accessed and most throttled keys, as Contributor Insights counts them (what `extenddb top` prints); Contributor Insights must be enabled on the table (UpdateContributorInsights).", Annotations: readOnly()}, s.hotKeys)
+	s.addSnapshotReadTools(srv)
 }
 
 func (s *server) addWriteTools(srv *mcp.Server) {
@@ -131,6 +132,7 @@ func (s *server) addWriteTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "put_item", Description: "Write one item (PutItem): creates it or replaces the item with its key. Returns the replaced item.", Annotations: write}, s.putItem)
 	mcp.AddTool(srv, &mcp.Tool{Name: "delete_item", Description: "Delete one item by its primary key (DeleteItem). Returns the deleted item.", Annotations: write}, s.deleteItem)
 	mcp.AddTool(srv, &mcp.Tool{Name: "load_iac", Description: "Provision the tables a Terraform directory or a CloudFormation/SAM template declares (paths on the MCP server's machine), as `extenddb serve --load` does; existing tables keep their items.", Annotations: write}, s.loadIaC)
+	s.addSnapshotWriteTools(srv, write)
 }
 
 func (s *server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in listTablesIn) (*mcp.CallToolResult, listTablesOut, error) {
