@@ -34,7 +34,7 @@ func newMCPCmdFlags() (*flag.FlagSet, *mcpCmdConfig) {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.StringVar(&c.endpoint, "endpoint", c.endpoint, "`URL` of the running server the tools act on (default: an embedded in-memory server of its own)")
 	fs.StringVar(&c.region, "region", c.region, "`REGION` of requests whose tool call names none")
-	fs.BoolVar(&c.allowWrites, "allow-writes", c.allowWrites, "add the tools that change data (put_item, delete_item, load_iac, PartiQL other than SELECT); without it the server is read-only")
+	fs.BoolVar(&c.allowWrites, "allow-writes", c.allowWrites, "add the tools that change data (put_item, delete_item, load_iac, restore_snapshot, reset, PartiQL other than SELECT); without it the server is read-only")
 	fs.StringVar(&c.httpAddr, "http", c.httpAddr, "serve MCP over Streamable HTTP on `ADDR` (loopback only, e.g. 127.0.0.1:8001) instead of stdin/stdout")
 	fs.StringVar(&c.token, "token", c.token, "`TOKEN` HTTP clients must send as \"Authorization: Bearer TOKEN\" (default with --http: a random one, printed on stderr)")
 	fs.Var(&c.loads, "load", "`PATH` of Terraform or CloudFormation to provision into the embedded server at start (repeatable)")
