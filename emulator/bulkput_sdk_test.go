@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	sttypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
 	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
@@ -193,12 +195,9 @@ func TestBulkPutNoneOneObjectConditionFailureCompleted(t *testing.T) {
 	body := `{"Item":{"pk":{"S":"a"},"sk":{"N":"1"},"v":{"S":"x"}},"ConditionExpression":"attribute_not_exists(pk)"}` + "\n" +
 		`{"Item":{"pk":{"S":"b"},"sk":{"N":"1"}}}` + "\n"
 	putObj(t, root, "one.json", []byte(body))
-	putObj(t, root, "one.json.other", []byte("bad"))
 	in := bpInput("bpt", "one.json", types.InputCompressionTypeNone)
 	in.OutputS3Configuration.OutputType = []types.OutputTypeEnum{types.OutputTypeEnumError}
 	in.InputS3Configuration.S3KeyPrefix = aws.String("one.json")
-	putObj(t, root, "one.json.other", nil)
-	_ = os.Remove(filepath.Join(root, "bkt", "one.json.other"))
 	d := bpWait(t, s, bpStart(t, c, in).BulkOperationArn)
 	if d.BulkOperationStatus != types.BulkOperationStatusCompleted || d.ProcessedItemCount != 2 || d.FailedItemCount != 0 {
 		t.Fatalf("end %+v", d)
@@ -207,6 +206,41 @@ func TestBulkPutNoneOneObjectConditionFailureCompleted(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "bkt", filepath.FromSlash(base), "CONDITION_CHECK_FAILURE")); err == nil {
 		t.Error("a CONDITION_CHECK_FAILURE report that was not asked for")
 	}
+	// The stream sees the bulk put's write as any write, and nothing of
+	// the record whose condition failed.
+	if ev := streamEvents(t, s, "bpt"); len(ev) != 2 || ev[0] != "INSERT a" || ev[1] != "INSERT b" {
+		t.Errorf("stream records %v", ev)
+	}
+}
+
+// streamEvents lists the stream records of table name as "EVENT pk".
+func streamEvents(t *testing.T, s *testserver.Server, name string) []string {
+	t.Helper()
+	ctx := t.Context()
+	st := dynamodbstreams.NewFromConfig(s.AWSConfig(testserver.DefaultRegion, testserver.DefaultAccessKeyID))
+	d, err := s.Client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := st.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: d.Table.LatestStreamArn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for _, sh := range ds.StreamDescription.Shards {
+		it, err := st.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: d.Table.LatestStreamArn, ShardId: sh.ShardId, ShardIteratorType: sttypes.ShardIteratorTypeTrimHorizon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := st.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: it.ShardIterator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs.Records {
+			events = append(events, string(r.EventName)+" "+r.Dynamodb.Keys["pk"].(*sttypes.AttributeValueMemberS).Value)
+		}
+	}
+	return events
 }
 
 func TestBulkPutZstdAndIon(t *testing.T) {
