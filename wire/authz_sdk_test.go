@@ -360,7 +360,7 @@ func TestAuthzBulkOperations(t *testing.T) {
 	carol := s.ClientWith("us-east-1", static("AKIACAROL", "carol-secret"))
 	createKV(t, alice, "Shared")
 	in := &dynamodb.StartBulkPutItemsInput{TableName: aws.String("Shared"),
-		InputS3Configuration: &types.InputS3Configuration{S3Bucket: aws.String("bkt"), InputFormat: types.BulkOperationInputFormatDynamodbJson},
+		InputS3Configuration:  &types.InputS3Configuration{S3Bucket: aws.String("bkt"), InputFormat: types.BulkOperationInputFormatDynamodbJson},
 		OutputS3Configuration: &types.OutputS3Configuration{OutputType: []types.OutputTypeEnum{types.OutputTypeEnumError}}}
 	_, err := carol.StartBulkPutItems(ctx, in)
 	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:StartBulkPutItems on resource: "+
