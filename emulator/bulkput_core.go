@@ -203,7 +203,9 @@ func (c *bpCore) Target(ns api.Namespace, nameOrARN string) (bulkput.Table, erro
 	e.rlockCatalog()
 	t := e.lookup(tns, name, now)
 	e.mu.RUnlock()
-	if t == nil {
+	if t == nil || tns != ns {
+		// Another account's or Region's table (by ARN) is not served: the
+		// operation belongs to the caller's namespace.
 		return nil, api.ResourceNotFoundError("Requested resource not found: Table: %s not found", name)
 	}
 	if len(t.Group) > 0 || t.Legacy != nil {
