@@ -363,6 +363,85 @@ func TestBulkPutValidationAndRestrictions(t *testing.T) {
 	}
 	_, err = s2.Client.StartBulkPutItems(t.Context(), bpInput("slow", "in/", types.InputCompressionTypeNone))
 	check("CREATING table", err, "ResourceInUseException")
+
+	// Shapes.
+	in = bpInput("bpt", "in/", types.InputCompressionTypeNone)
+	in.OutputS3Configuration.S3SseKmsKeyId = aws.String("key")
+	_, err = c.StartBulkPutItems(t.Context(), in)
+	check("a KMS key without KMS", err, "ValidationException")
+	_, err = c.DescribeBulkOperation(t.Context(), &dynamodb.DescribeBulkOperationInput{BulkOperationArn: aws.String("arn:short")})
+	check("a short ARN", err, "ValidationException")
+	_, err = c.ListBulkOperations(t.Context(), &dynamodb.ListBulkOperationsInput{MaxResults: aws.Int32(26)})
+	check("MaxResults 26", err, "ValidationException")
+}
+
+// TestBulkPutIndexBeingCreated: no bulk put while a GSI is created.
+func TestBulkPutIndexBeingCreated(t *testing.T) {
+	s, root := exServer(t)
+	c := s.Client
+	bpTable(t, c, "bpt")
+	putObj(t, root, "in/a.json", []byte(`{"Item":{"pk":{"S":"a"},"sk":{"N":"1"}}}`))
+	var big strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&big, `{"Item":{"pk":{"S":"p%d"},"sk":{"N":"1"},"h":{"S":"x"}}}`+"\n", i)
+	}
+	putObj(t, root, "big/a.json", []byte(big.String()))
+	d := bpWait(t, s, bpStart(t, c, bpInput("bpt", "big/", types.InputCompressionTypeNone)).BulkOperationArn)
+	if d.ProcessedItemCount != 3000 {
+		t.Fatalf("load %+v", d)
+	}
+	if _, err := c.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("bpt"),
+		AttributeDefinitions: mkDefs("h", "S"),
+		GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{IndexName: aws.String("byh"),
+			KeySchema: mkKS("h", "HASH"), Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	dt, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("bpt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creating := false
+	for _, g := range dt.Table.GlobalSecondaryIndexes {
+		creating = creating || aws.ToString(g.IndexName) == "byh" && g.IndexStatus == types.IndexStatusCreating
+	}
+	_, err = c.StartBulkPutItems(t.Context(), bpInput("bpt", "in/", types.InputCompressionTypeNone))
+	if creating && apiCode(err) != "ResourceInUseException" {
+		t.Errorf("while the index is CREATING: %v", err)
+	}
+	if !creating && err != nil {
+		t.Errorf("the index was ACTIVE already: %v", err)
+	}
+	if !creating {
+		t.Log("the backfill ended before the check")
+	}
+	emulator.WaitBulk(s.Engine())
+}
+
+// TestBulkPutBadObjects: an object that does not decompress, an item over
+// 400 KB and an Ion value that does not parse are ERROR records; the
+// operation ends COMPLETED_WITH_ERRORS with the rest written.
+func TestBulkPutBadObjects(t *testing.T) {
+	s, root := exServer(t)
+	c := s.Client
+	bpTable(t, c, "bpt")
+	putObj(t, root, "g/a.gz", []byte("not gzip at all"))
+	putObj(t, root, "g/b.gz", gz(t, `{"Item":{"pk":{"S":"big"},"sk":{"N":"1"},"v":{"S":"`+strings.Repeat("x", 410*1024)+`"}}}`+"\n"+
+		`{"Item":{"pk":{"S":"ok"},"sk":{"N":"1"}}}`+"\n"))
+	d := bpWait(t, s, bpStart(t, c, bpInput("bpt", "g/", types.InputCompressionTypeGzip)).BulkOperationArn)
+	if d.BulkOperationStatus != types.BulkOperationStatusCompletedWithErrors || d.ProcessedItemCount != 3 || d.FailedItemCount != 2 {
+		t.Fatalf("gzip %+v", d)
+	}
+	putObj(t, root, "i/a.ion", []byte(`{Item:{pk:"i",sk:1.}} {Item:{pk:"j",sk:2.}} {Item:{pk: `))
+	in := bpInput("bpt", "i/", types.InputCompressionTypeNone)
+	in.InputS3Configuration.InputFormat = types.BulkOperationInputFormatIon
+	d = bpWait(t, s, bpStart(t, c, in).BulkOperationArn)
+	if d.BulkOperationStatus != types.BulkOperationStatusCompletedWithErrors || d.ProcessedItemCount != 3 || d.FailedItemCount != 1 {
+		t.Fatalf("ion %+v", d)
+	}
+	out, err := c.Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String("bpt")})
+	if err != nil || out.Count != 3 {
+		t.Fatalf("scan %v %v", err, out)
+	}
 }
 
 // bpBlocker holds a job after its first commit until released.
