@@ -589,3 +589,27 @@ func TestBulkPutRateLimit(t *testing.T) {
 		t.Errorf("rate %.0f items/s, want about 1024", rate)
 	}
 }
+
+// TestBulkPutTableDeleted: a table deleted while its bulk put runs fails
+// the operation; the operation stays listed.
+func TestBulkPutTableDeleted(t *testing.T) {
+	s, root := exServer(t)
+	c := s.Client
+	bpTable(t, c, "bpt")
+	var lines strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&lines, `{"Item":{"pk":{"S":"p%d"},"sk":{"N":"1"}}}`+"\n", i)
+	}
+	putObj(t, root, "in/a.json", []byte(lines.String()))
+	blk := newBlocker(s.Engine())
+	d := bpStart(t, c, bpInput("bpt", "in/", types.InputCompressionTypeNone))
+	<-blk.reached
+	if _, err := c.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String("bpt")}); err != nil {
+		t.Fatal(err)
+	}
+	close(blk.release)
+	end := bpWait(t, s, d.BulkOperationArn)
+	if end.BulkOperationStatus != types.BulkOperationStatusFailed || aws.ToString(end.FailureCode) != "ResourceNotFound" || end.ProcessedItemCount != 2 {
+		t.Fatalf("end %+v", end)
+	}
+}

@@ -329,6 +329,12 @@ func (x *Jobs) chunk(ctx context.Context, c Core, t Table, m *opMeta, r *run, li
 // far.
 func (x *Jobs) write(ctx context.Context, c Core, t Table, m *opMeta, r *run, lim *limiter, puts []Put, read int64) (int, error) {
 	r.mu.Lock()
+	if !r.cancel {
+		// Another process of a shared store may have stored the cancel.
+		if st, err := getOp(c.Store(), opKey(m.ns(), m.ID)); err == nil && st != nil && st.Status == statusCancelling {
+			r.cancel = true
+		}
+	}
 	cancelled := r.cancel
 	r.mu.Unlock()
 	if cancelled {
