@@ -25,7 +25,7 @@ func Rules() []Rule {
 			Why: "table export to S3 and import from S3 is a capability: it uses the engine through the Core interface it declares, never emulator itself nor another capability"},
 		{From: "emulator/internal/s3format", Allow: []string{"emulator/av", "emulator/ion"},
 			Why: "the records of S3 input objects (compression, DynamoDB JSON and Ion lines) are a leaf that ImportTable and bulk put share, so both parse their input the same way without importing each other"},
-		{From: "emulator/internal/bulkput", Allow: []string{"emulator/api", "emulator/av", "emulator/internal/jobs", "emulator/internal/s3format", "emulator/internal/shape", "kv", "objstore"},
+		{From: "emulator/internal/bulkput", Allow: []string{"emulator/api", "emulator/av", "emulator/internal/jobs", "emulator/internal/s3format", "kv", "objstore"},
 			Why: "bulk put from S3 is a capability: its records, operations and job, writing through the engine's write pipeline over the Core interface it declares; it never imports the engine nor another capability"},
 		{From: "emulator/internal/keyspace", Allow: []string{"emulator/api"},
 			Why: "the keyspace (key families, table IDs, prefixes) and the item locks are a leaf every part of the engine shares: they know nothing of the engine"},
