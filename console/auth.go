@@ -331,6 +331,8 @@ const (
 	actionDescribeStream            = "dynamodb:DescribeStream"
 	actionGetShardIterator          = "dynamodb:GetShardIterator"
 	actionGetRecords                = "dynamodb:GetRecords"
+	actionListBulkOperations        = "dynamodb:ListBulkOperations"
+	actionDescribeBulkOperation     = "dynamodb:DescribeBulkOperation"
 	// ActionThrottle reads a table's throttle buckets and timeline;
 	// ActionGetInsights its hottest keys.
 	ActionThrottle    = "extenddb:Throttle"

@@ -481,3 +481,27 @@ func TestRecorderNoAllocation(t *testing.T) {
 		t.Errorf("Consumed allocates %v times per call", n)
 	}
 }
+
+// TestBulkOperationsListed: the home page lists the bulk operations with
+// their status and progress (FAILED here: the server has no object store).
+func TestBulkOperationsListed(t *testing.T) {
+	e := newEnv(t)
+	out, err := e.s.Client.StartBulkPutItems(e.s.Context(), &dynamodb.StartBulkPutItemsInput{TableName: aws.String("Orders"),
+		InputS3Configuration:  &types.InputS3Configuration{S3Bucket: aws.String("bkt"), InputFormat: types.BulkOperationInputFormatDynamodbJson},
+		OutputS3Configuration: &types.OutputS3Configuration{OutputType: []types.OutputTypeEnum{types.OutputTypeEnumError}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := *out.BulkOperationDescription.BulkOperationArn
+	id := arn[strings.LastIndex(arn, "/")+1:]
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		_, body := e.get("/", url.Values{})
+		if strings.Contains(body, "FAILED (S3NoSuchBucket)") {
+			mustContain(t, "/", body, `id="bulk"`, "<code>"+id+"</code>")
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no FAILED bulk operation in\n%s", body)
+		}
+	}
+}

@@ -20,7 +20,8 @@
 //	GET  /console/signin, POST /console/signin  none (the sign-in)
 //	GET  /console/static/…                      none
 //	POST /console/signout                       the session's CSRF token
-//	GET  /console/                              dynamodb:ListTables (+ DescribeTable per table for its details)
+//	GET  /console/                              dynamodb:ListTables (+ DescribeTable per table for its details;
+//	                                            ListBulkOperations, DescribeBulkOperation per operation)
 //	GET  /console/table                         dynamodb:DescribeTable (+ DescribeTimeToLive, DescribeContinuousBackups,
 //	                                            ListTagsOfResource, extenddb:Throttle for those parts)
 //	GET  /console/items                         dynamodb:Scan (on the index when one is chosen)

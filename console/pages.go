@@ -36,7 +36,7 @@ type tableRow struct {
 
 func (c *console) home(w http.ResponseWriter, r *http.Request) {
 	ns, all, err := c.namespace(r)
-	p := page{Title: "Tables", NS: ns, Namespaces: all}
+	p := page{Title: "Tables", NS: ns, Namespaces: all, Data: homeData{}}
 	if err != nil {
 		p.Error = err.Error()
 		c.render(w, r, http.StatusBadRequest, "home", p)
@@ -62,9 +62,59 @@ func (c *console) home(w http.ResponseWriter, r *http.Request) {
 		rows = append(rows, tableRow{Name: name, Status: d.Table.TableStatus, Billing: billingMode(d.Table),
 			Items: d.Table.ItemCount, Bytes: d.Table.TableSizeBytes})
 	}
-	p.Data = rows
+	p.Data = homeData{Tables: rows, Bulk: c.bulkRows(ctx, ns)}
 	c.render(w, r, http.StatusOK, "home", p)
 }
+
+// homeData is the home page's: the tables and the bulk operations.
+type homeData struct {
+	Tables []tableRow
+	Bulk   []bulkRow
+}
+
+// bulkRow is one bulk operation of the home page, with its progress.
+type bulkRow struct {
+	ID, Table, Status, Failure string
+	Processed, Failed          int64
+	ReadBytes, TotalBytes      int64
+}
+
+// bulkRows lists the newest 25 bulk operations the caller may list, each
+// with its progress where the caller may describe it.
+func (c *console) bulkRows(ctx context.Context, ns api.Namespace) []bulkRow {
+	if c.opts.Engine.Authorize(ctx, ns, actionListBulkOperations, "", "") != nil {
+		return nil
+	}
+	out, err := c.opts.Engine.ListBulkOperations(ctx, ns, &api.ListBulkOperationsInput{MaxResults: ref(int64(25))})
+	if err != nil {
+		return nil
+	}
+	var rows []bulkRow
+	for _, s := range out.BulkOperationsSummaryList {
+		arn := *s.BulkOperationArn
+		tableArn, id, _ := strings.Cut(arn, "/bulk-operation/")
+		row := bulkRow{ID: id, Table: tableArn[strings.LastIndex(tableArn, "/")+1:], Status: s.BulkOperationStatus}
+		if c.opts.Engine.Authorize(ctx, ns, actionDescribeBulkOperation, tableArn, "") == nil {
+			if d, err := c.opts.Engine.DescribeBulkOperation(ctx, ns, &api.DescribeBulkOperationInput{BulkOperationArn: &arn}); err == nil {
+				bd := d.BulkOperationDescription
+				row.Status, row.Processed, row.Failed = bd.BulkOperationStatus, bd.ProcessedItemCount, bd.FailedItemCount
+				if bd.ProcessedInputBytes != nil {
+					row.ReadBytes = *bd.ProcessedInputBytes
+				}
+				if bd.TotalInputBytes != nil {
+					row.TotalBytes = *bd.TotalInputBytes
+				}
+				if bd.FailureCode != nil {
+					row.Failure = *bd.FailureCode
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func ref[T any](v T) *T { return &v }
 
 func billingMode(t *api.TableDescription) string {
 	if t.BillingModeSummary != nil && t.BillingModeSummary.BillingMode != "" {

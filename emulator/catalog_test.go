@@ -142,6 +142,7 @@ func TestCatalogFamiliesOwnTags(t *testing.T) {
 		"version": famVersion, "outbox": famOutbox, "kinesis": famKinesis,
 		"backup": famBackup, "backup data": famBackupData, "pitr": famPITR,
 		"export": famExport, "import": famImport, "token": 't',
+		"bulk operation": famBulkOp, "bulk report": famBulkReport,
 	}
 	for name, f := range others {
 		if f == famGen || f == famLease {

@@ -9,6 +9,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/autoscale"
 	"github.com/extenddb/extenddb/emulator/internal/backups"
+	"github.com/extenddb/extenddb/emulator/internal/bulkput"
 	"github.com/extenddb/extenddb/emulator/internal/capacity"
 	"github.com/extenddb/extenddb/emulator/internal/insights"
 	"github.com/extenddb/extenddb/emulator/internal/jobs"
@@ -184,6 +185,8 @@ type Engine struct {
 	// ex is the export and import jobs (s3io_core.go,
 	// emulator/internal/s3io).
 	ex s3io.Jobs
+	// bp is the bulk put jobs (bulkput_core.go, emulator/internal/bulkput).
+	bp bulkput.Jobs
 
 	// work counts the steps requests' long loops have taken (WorkDone).
 	work atomic.Uint64
@@ -268,6 +271,7 @@ func (e *Engine) Close() error {
 	// it took.
 	e.bk.Tasks.Stop()
 	e.ex.Tasks.Stop()
+	e.bp.Tasks.Stop()
 	return nil
 }
 

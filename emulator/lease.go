@@ -201,6 +201,7 @@ func (e *Engine) stopLeaseLoop() {
 	// fails them at once rather than after the heartbeat expires.
 	e.bk.Tasks.Stop()
 	e.ex.Tasks.Stop()
+	e.bp.Tasks.Stop()
 	b := e.opts.Store.NewBatch()
 	if b.Delete(aliveKey(e.ownerID())) == nil {
 		_ = e.commit(b)
@@ -225,6 +226,9 @@ func (e *Engine) pollJobs() {
 	e.resumeSeeds()
 	if err := e.resumeImports(); err != nil {
 		e.log.Warn().Err(err).Msg("lease: polling imports failed")
+	}
+	if err := e.resumeBulkPuts(); err != nil {
+		e.log.Warn().Err(err).Msg("lease: polling bulk operations failed")
 	}
 	e.wakeApplier()
 	e.wakeKinesis()
@@ -264,7 +268,10 @@ func (e *Engine) startWorkers() error {
 	e.workers.Start()
 	// Last: a resumed import's job caches tables, which the steps above
 	// read without e.mu.
-	return e.resumeImports()
+	if err := e.resumeImports(); err != nil {
+		return err
+	}
+	return e.resumeBulkPuts()
 }
 
 // stopWorkers stops what startWorkers started; unfinished jobs resume at
@@ -283,6 +290,7 @@ func (e *Engine) stopWorkers() {
 	e.stopReplication()
 	e.bk.Tasks.Stop()
 	e.ex.Tasks.Stop()
+	e.bp.Tasks.Stop()
 	e.stopKinesis()
 }
 
@@ -315,6 +323,7 @@ func (e *Engine) restartJobContexts() {
 	e.bf.tasks.Restart()
 	e.bk.Tasks.Restart()
 	e.ex.Tasks.Restart()
+	e.bp.Tasks.Restart()
 }
 
 // initQueueSeqs sets the sequences a write uses to key its replication,

@@ -165,6 +165,9 @@ func (u *tableUpdate) createReplica(a *api.ReplicationGroupMemberAction) error {
 	if u.billing != billingPayPerRequest {
 		return api.Validation(msgWriteCapacity)
 	}
+	if err := u.e.bulkRunning(t); err != nil {
+		return err
+	}
 	rns := api.Namespace{Account: t.Account, Region: region}
 	if r := t.Member(region); (r != nil && !r.Gone(u.now)) || u.e.lookup(rns, t.Name, u.now) != nil {
 		return api.Validation("Failed to create a the new replica of table with name: '%s' because one or more replicas already existed as tables.", t.Name)

@@ -40,6 +40,7 @@ func TestKeyFamiliesDistinct(t *testing.T) {
 		"version": famVersion, "outbox": famOutbox, "kinesis": famKinesis,
 		"backup": famBackup, "backup data": famBackupData, "pitr": famPITR,
 		"export": famExport, "import": famImport, "token": famToken,
+		"bulk operation": famBulkOp, "bulk report": famBulkReport,
 	}
 	seen := map[byte]string{}
 	for name, f := range fams {

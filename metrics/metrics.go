@@ -212,6 +212,9 @@ var (
 		[]string{"account", "region", "table", "direction"}, nil)
 	balanceDesc = prometheus.NewDesc("extenddb_table_bucket_balance_units", "The balance of a table's throttle bucket now (negative after a charge past it).",
 		[]string{"account", "region", "table", "direction"}, nil)
+	bulkStartedDesc = prometheus.NewDesc("extenddb_bulk_operations_started_total", "Bulk put operations (StartBulkPutItems) this process started.", nil, nil)
+	bulkEndedDesc   = prometheus.NewDesc("extenddb_bulk_operations_finished_total", "Bulk put operations whose job ended in this process, by final status.",
+		[]string{"status"}, nil)
 )
 
 func (tableCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -219,6 +222,8 @@ func (tableCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- bytesDesc
 	ch <- capacityDesc
 	ch <- balanceDesc
+	ch <- bulkStartedDesc
+	ch <- bulkEndedDesc
 }
 
 func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
@@ -227,6 +232,11 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 	c.m.mu.RUnlock()
 	if eng == nil {
 		return
+	}
+	started, ended := eng.BulkOperationCounts()
+	ch <- prometheus.MustNewConstMetric(bulkStartedDesc, prometheus.CounterValue, float64(started))
+	for status, n := range ended {
+		ch <- prometheus.MustNewConstMetric(bulkEndedDesc, prometheus.CounterValue, float64(n), status)
 	}
 	ctx := context.Background()
 	for _, ns := range eng.Namespaces() {

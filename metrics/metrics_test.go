@@ -351,3 +351,44 @@ func TestStoppedRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestScrapeBulkOperations: a bulk operation started, and its end by
+// status (FAILED here: the server has no object store).
+func TestScrapeBulkOperations(t *testing.T) {
+	s := newServer(t)
+	ctx, c := s.Context(), s.Client
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("btab"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.StartBulkPutItems(ctx, &dynamodb.StartBulkPutItemsInput{TableName: aws.String("btab"),
+		InputS3Configuration:  &types.InputS3Configuration{S3Bucket: aws.String("bkt"), InputFormat: types.BulkOperationInputFormatDynamodbJson},
+		OutputS3Configuration: &types.OutputS3Configuration{OutputType: []types.OutputTypeEnum{types.OutputTypeEnumError}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		d, err := c.DescribeBulkOperation(ctx, &dynamodb.DescribeBulkOperationInput{BulkOperationArn: out.BulkOperationDescription.BulkOperationArn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.BulkOperationDescription.BulkOperationStatus == types.BulkOperationStatusFailed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still %s", d.BulkOperationDescription.BulkOperationStatus)
+		}
+	}
+	// The job's end is counted just after its record is stored.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		f := scrape(t, s.URL)
+		if value(t, f, "extenddb_bulk_operations_started_total") == 1 && value(t, f, "extenddb_bulk_operations_finished_total", "status=FAILED") == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("bulk operation counters not 1 and 1")
+		}
+	}
+}

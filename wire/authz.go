@@ -29,6 +29,9 @@ type resourceNames struct {
 	IndexName   *string `json:"IndexName"`
 	ResourceArn *string `json:"ResourceArn"`
 	StreamArn   *string `json:"StreamArn"`
+	// BulkOperationArn of DescribeBulkOperation and CancelBulkOperation
+	// is its table's ARN plus /bulk-operation/<id>.
+	BulkOperationArn *string `json:"BulkOperationArn"`
 	// ShardIterator of GetRecords starts with its stream's ARN.
 	ShardIterator *string `json:"ShardIterator"`
 	// ResourcePolicy of CreateTable, which then needs
@@ -56,6 +59,14 @@ func (h *handler) authorizeOp(ctx context.Context, ns api.Namespace, op string, 
 		target = *rn.ResourceArn
 	case rn.StreamArn != nil:
 		target = *rn.StreamArn
+	case rn.BulkOperationArn != nil:
+		// Authorized on its table; a malformed ARN is left for the
+		// operation to refuse (it names no table of the caller).
+		if tbl, _, ok := strings.Cut(*rn.BulkOperationArn, "/bulk-operation/"); ok && strings.HasPrefix(tbl, "arn:") {
+			target = tbl
+		} else {
+			target = "arn:invalid"
+		}
 	case rn.ShardIterator != nil:
 		if arn, _, ok := strings.Cut(*rn.ShardIterator, "|"); ok && strings.HasPrefix(arn, "arn:") {
 			target = arn

@@ -349,3 +349,40 @@ func TestAuthzDisassociateTableReplica(t *testing.T) {
 		t.Fatalf("alice: %v", err)
 	}
 }
+
+// TestAuthzBulkOperations: the bulk operations are authorized as
+// dynamodb:<Op> on the table (Describe and Cancel on the table their ARN
+// names), ListBulkOperations on table/*.
+func TestAuthzBulkOperations(t *testing.T) {
+	s, _ := authServer(t)
+	ctx := context.Background()
+	alice := s.ClientWith("us-east-1", static("AKIAALICE", "alice-secret"))
+	carol := s.ClientWith("us-east-1", static("AKIACAROL", "carol-secret"))
+	createKV(t, alice, "Shared")
+	in := &dynamodb.StartBulkPutItemsInput{TableName: aws.String("Shared"),
+		InputS3Configuration:  &types.InputS3Configuration{S3Bucket: aws.String("bkt"), InputFormat: types.BulkOperationInputFormatDynamodbJson},
+		OutputS3Configuration: &types.OutputS3Configuration{OutputType: []types.OutputTypeEnum{types.OutputTypeEnumError}}}
+	_, err := carol.StartBulkPutItems(ctx, in)
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:StartBulkPutItems on resource: "+
+		tableA+" because no identity-based policy allows the dynamodb:StartBulkPutItems action")
+	out, err := alice.StartBulkPutItems(ctx, in)
+	if err != nil {
+		t.Fatalf("alice: %v", err)
+	}
+	arn := out.BulkOperationDescription.BulkOperationArn
+	_, err = carol.DescribeBulkOperation(ctx, &dynamodb.DescribeBulkOperationInput{BulkOperationArn: arn})
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:DescribeBulkOperation on resource: "+
+		tableA+" because no identity-based policy allows the dynamodb:DescribeBulkOperation action")
+	_, err = carol.CancelBulkOperation(ctx, &dynamodb.CancelBulkOperationInput{BulkOperationArn: arn})
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:CancelBulkOperation on resource: "+
+		tableA+" because no identity-based policy allows the dynamodb:CancelBulkOperation action")
+	_, err = carol.ListBulkOperations(ctx, &dynamodb.ListBulkOperationsInput{})
+	wantDenied(t, err, "User: arn:aws:iam::111111111111:user/carol is not authorized to perform: dynamodb:ListBulkOperations on resource: "+
+		"arn:aws:dynamodb:us-east-1:111111111111:table/* because no identity-based policy allows the dynamodb:ListBulkOperations action")
+	if _, err := alice.DescribeBulkOperation(ctx, &dynamodb.DescribeBulkOperationInput{BulkOperationArn: arn}); err != nil {
+		t.Fatalf("alice describe: %v", err)
+	}
+	if _, err := alice.ListBulkOperations(ctx, &dynamodb.ListBulkOperationsInput{}); err != nil {
+		t.Fatalf("alice list: %v", err)
+	}
+}

@@ -105,6 +105,10 @@ func dynamoDBOperations() map[string]operation {
 		"ImportTable":                     op((*emulator.Engine).ImportTable),
 		"DescribeImport":                  op((*emulator.Engine).DescribeImport),
 		"ListImports":                     op((*emulator.Engine).ListImports),
+		"StartBulkPutItems":               op((*emulator.Engine).StartBulkPutItems),
+		"DescribeBulkOperation":           op((*emulator.Engine).DescribeBulkOperation),
+		"ListBulkOperations":              op((*emulator.Engine).ListBulkOperations),
+		"CancelBulkOperation":             op((*emulator.Engine).CancelBulkOperation),
 		// Data plane.
 		"GetItem":            op((*emulator.Engine).GetItemStored),
 		"PutItem":            op((*emulator.Engine).PutItem),

@@ -34,14 +34,14 @@ func isAPIOperation(target string) bool {
 	return ok && op != "" && !strings.Contains(op, " ") && strings.Contains(dynamoDBAPIOperations, " "+op+" ")
 }
 
-const dynamoDBAPIOperations = " BatchExecuteStatement BatchGetItem BatchWriteItem CreateBackup CreateGlobalTable CreateTable" +
+const dynamoDBAPIOperations = " BatchExecuteStatement BatchGetItem BatchWriteItem CancelBulkOperation CreateBackup CreateGlobalTable CreateTable" +
 	" DeleteBackup DeleteItem DeleteResourcePolicy DeleteTable DescribeBackup DescribeContinuousBackups" +
-	" DescribeContributorInsights DescribeEndpoints DescribeExport DescribeGlobalTable DescribeGlobalTableSettings" +
+	" DescribeBulkOperation DescribeContributorInsights DescribeEndpoints DescribeExport DescribeGlobalTable DescribeGlobalTableSettings" +
 	" DescribeImport DescribeKinesisStreamingDestination DescribeLimits DescribeTable DescribeTableReplicaAutoScaling" +
 	" DescribeTimeToLive DisableKinesisStreamingDestination EnableKinesisStreamingDestination ExecuteStatement" +
 	" ExecuteTransaction ExportTableToPointInTime GetItem GetResourcePolicy ImportTable ListBackups" +
-	" ListContributorInsights ListExports ListGlobalTables ListImports ListTables ListTagsOfResource PutItem" +
-	" PutResourcePolicy Query RestoreTableFromBackup RestoreTableToPointInTime Scan TagResource TransactGetItems" +
+	" ListBulkOperations ListContributorInsights ListExports ListGlobalTables ListImports ListTables ListTagsOfResource PutItem" +
+	" PutResourcePolicy Query RestoreTableFromBackup RestoreTableToPointInTime Scan StartBulkPutItems TagResource TransactGetItems" +
 	" TransactWriteItems UntagResource UpdateContinuousBackups UpdateContributorInsights UpdateGlobalTable" +
 	" UpdateGlobalTableSettings UpdateItem UpdateKinesisStreamingDestination UpdateTable" +
 	" UpdateTableReplicaAutoScaling UpdateTimeToLive "

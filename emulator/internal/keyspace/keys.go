@@ -27,6 +27,8 @@ import (
 //	'e' <account> 0x00 <region> 0x00 <export id>    → JSON export record (emulator/internal/s3io)
 //	'j' <account> 0x00 <region> 0x00 <import id>    → JSON import record (emulator/internal/s3io)
 //	't' <account> 0x00 <region> 0x00 <token>        → completed ClientRequestToken, shared stores only (internal/txn)
+//	'u' <account> 0x00 <region> 0x00 <operation id> → JSON bulk operation record (emulator/internal/bulkput)
+//	'w' <operation id> 0x00 <kind> <object:4> <record:8> → a bulk operation's report line until its end (emulator/internal/bulkput)
 //
 // Backups live outside every table's families, so DeleteTable's range
 // deletes never touch them and they outlive the table

@@ -22,7 +22,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,10 +29,8 @@ import (
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
-	"github.com/extenddb/extenddb/emulator/ion"
+	"github.com/extenddb/extenddb/emulator/internal/s3format"
 	"github.com/extenddb/extenddb/objstore"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // importChunk is how many items an import writes per batch (a backup's
@@ -205,32 +202,11 @@ func (x *Jobs) runImport(ctx context.Context, c Core, m *importMeta, t Table) (e
 	return nil
 }
 
-// decompress undoes the import's InputCompressionType; an object that does
-// not decompress is one bad object, not a failed import.
-func decompress(kind string, data []byte) ([]byte, error) {
-	switch kind {
-	case "GZIP":
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, err
-		}
-		return io.ReadAll(zr)
-	case "ZSTD":
-		zr, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			return nil, err
-		}
-		defer zr.Close()
-		return zr.DecodeAll(data, nil)
-	}
-	return data, nil
-}
-
 // importObject parses one object and writes its valid items. The first bad
 // item abandons the rest of the object, as one error (Developer Guide,
 // "Import format quotas and validation").
 func importObject(ctx context.Context, m *importMeta, t Table, key string, data []byte, c *importCounts) error {
-	raw, err := decompress(m.Compression, data)
+	raw, err := s3format.DecompressAll(m.Compression, data)
 	if err != nil {
 		c.fail(m, key, 0, fmt.Errorf("the object does not decompress as %s: %w", m.Compression, err))
 		return nil
@@ -273,7 +249,7 @@ func importObject(ctx context.Context, m *importMeta, t Table, key string, data 
 	return flush()
 }
 
-var errBadLine = errors.New("emulator: an import line is not an item")
+var errBadLine = s3format.ErrNotItem
 
 // checkImportItem applies PutItem's item checks.
 func checkImportItem(t Table, item av.Item) error {
@@ -297,50 +273,16 @@ func checkImportItem(t Table, item av.Item) error {
 // itemReader returns a function yielding the object's items one by one
 // (io.EOF at the end) in the import's format.
 func itemReader(format string, opts *api.InputFormatOptions, t Table, raw []byte) func() (av.Item, error) {
-	switch format {
-	case formatION:
-		d := ion.NewDecoder(raw)
-		return func() (av.Item, error) {
-			v, err := d.Next()
-			if err != nil {
-				return nil, err
-			}
-			it, ok := v.M["Item"]
-			if v.Type != av.TypeM || !ok || it.Type != av.TypeM {
-				return nil, errBadLine
-			}
-			return av.Item(it.M), nil
-		}
-	case formatCSV:
+	if format == formatCSV {
 		return csvReader(opts, t, raw)
 	}
-	lines := bytes.Split(raw, []byte{'\n'})
-	i := 0
+	r, err := s3format.NewReader(format, bytes.NewReader(raw))
+	if err != nil {
+		return func() (av.Item, error) { return nil, err }
+	}
 	return func() (av.Item, error) {
-		for i < len(lines) {
-			line := bytes.TrimSpace(lines[i])
-			i++
-			if len(line) == 0 || string(line) == "{}" {
-				continue
-			}
-			// The export's own form, {"Item":{…}}, skips encoding/json.
-			if inner, ok := bytes.CutPrefix(line, []byte(`{"Item":`)); ok && len(inner) > 0 && inner[len(inner)-1] == '}' {
-				if it, err := av.DecodeItemJSON(inner[:len(inner)-1]); err == nil {
-					return it, nil
-				}
-			}
-			var w struct {
-				Item json.RawMessage
-			}
-			if err := json.Unmarshal(line, &w); err != nil {
-				return nil, err
-			}
-			if w.Item == nil {
-				return nil, errBadLine
-			}
-			return av.DecodeItemJSON(w.Item)
-		}
-		return nil, io.EOF
+		rec, err := r.Next()
+		return rec.Item, err
 	}
 }
 
