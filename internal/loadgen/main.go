@@ -35,6 +35,7 @@ type options struct {
 	endpointSet bool          // -endpoint was given: with -canned, load it
 	keep        bool          // leave the table behind
 	pid         int           // report this process's CPU per request; 0: none
+	tests       int           // tests of -op suite
 }
 
 func main() {
@@ -47,6 +48,15 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
+	}
+	if o.op == "suite" {
+		r := runSuite(ctx, newClient(o.endpoint, o.region, o.conns), o)
+		fmt.Println(r.line())
+		if r.errors > 0 {
+			fmt.Fprintf(os.Stderr, "loadgen: %d tests failed; the first: %s\n", r.errors, r.firstFail)
+			os.Exit(1)
+		}
+		return
 	}
 	r, err := run(ctx, o, os.Stderr)
 	if o.serveAddr != "" && err == nil {
@@ -68,7 +78,8 @@ func parse(args []string) (options, error) {
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	fs.StringVar(&o.endpoint, "endpoint", "http://127.0.0.1:8000", "loopback `URL` of the server")
 	fs.StringVar(&o.region, "region", "us-east-1", "`REGION` of the requests' credential scope")
-	fs.StringVar(&o.op, "op", "get", "`OP`: put, get, query (10 items), batchget (100 keys) or mixed (45% get, 45% put, 5% query, 5% batchget)")
+	fs.StringVar(&o.op, "op", "get", "`OP`: put, get, query (10 items), batchget (100 keys), mixed (45% get, 45% put, 5% query, 5% batchget), or suite (the test-suite workload: -tests tests over -c connections, each creating a table with a GSI, 100 PutItems, 10 Queries, 10 UpdateItems, a TransactWriteItems, DeleteTable)")
+	fs.IntVar(&o.tests, "tests", 200, "`N` tests of -op suite")
 	fs.IntVar(&o.conns, "c", 16, "`N` keep-alive connections, each with one request in flight")
 	fs.DurationVar(&o.duration, "d", 10*time.Second, "`DURATION` of the measured phase")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "`DURATION` of load before measuring")
@@ -89,8 +100,10 @@ func parse(args []string) (options, error) {
 	switch {
 	case fs.NArg() > 0:
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case o.op != "put" && o.op != "get" && o.op != "query" && o.op != "batchget" && o.op != "mixed":
-		return o, fmt.Errorf("-op %q: must be put, get, query, batchget or mixed", o.op)
+	case o.op != "put" && o.op != "get" && o.op != "query" && o.op != "batchget" && o.op != "mixed" && o.op != "suite":
+		return o, fmt.Errorf("-op %q: must be put, get, query, batchget, mixed or suite", o.op)
+	case o.op == "suite" && (o.tests < 1 || o.canned):
+		return o, errors.New("-op suite needs -tests of at least 1, and no -canned")
 	case o.conns < 1:
 		return o, errors.New("-c must be at least 1")
 	case o.duration <= 0 && o.maxOps <= 0:
