@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,23 +19,47 @@ import (
 // empty directory, "{addr}" by a free loopback address) and measures, for
 // each start, the time from exec to the first answered request (a
 // ListTables on a new connection, tried every 200 µs) and the resident
-// memory after idle seconds with nothing asked of the server. It prints
-// each start and then the medians and ranges.
+// memory after idle with nothing more asked of the server: VmRSS, and its
+// two parts, anonymous (the process's own: Go heap, stacks, C malloc) and
+// file-backed (the pages of the binary and libraries it maps, shared page
+// cache; how many the kernel maps depends on how the file sits in the
+// page cache, large folios mapping 2 MB at a time). It prints each start
+// and then the medians and ranges.
 func startup(bin string, args []string, runs int, idle time.Duration) error {
-	var firsts, rsses []float64
-	fmt.Printf("%-4s %12s %10s\n", "run", "first_ms", "idle_rss_mb")
+	var firsts, rsses, anons, files []float64
+	fmt.Printf("%-4s %9s %7s %8s %8s\n", "run", "first_ms", "rss_mb", "anon_mb", "file_mb")
 	for i := range runs {
-		first, r, err := startOnce(bin, args, idle)
+		first, m, err := startOnce(bin, args, idle)
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
-		ms, mb := float64(first.Microseconds())/1000, float64(r)/(1<<20)
-		firsts, rsses = append(firsts, ms), append(rsses, mb)
-		fmt.Printf("%-4d %12.1f %10.1f\n", i+1, ms, mb)
+		ms := float64(first.Microseconds()) / 1000
+		mb := func(k string) float64 { return float64(m[k]) / 1024 }
+		firsts, rsses, anons, files = append(firsts, ms), append(rsses, mb("VmRSS")), append(anons, mb("RssAnon")), append(files, mb("RssFile"))
+		fmt.Printf("%-4d %9.1f %7.1f %8.1f %8.1f\n", i+1, ms, mb("VmRSS"), mb("RssAnon"), mb("RssFile"))
 	}
-	fmt.Printf("first answer: median %.1f ms (%.1f–%.1f); idle RSS after %s: median %.1f MB (%.1f–%.1f)\n",
-		median(firsts), slices.Min(firsts), slices.Max(firsts), idle, median(rsses), slices.Min(rsses), slices.Max(rsses))
+	span := func(v []float64) string {
+		return fmt.Sprintf("median %.1f (%.1f–%.1f)", median(v), slices.Min(v), slices.Max(v))
+	}
+	fmt.Printf("first answer ms: %s; after %s idle, MB: RSS %s, anonymous %s, file-backed %s\n",
+		span(firsts), idle, span(rsses), span(anons), span(files))
 	return nil
+}
+
+// status is the kB figures of /proc/PID/status (VmRSS, RssAnon, RssFile…).
+func status(pid int) (map[string]int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]int64{}
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(line, ":")
+		if n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64); ok && err == nil {
+			m[k] = n
+		}
+	}
+	return m, nil
 }
 
 func median(v []float64) float64 {
@@ -45,15 +70,15 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func startOnce(bin string, args []string, idle time.Duration) (time.Duration, int64, error) {
+func startOnce(bin string, args []string, idle time.Duration) (time.Duration, map[string]int64, error) {
 	dir, err := os.MkdirTemp("", "memprobe-start-")
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	defer os.RemoveAll(dir)
 	addr, err := freeAddr()
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	a := make([]string, len(args))
 	for i, s := range args {
@@ -63,13 +88,13 @@ func startOnce(bin string, args []string, idle time.Duration) (time.Duration, in
 	cmd := exec.Command(bin, a...)
 	log, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	defer log.Close()
 	cmd.Stdout, cmd.Stderr = log, log
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -92,17 +117,17 @@ func startOnce(bin string, args []string, idle time.Duration) (time.Duration, in
 		case err := <-exited:
 			out, _ := os.ReadFile(log.Name())
 			exited <- err
-			return 0, 0, fmt.Errorf("the server exited (%v): %s", err, out)
+			return 0, nil, fmt.Errorf("the server exited (%v): %s", err, out)
 		default:
 		}
 		if time.Since(start) > 20*time.Second {
-			return 0, 0, fmt.Errorf("no answer on %s after 20 s", addr)
+			return 0, nil, fmt.Errorf("no answer on %s after 20 s", addr)
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
 	time.Sleep(idle)
-	r, err := rss(cmd.Process.Pid)
-	return first, r, err
+	m, err := status(cmd.Process.Pid)
+	return first, m, err
 }
 
 // answered says whether a ListTables sent on a new connection to addr got
