@@ -124,6 +124,11 @@ type Store struct {
 	// stopWriters ends them at Close.
 	idle        chan job
 	stopWriters chan struct{}
+	// freshSynced, when not nil, is closed once a store created by Open
+	// on an empty directory has its files synced (syncFresh); writes wait
+	// for it. freshErr is that sync's failure, read after the close.
+	freshSynced chan struct{}
+	freshErr    error
 }
 
 // job is a write handed to a writer goroutine, and where its error goes.
@@ -171,6 +176,10 @@ func Open(opts Options) (*Store, error) {
 	// The DB takes its own reference; ours is released once Open returns.
 	defer cache.Unref()
 	sp := newSpace(opts.DiskFullRetry, opts.Logger)
+	// A new store on the real disk: its files are synced once Open
+	// returns, not one by one (freshsync.go).
+	fresh := opts.FS == nil && !opts.InMemory && freshDir(dir)
+	sp.deferSyncs.Store(fresh)
 	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize}
 	// Every PutItem, UpdateItem and DeleteItem reads the item it replaces,
 	// and GetItem reads one key: Bloom filters let such a read skip the
@@ -179,6 +188,7 @@ func Open(opts Options) (*Store, error) {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	db, err := pebble.Open(dir, po)
+	sp.deferSyncs.Store(false)
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
@@ -189,6 +199,10 @@ func Open(opts Options) (*Store, error) {
 	}
 	if s.writeTimeout <= 0 {
 		s.writeTimeout = DefaultWriteTimeout
+	}
+	if fresh {
+		s.freshSynced = make(chan struct{})
+		go s.syncFresh(dir)
 	}
 	s.waiters.New = func() any {
 		t := time.NewTimer(time.Hour)
@@ -266,6 +280,12 @@ func (writeFunc) abandoned()   {}
 func (s *Store) bounded(wr write) (abandoned bool, err error) {
 	if err := s.space.refuse(); err != nil {
 		return false, err
+	}
+	if s.freshSynced != nil {
+		<-s.freshSynced
+		if s.freshErr != nil {
+			return false, s.freshErr
+		}
 	}
 	if s.inline {
 		return false, wr.run()
@@ -423,6 +443,9 @@ func (s *Store) NewSnapshot() kv.Snapshot {
 // open for the process to exit, and an error says so: Pebble would panic.
 // A second Close returns kv.ErrClosed.
 func (s *Store) Close() error {
+	if s.freshSynced != nil {
+		<-s.freshSynced // the new store's files are synced before it closes
+	}
 	// Writes held for want of space give up first: the flush loop and
 	// commits may be waiting on them, holding s.mu shared.
 	s.space.close()
