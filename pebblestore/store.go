@@ -117,7 +117,12 @@ type Store struct {
 	space        *space
 	writeTimeout time.Duration
 	// inline is set for a store on a memory filesystem of its own, which
-	// cannot fill up or stall: its writes skip bounded's goroutine.
+	// cannot fill up or stall: its writes skip bounded's goroutine. Such
+	// a store has no write-ahead log either (Pebble's DisableWAL): nothing
+	// of it survives Close, so the log could never be replayed, and
+	// writing it was a copy of every write into a growing in-memory file
+	// (a tenth of the server's CPU under the test-suite workload, and up
+	// to a memtable's size of memory; issue 36). Syncs are then no-ops.
 	inline  bool
 	waiters sync.Pool // of *waiter, saving bounded two allocations
 	// idle hands a write to a writer goroutine waiting for one;
@@ -180,7 +185,9 @@ func Open(opts Options) (*Store, error) {
 	// returns, not one by one (freshsync.go).
 	fresh := opts.FS == nil && !opts.InMemory && freshDir(dir)
 	sp.deferSyncs.Store(fresh)
-	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize}
+	inline := opts.InMemory && opts.FS == nil
+	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize,
+		DisableWAL: inline}
 	// Every PutItem, UpdateItem and DeleteItem reads the item it replaces,
 	// and GetItem reads one key: Bloom filters let such a read skip the
 	// files that do not hold the key instead of searching each.
@@ -193,7 +200,7 @@ func Open(opts Options) (*Store, error) {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
 	s := &Store{db: db, closeWait: opts.CloseWait, space: sp, writeTimeout: opts.WriteTimeout,
-		inline: opts.InMemory && opts.FS == nil, idle: make(chan job), stopWriters: make(chan struct{})}
+		inline: inline, idle: make(chan job), stopWriters: make(chan struct{})}
 	if s.closeWait <= 0 {
 		s.closeWait = 5 * time.Second
 	}
@@ -254,6 +261,9 @@ func (s *Store) Sync() error {
 	defer s.mu.RUnlock()
 	if s.closed {
 		return kv.ErrClosed
+	}
+	if s.inline {
+		return nil // no log: nothing to make durable
 	}
 	_, err := s.bounded(writeFunc(func() error { return s.db.LogData(nil, pebble.Sync) }))
 	return err
@@ -466,6 +476,9 @@ func (s *Store) Close() error {
 	select {
 	case <-drained:
 	case <-time.After(s.closeWait):
+		if s.inline {
+			return errors.New("pebblestore: close: iterators or snapshots still open (leaked); the store was not closed")
+		}
 		if err := s.db.LogData(nil, pebble.Sync); err != nil {
 			return fmt.Errorf("pebblestore: close: iterators or snapshots still open, and syncing the log failed: %w", err)
 		}
@@ -679,7 +692,7 @@ func (b *batch) Commit(sync bool) error {
 	}
 	b.committed = true
 	b.opts = pebble.NoSync
-	if sync {
+	if sync && !b.s.inline { // Pebble refuses a synced commit without a log
 		b.opts = pebble.Sync
 	}
 	abandoned, err := b.s.bounded(b)
