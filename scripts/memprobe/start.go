@@ -16,7 +16,8 @@ import (
 )
 
 // startup execs bin runs times with args (each "{dir}" replaced by a fresh
-// empty directory, "{addr}" by a free loopback address) and measures, for
+// empty directory, "{addr}" by a free loopback address and "{port}" by
+// its port) and measures, for
 // each start, the time from exec to the first answered request (a
 // ListTables on a new connection, tried every 200 µs) and the resident
 // memory after idle with nothing more asked of the server: VmRSS, and its
@@ -83,7 +84,8 @@ func startOnce(bin string, args []string, idle time.Duration) (time.Duration, ma
 	a := make([]string, len(args))
 	for i, s := range args {
 		s = strings.ReplaceAll(s, "{dir}", filepath.Join(dir, "data"))
-		a[i] = strings.ReplaceAll(s, "{addr}", addr)
+		s = strings.ReplaceAll(s, "{addr}", addr)
+		a[i] = strings.ReplaceAll(s, "{port}", addr[strings.LastIndexByte(addr, ':')+1:])
 	}
 	cmd := exec.Command(bin, a...)
 	log, err := os.Create(filepath.Join(dir, "server.log"))
@@ -140,10 +142,11 @@ func answered(addr string) bool {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
 	body := "{}"
+	now := time.Now().UTC()
 	fmt.Fprintf(c, "POST / HTTP/1.1\r\nHost: %s\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"+
-		"Content-Type: application/x-amz-json-1.0\r\n"+
-		"Authorization: AWS4-HMAC-SHA256 Credential=AKIAMEMPROBE/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\n"+
-		"Content-Length: %d\r\n\r\n%s", addr, len(body), body)
+		"Content-Type: application/x-amz-json-1.0\r\nX-Amz-Date: %s\r\n"+
+		"Authorization: AWS4-HMAC-SHA256 Credential=AKIAMEMPROBE/%s/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=%s\r\n"+
+		"Content-Length: %d\r\n\r\n%s", addr, now.Format("20060102T150405Z"), now.Format("20060102"), strings.Repeat("0", 64), len(body), body)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
 		return false
