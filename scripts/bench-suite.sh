@@ -10,6 +10,7 @@
 #   TESTS=30 scripts/bench-suite.sh              # quicker
 #   PEERS="memory disk" scripts/bench-suite.sh   # ExtendDB only
 #   DYNALITE=/path/to/node_modules/.bin/dynalite MOTO=moto_server scripts/bench-suite.sh
+#   EXTENDDB=/tmp/extenddb-old PEERS="memory disk" scripts/bench-suite.sh   # a binary built elsewhere
 #
 # dynalite is `npm install dynalite` (DYNALITE, else `dynalite` on PATH),
 # run in memory with its transition delays at 0, as test suites run it;
@@ -33,7 +34,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/extenddb" ./cmd/extenddb
+if [[ -n ${EXTENDDB:-} ]]; then
+	cp "$EXTENDDB" "$work/extenddb"
+else
+	go build -o "$work/extenddb" ./cmd/extenddb
+fi
 go build -o "$work/loadgen" ./internal/loadgen
 DYNALITE=${DYNALITE:-$(command -v dynalite || true)}
 MOTO=${MOTO:-$(command -v moto_server || true)}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -172,7 +173,11 @@ func setup(ctx context.Context, c *client, k keyspace, o options, progress io.Wr
 		if err != nil {
 			return err
 		}
-		if bytes.Contains(out, []byte(`"TableStatus":"ACTIVE"`)) {
+		var d struct{ Table struct{ TableStatus string } }
+		if err := json.Unmarshal(out, &d); err != nil {
+			return fmt.Errorf("the DescribeTable answer: %w: %.300s", err, out)
+		}
+		if d.Table.TableStatus == "ACTIVE" { // moto spaces its JSON
 			break
 		}
 		select {
@@ -201,7 +206,8 @@ func setup(ctx context.Context, c *client, k keyspace, o options, progress io.Wr
 				// Throttling is off in a benchmark, so nothing comes back
 				// unprocessed; a refusal is an error worth stopping for.
 				out, err := c.do(ctx, "BatchWriteItem", b)
-				if err == nil && !bytes.Contains(out, []byte(`"UnprocessedItems":{}`)) {
+				var r struct{ UnprocessedItems map[string]json.RawMessage }
+				if err == nil && (json.Unmarshal(out, &r) != nil || len(r.UnprocessedItems) > 0) {
 					err = fmt.Errorf("BatchWriteItem left items unprocessed: %.200s", out)
 				}
 				if err != nil {
