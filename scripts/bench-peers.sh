@@ -2,7 +2,8 @@
 # bench-peers.sh measures, side by side in one run, what a test suite feels
 # of ExtendDB (in memory and on disk), dynalite and moto: the p50 of
 # PutItem, GetItem and Query on one keep-alive connection (`loadgen -c 1`,
-# 1 KB items), the time from exec to the first answered request and the
+# 1 KB items), the time from exec to the first answered request (and the
+# CPU time the server used by then: steadier on a busy machine) and the
 # resident memory of an idle empty server (`memprobe -start`: the median
 # of STARTS starts; RSS, and its anonymous and file-backed parts). The
 # canned ceiling (`loadgen -serve-canned`) is measured first. A peer that
@@ -64,7 +65,7 @@ load() { # load PORT OP [PID]
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); loadgen -c 1 -d $DURATION, 1 KB items; $STARTS starts each"
-printf '%-10s %9s %9s %9s %14s %10s %10s %10s\n' server put_p50 get_p50 query_p50 first_answer rss_mb anon_mb file_mb
+printf '%-10s %9s %9s %9s %13s %10s %8s %8s %8s\n' server put_p50 get_p50 query_p50 first_answer start_cpu rss_mb anon_mb file_mb
 port=$(free_port)
 "$work/loadgen" -serve-canned "127.0.0.1:$port" 2>"$work/canned.log" &
 server=$!
@@ -72,7 +73,7 @@ wait_port "$port" "$server" "$work/canned.log"
 canned=$("$work/loadgen" -canned -endpoint "http://127.0.0.1:$port" -c 1 -d "$DURATION")
 stop "$server"
 server=
-printf '%-10s %9s %9s %9s %14s %10s %10s %10s\n' canned "" "$(field "$canned" p50_ms)" "" "" "" "" ""
+printf '%-10s %9s %9s %9s %13s %10s %8s %8s %8s\n' canned "" "$(field "$canned" p50_ms)" "" "" "" "" "" ""
 for peer in $PEERS; do
 	case $peer in
 	dynalite) [[ -n $DYNALITE ]] || { echo "dynalite: not installed (npm install dynalite, then DYNALITE=node_modules/.bin/dynalite); skipped"; continue; } ;;
@@ -85,6 +86,7 @@ for peer in $PEERS; do
 	# shellcheck disable=SC2086 # cmd is a command line
 	start=$("$work/memprobe" -start ${cmd%% *} -runs "$STARTS" -idle 2s -- ${cmd#* } | tail -1)
 	first=$(sed -n 's/^first answer ms: median \([0-9.]*\).*/\1/p' <<<"$start")
+	cpu=$(sed -n 's/.*CPU ms by then: median \([0-9.]*\).*/\1/p' <<<"$start")
 	rss=$(sed -n 's/.*RSS median \([0-9.]*\).*/\1/p' <<<"$start")
 	anon=$(sed -n 's/.*anonymous median \([0-9.]*\).*/\1/p' <<<"$start")
 	file=$(sed -n 's/.*file-backed median \([0-9.]*\).*/\1/p' <<<"$start")
@@ -102,6 +104,6 @@ for peer in $PEERS; do
 	stop "$server"
 	server=
 	rm -rf "$work/data"
-	printf '%-10s %9s %9s %9s %14s %10s %10s %10s\n' "$peer" "$put" "$get" "$query" "$first" "$rss" "$anon" "$file"
+	printf '%-10s %9s %9s %9s %13s %10s %8s %8s %8s\n' "$peer" "$put" "$get" "$query" "$first" "$cpu" "$rss" "$anon" "$file"
 done
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); p50s and first_answer in ms"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); p50s, first_answer and start_cpu (the server's CPU time by then) in ms"
