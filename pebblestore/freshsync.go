@@ -50,6 +50,7 @@ func freshDir(dir string) bool {
 // are refused from then on, as after any failed sync.
 func (s *Store) syncFresh(dir string) {
 	defer close(s.freshSynced)
+	defer s.freshDone.Store(true)
 	err := syncDir(dir, true)
 	if err == nil {
 		err = syncDir(filepath.Dir(dir), false)

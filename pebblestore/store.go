@@ -133,6 +133,7 @@ type Store struct {
 	// on an empty directory has its files synced (syncFresh); writes wait
 	// for it. freshErr is that sync's failure, read after the close.
 	freshSynced chan struct{}
+	freshDone   atomic.Bool // set with the close, after freshErr
 	freshErr    error
 }
 
@@ -292,7 +293,11 @@ func (s *Store) bounded(wr write) (abandoned bool, err error) {
 		return false, err
 	}
 	if s.freshSynced != nil {
-		<-s.freshSynced
+		// An atomic flag once done: a receive from the closed channel
+		// takes its lock, which every concurrent writer would share.
+		if !s.freshDone.Load() {
+			<-s.freshSynced
+		}
 		if s.freshErr != nil {
 			return false, s.freshErr
 		}
