@@ -41,6 +41,10 @@ type space struct {
 	closed    bool
 	gaveUp    atomic.Bool // a held write failed because Close gave it up
 	wasFull   atomic.Bool // a write was ever held for space
+	// deferSyncs is set while Open creates a fresh store: files' and
+	// directories' syncs are skipped, Open syncs them all after (see
+	// freshsync.go).
+	deferSyncs atomic.Bool
 }
 
 func newSpace(every time.Duration, log Logger) *space {
@@ -304,6 +308,9 @@ func (f *spaceFile) Sync() error {
 	if err := f.sp.latched(); err != nil {
 		return err
 	}
+	if f.sp.deferSyncs.Load() {
+		return nil
+	}
 	err := f.File.Sync()
 	f.check(err)
 	return err
@@ -313,6 +320,9 @@ func (f *spaceFile) SyncData() error {
 	if err := f.sp.latched(); err != nil {
 		return err
 	}
+	if f.sp.deferSyncs.Load() {
+		return nil
+	}
 	err := f.File.SyncData()
 	f.check(err)
 	return err
@@ -321,6 +331,9 @@ func (f *spaceFile) SyncData() error {
 func (f *spaceFile) SyncTo(length int64) (bool, error) {
 	if err := f.sp.latched(); err != nil {
 		return false, err
+	}
+	if f.sp.deferSyncs.Load() {
+		return false, nil
 	}
 	full, err := f.File.SyncTo(length)
 	f.check(err)

@@ -117,13 +117,24 @@ type Store struct {
 	space        *space
 	writeTimeout time.Duration
 	// inline is set for a store on a memory filesystem of its own, which
-	// cannot fill up or stall: its writes skip bounded's goroutine.
+	// cannot fill up or stall: its writes skip bounded's goroutine. Such
+	// a store has no write-ahead log either (Pebble's DisableWAL): nothing
+	// of it survives Close, so the log could never be replayed, and
+	// writing it was a copy of every write into a growing in-memory file
+	// (a tenth of the server's CPU under the test-suite workload, and up
+	// to a memtable's size of memory; issue 36). Syncs are then no-ops.
 	inline  bool
 	waiters sync.Pool // of *waiter, saving bounded two allocations
 	// idle hands a write to a writer goroutine waiting for one;
 	// stopWriters ends them at Close.
 	idle        chan job
 	stopWriters chan struct{}
+	// freshSynced, when not nil, is closed once a store created by Open
+	// on an empty directory has its files synced (syncFresh); writes wait
+	// for it. freshErr is that sync's failure, read after the close.
+	freshSynced chan struct{}
+	freshDone   atomic.Bool // set with the close, after freshErr
+	freshErr    error
 }
 
 // job is a write handed to a writer goroutine, and where its error goes.
@@ -171,7 +182,13 @@ func Open(opts Options) (*Store, error) {
 	// The DB takes its own reference; ours is released once Open returns.
 	defer cache.Unref()
 	sp := newSpace(opts.DiskFullRetry, opts.Logger)
-	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize}
+	// A new store on the real disk: its files are synced once Open
+	// returns, not one by one (freshsync.go).
+	fresh := opts.FS == nil && !opts.InMemory && freshDir(dir)
+	sp.deferSyncs.Store(fresh)
+	inline := opts.InMemory && opts.FS == nil
+	po := &pebble.Options{FS: spaceFS{FS: fs, sp: sp}, Cache: cache, Logger: fatalLogger{opts.Logger, sp}, MemTableSize: memTableSize,
+		DisableWAL: inline}
 	// Every PutItem, UpdateItem and DeleteItem reads the item it replaces,
 	// and GetItem reads one key: Bloom filters let such a read skip the
 	// files that do not hold the key instead of searching each.
@@ -179,16 +196,21 @@ func Open(opts Options) (*Store, error) {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	db, err := pebble.Open(dir, po)
+	sp.deferSyncs.Store(false)
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %q: %w", dir, err)
 	}
 	s := &Store{db: db, closeWait: opts.CloseWait, space: sp, writeTimeout: opts.WriteTimeout,
-		inline: opts.InMemory && opts.FS == nil, idle: make(chan job), stopWriters: make(chan struct{})}
+		inline: inline, idle: make(chan job), stopWriters: make(chan struct{})}
 	if s.closeWait <= 0 {
 		s.closeWait = 5 * time.Second
 	}
 	if s.writeTimeout <= 0 {
 		s.writeTimeout = DefaultWriteTimeout
+	}
+	if fresh {
+		s.freshSynced = make(chan struct{})
+		go s.syncFresh(dir)
 	}
 	s.waiters.New = func() any {
 		t := time.NewTimer(time.Hour)
@@ -241,6 +263,9 @@ func (s *Store) Sync() error {
 	if s.closed {
 		return kv.ErrClosed
 	}
+	if s.inline {
+		return nil // no log: nothing to make durable
+	}
 	_, err := s.bounded(writeFunc(func() error { return s.db.LogData(nil, pebble.Sync) }))
 	return err
 }
@@ -266,6 +291,16 @@ func (writeFunc) abandoned()   {}
 func (s *Store) bounded(wr write) (abandoned bool, err error) {
 	if err := s.space.refuse(); err != nil {
 		return false, err
+	}
+	if s.freshSynced != nil {
+		// An atomic flag once done: a receive from the closed channel
+		// takes its lock, which every concurrent writer would share.
+		if !s.freshDone.Load() {
+			<-s.freshSynced
+		}
+		if s.freshErr != nil {
+			return false, s.freshErr
+		}
 	}
 	if s.inline {
 		return false, wr.run()
@@ -423,6 +458,9 @@ func (s *Store) NewSnapshot() kv.Snapshot {
 // open for the process to exit, and an error says so: Pebble would panic.
 // A second Close returns kv.ErrClosed.
 func (s *Store) Close() error {
+	if s.freshSynced != nil {
+		<-s.freshSynced // the new store's files are synced before it closes
+	}
 	// Writes held for want of space give up first: the flush loop and
 	// commits may be waiting on them, holding s.mu shared.
 	s.space.close()
@@ -443,6 +481,9 @@ func (s *Store) Close() error {
 	select {
 	case <-drained:
 	case <-time.After(s.closeWait):
+		if s.inline {
+			return errors.New("pebblestore: close: iterators or snapshots still open (leaked); the store was not closed")
+		}
 		if err := s.db.LogData(nil, pebble.Sync); err != nil {
 			return fmt.Errorf("pebblestore: close: iterators or snapshots still open, and syncing the log failed: %w", err)
 		}
@@ -656,7 +697,7 @@ func (b *batch) Commit(sync bool) error {
 	}
 	b.committed = true
 	b.opts = pebble.NoSync
-	if sync {
+	if sync && !b.s.inline { // Pebble refuses a synced commit without a log
 		b.opts = pebble.Sync
 	}
 	abandoned, err := b.s.bounded(b)

@@ -47,3 +47,21 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("over a small live heap, the GC target is %d, want more than 100", got)
 	}
 }
+
+func TestReleaseWhenIdle(t *testing.T) {
+	for _, c := range []struct {
+		quiet int
+		free  uint64
+		want  bool
+	}{
+		{0, 64 << 20, false}, // collecting: under load
+		{idleRelease - 1, 64 << 20, false},
+		{idleRelease, 64 << 20, true}, // idle, and much held
+		{idleRelease + 30, minRelease, true},
+		{idleRelease, minRelease - 1, false}, // little held: the scavenger's
+	} {
+		if got := releaseWhenIdle(c.quiet, c.free); got != c.want {
+			t.Errorf("releaseWhenIdle(%d s, %d MB) = %v, want %v", c.quiet, c.free>>20, got, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/extenddb/extenddb/console"
 	"github.com/extenddb/extenddb/emulator"
@@ -113,11 +114,27 @@ func (w *web) mount(eng *emulator.Engine, pebble *pebblestore.Store, ns api.Name
 		if o.Credentials != nil {
 			copts.Authenticator = o.Credentials
 		}
-		h, err := console.New(copts)
-		if err != nil {
-			return err
-		}
-		o.Mounts = append(o.Mounts, wire.Mount{Prefix: console.Prefix, Handler: h})
+		o.Mounts = append(o.Mounts, wire.Mount{Prefix: console.Prefix, Handler: &lazyHandler{build: func() (http.Handler, error) { return console.New(copts) }}})
 	}
 	return nil
+}
+
+// lazyHandler builds its handler on the first request it gets. The
+// console parses its templates when built: about half of serve's own CPU
+// before the first answer, and memory every server kept, for a page most
+// servers (a test suite's) never show (issue 36).
+type lazyHandler struct {
+	build func() (http.Handler, error)
+	once  sync.Once
+	h     http.Handler
+	err   error
+}
+
+func (l *lazyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	l.once.Do(func() { l.h, l.err = l.build() })
+	if l.err != nil {
+		http.Error(w, "500 Internal Server Error: the console could not start: "+l.err.Error(), http.StatusInternalServerError)
+		return
+	}
+	l.h.ServeHTTP(w, r)
 }

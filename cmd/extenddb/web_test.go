@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -50,5 +52,36 @@ func TestWebModes(t *testing.T) {
 		}
 		_ = eng.Close()
 		_ = st.Close()
+	}
+}
+
+// TestLazyHandler: the console is built on its first request, once, and a
+// failure to build is answered 500 on every request.
+func TestLazyHandler(t *testing.T) {
+	builds := 0
+	l := &lazyHandler{build: func() (http.Handler, error) {
+		builds++
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) }), nil
+	}}
+	if builds != 0 {
+		t.Fatal("built before any request")
+	}
+	for range 3 {
+		rec := httptest.NewRecorder()
+		l.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/console/", nil))
+		if rec.Code != http.StatusTeapot {
+			t.Errorf("status %d, want the built handler's", rec.Code)
+		}
+	}
+	if builds != 1 {
+		t.Errorf("built %d times, want once", builds)
+	}
+	bad := &lazyHandler{build: func() (http.Handler, error) { return nil, errors.New("no templates") }}
+	for range 2 {
+		rec := httptest.NewRecorder()
+		bad.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/console/", nil))
+		if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "no templates") {
+			t.Errorf("a failed build answered %d %q", rec.Code, rec.Body.String())
+		}
 	}
 }

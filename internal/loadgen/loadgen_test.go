@@ -321,3 +321,38 @@ func TestCPUPerRequest(t *testing.T) {
 		t.Errorf("cpuPerOp = %v, want 1ms (failed requests count)", got)
 	}
 }
+
+// TestSuiteAgainstTheServer runs the test-suite workload on two
+// connections: every test passes its checks (Query counts, the index),
+// every request kind is counted, and no table is left behind.
+func TestSuiteAgainstTheServer(t *testing.T) {
+	srv := testserver.New(t)
+	o, err := parse([]string{"-endpoint", srv.URL, "-op", "suite", "-tests", "3", "-c", "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runSuite(t.Context(), newClient(o.endpoint, o.region, o.conns), o)
+	if r.errors != 0 || len(r.perTest) != 3 {
+		t.Fatalf("%d tests passed, %d failed (first: %s)", len(r.perTest), r.errors, r.firstFail)
+	}
+	want := map[string]int{"CreateTable": 3, "PutItem": 3 * suitePuts, "Query": 3 * suiteQueries,
+		"UpdateItem": 3 * suiteUpdates, "TransactWriteItems": 3, "DeleteTable": 3}
+	for op, n := range want {
+		if got := len(r.perOp[op]); got != n {
+			t.Errorf("%s: %d requests, want %d", op, got, n)
+		}
+	}
+	line := r.line()
+	for _, f := range []string{"op=suite ", "tests=3 ", "conns=2 ", "errors=0 ", "CreateTable_p50_ms=", "TransactWriteItems_n=3 "} {
+		if !strings.Contains(line, f) {
+			t.Errorf("line %q lacks %q", line, f)
+		}
+	}
+	out, err := newClient(srv.URL, "us-east-1", 1).do(t.Context(), "ListTables", []byte(`{}`))
+	if err != nil || !bytes.Contains(out, []byte(`"TableNames":[]`)) {
+		t.Errorf("ListTables after the suite: %s %v", out, err)
+	}
+	if _, err := parse([]string{"-op", "suite", "-tests", "0"}); err == nil {
+		t.Error("-op suite -tests 0 accepted")
+	}
+}

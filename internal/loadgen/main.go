@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -35,6 +36,7 @@ type options struct {
 	endpointSet bool          // -endpoint was given: with -canned, load it
 	keep        bool          // leave the table behind
 	pid         int           // report this process's CPU per request; 0: none
+	tests       int           // tests of -op suite
 }
 
 func main() {
@@ -47,6 +49,15 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
+	}
+	if o.op == "suite" {
+		r := runSuite(ctx, newClient(o.endpoint, o.region, o.conns), o)
+		fmt.Println(r.line())
+		if r.errors > 0 {
+			fmt.Fprintf(os.Stderr, "loadgen: %d tests failed; the first: %s\n", r.errors, r.firstFail)
+			os.Exit(1)
+		}
+		return
 	}
 	r, err := run(ctx, o, os.Stderr)
 	if o.serveAddr != "" && err == nil {
@@ -68,7 +79,8 @@ func parse(args []string) (options, error) {
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	fs.StringVar(&o.endpoint, "endpoint", "http://127.0.0.1:8000", "loopback `URL` of the server")
 	fs.StringVar(&o.region, "region", "us-east-1", "`REGION` of the requests' credential scope")
-	fs.StringVar(&o.op, "op", "get", "`OP`: put, get, query (10 items), batchget (100 keys) or mixed (45% get, 45% put, 5% query, 5% batchget)")
+	fs.StringVar(&o.op, "op", "get", "`OP`: put, get, query (10 items), batchget (100 keys), mixed (45% get, 45% put, 5% query, 5% batchget), or suite (the test-suite workload: -tests tests over -c connections, each creating a table with a GSI, 100 PutItems, 10 Queries, 10 UpdateItems, a TransactWriteItems, DeleteTable)")
+	fs.IntVar(&o.tests, "tests", 200, "`N` tests of -op suite")
 	fs.IntVar(&o.conns, "c", 16, "`N` keep-alive connections, each with one request in flight")
 	fs.DurationVar(&o.duration, "d", 10*time.Second, "`DURATION` of the measured phase")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "`DURATION` of load before measuring")
@@ -89,8 +101,10 @@ func parse(args []string) (options, error) {
 	switch {
 	case fs.NArg() > 0:
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case o.op != "put" && o.op != "get" && o.op != "query" && o.op != "batchget" && o.op != "mixed":
-		return o, fmt.Errorf("-op %q: must be put, get, query, batchget or mixed", o.op)
+	case o.op != "put" && o.op != "get" && o.op != "query" && o.op != "batchget" && o.op != "mixed" && o.op != "suite":
+		return o, fmt.Errorf("-op %q: must be put, get, query, batchget, mixed or suite", o.op)
+	case o.op == "suite" && (o.tests < 1 || o.canned):
+		return o, errors.New("-op suite needs -tests of at least 1, and no -canned")
 	case o.conns < 1:
 		return o, errors.New("-c must be at least 1")
 	case o.duration <= 0 && o.maxOps <= 0:
@@ -159,7 +173,11 @@ func setup(ctx context.Context, c *client, k keyspace, o options, progress io.Wr
 		if err != nil {
 			return err
 		}
-		if bytes.Contains(out, []byte(`"TableStatus":"ACTIVE"`)) {
+		var d struct{ Table struct{ TableStatus string } }
+		if err := json.Unmarshal(out, &d); err != nil {
+			return fmt.Errorf("the DescribeTable answer: %w: %.300s", err, out)
+		}
+		if d.Table.TableStatus == "ACTIVE" { // moto spaces its JSON
 			break
 		}
 		select {
@@ -188,7 +206,8 @@ func setup(ctx context.Context, c *client, k keyspace, o options, progress io.Wr
 				// Throttling is off in a benchmark, so nothing comes back
 				// unprocessed; a refusal is an error worth stopping for.
 				out, err := c.do(ctx, "BatchWriteItem", b)
-				if err == nil && !bytes.Contains(out, []byte(`"UnprocessedItems":{}`)) {
+				var r struct{ UnprocessedItems map[string]json.RawMessage }
+				if err == nil && (json.Unmarshal(out, &r) != nil || len(r.UnprocessedItems) > 0) {
 					err = fmt.Errorf("BatchWriteItem left items unprocessed: %.200s", out)
 				}
 				if err != nil {

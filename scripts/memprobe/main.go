@@ -27,7 +27,17 @@ func main() {
 	conns := flag.Int("c", 8, "`N` concurrent BatchWriteItem requests")
 	table := flag.String("table", "memprobe", "`NAME` of the table (created)")
 	burst := flag.Int("burst", 0, "instead of loading items, `ROUNDS` of a burst of the largest requests from -c clients (16 MB bodies, 1 MB Scan pages), then the RSS for a minute after")
+	start := flag.String("start", "", "instead, exec `BINARY` with the arguments after the flags ({dir}: a fresh directory, {addr}: a free loopback address, {port}: its port) -runs times: time to the first answered request and idle RSS")
+	runs := flag.Int("runs", 5, "`N` starts of -start")
+	idleFor := flag.Duration("idle", 3*time.Second, "how long -start leaves the server idle before reading its RSS")
 	flag.Parse()
+	if *start != "" {
+		if err := startup(*start, flag.Args(), *runs, *idleFor); err != nil {
+			fmt.Fprintln(os.Stderr, "memprobe:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *pid <= 0 {
 		fmt.Fprintln(os.Stderr, "memprobe: -pid is required")
 		os.Exit(2)
