@@ -2,9 +2,7 @@ package emulator
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator/api"
@@ -132,15 +130,7 @@ func (e *Engine) ListBulkOperations(ctx context.Context, ns api.Namespace, in *a
 	var v shape.Violations
 	v.Min("maxResults", in.MaxResults, 1)
 	v.Max("maxResults", in.MaxResults, 25)
-	var after string
-	if in.NextToken != nil {
-		v.Length("nextToken", *in.NextToken, 1, 1024)
-		b, err := hex.DecodeString(*in.NextToken)
-		if err != nil || len(*in.NextToken)%16 != 0 {
-			v.Add(shape.QuoteValue(*in.NextToken), "nextToken", "Member must satisfy regular expression pattern: ([0-9a-f]{16})+")
-		}
-		after = strings.TrimRight(string(b), "\x00")
-	}
+	after := hexTokenAfter(&v, in.NextToken, 1)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}

@@ -260,19 +260,27 @@ func (e *Engine) ListImports(ctx context.Context, ns api.Namespace, in *api.List
 	}
 	v.Min("pageSize", in.PageSize, 1)
 	v.Max("pageSize", in.PageSize, 25)
-	var after string
-	if in.NextToken != nil {
-		v.Length("nextToken", *in.NextToken, 112, 1024)
-		b, err := hex.DecodeString(*in.NextToken)
-		if err != nil || len(*in.NextToken)%16 != 0 {
-			v.Add(shape.QuoteValue(*in.NextToken), "nextToken", "Member must satisfy regular expression pattern: ([0-9a-f]{16})+")
-		}
-		after = strings.TrimRight(string(b), "\x00")
-	}
+	after := hexTokenAfter(&v, in.NextToken, 112)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	return e.ex.ListImports((*s3Core)(e), ns, in, after)
+}
+
+// hexTokenAfter checks a nextToken of the hex form ListImports and
+// ListBulkOperations hand out (their pattern, ([0-9a-f]{16})+, and at
+// least minLen characters) into v, and returns the id it names: where
+// the next page starts after. Nil: the first page ("").
+func hexTokenAfter(v *shape.Violations, token *string, minLen int) string {
+	if token == nil {
+		return ""
+	}
+	v.Length("nextToken", *token, minLen, 1024)
+	b, err := hex.DecodeString(*token)
+	if err != nil || len(*token)%16 != 0 {
+		v.Add(shape.QuoteValue(*token), "nextToken", "Member must satisfy regular expression pattern: ([0-9a-f]{16})+")
+	}
+	return strings.TrimRight(string(b), "\x00")
 }
 
 // ImportErrors returns the error log of an import (the first 100 records),
