@@ -3,6 +3,7 @@ package objstore
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,6 +86,33 @@ func (d Dir) Get(_ context.Context, bucket, key string) ([]byte, error) {
 		return nil, ErrNoSuchKey
 	}
 	return b, err
+}
+
+// Open opens an object's file.
+func (d Dir) Open(_ context.Context, bucket, key string) (io.ReadCloser, int64, error) {
+	_, file, err := d.path(bucket, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	if file == "" {
+		return nil, 0, ErrNoSuchKey
+	}
+	f, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, ErrNoSuchKey
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		err = ErrNoSuchKey
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
 }
 
 func isDir(p string) bool {

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"errors"
+	"io"
 )
 
 // Store holds objects in buckets. Keys are S3 keys ("a/b/c.json.gz").
@@ -15,6 +16,10 @@ type Store interface {
 	Put(ctx context.Context, bucket, key string, data []byte) (etag string, err error)
 	// Get reads an object.
 	Get(ctx context.Context, bucket, key string) ([]byte, error)
+	// Open opens an object to read as a stream, and gives its size: a
+	// reader of a large object holds a buffer, not the object. The caller
+	// closes it.
+	Open(ctx context.Context, bucket, key string) (io.ReadCloser, int64, error)
 	// List returns the keys starting with prefix, in S3's (bytewise) order.
 	List(ctx context.Context, bucket, prefix string) ([]string, error)
 	// Delete removes an object; deleting a missing key is no error (as S3).

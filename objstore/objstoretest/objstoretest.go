@@ -3,6 +3,7 @@ package objstoretest
 import (
 	"context"
 	"errors"
+	"io"
 	"testing"
 
 	"github.com/extenddb/extenddb/objstore"
@@ -29,6 +30,23 @@ func Conformance(t *testing.T, s objstore.Store, bucket string) {
 	got, err := s.Get(ctx, bucket, "p/AWSDynamoDB/x/data/a.json.gz")
 	if err != nil || string(got) != "hello" {
 		t.Fatalf("Get = %q, %v", got, err)
+	}
+	rc, size, err := s.Open(ctx, bucket, "p/AWSDynamoDB/x/data/a.json.gz")
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	streamed, err := io.ReadAll(rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || string(streamed) != "hello" || size != 5 {
+		t.Errorf("Open = %q of size %d, %v; want hello of 5", streamed, size, err)
+	}
+	if _, _, err := s.Open(ctx, bucket, "nope"); !errors.Is(err, objstore.ErrNoSuchKey) {
+		t.Errorf("Open missing key: %v, want objstore.ErrNoSuchKey", err)
+	}
+	if _, _, err := s.Open(ctx, "missing-bucket", "k"); !errors.Is(err, objstore.ErrNoSuchBucket) {
+		t.Errorf("Open in a missing bucket: %v, want objstore.ErrNoSuchBucket", err)
 	}
 	keys, err := s.List(ctx, bucket, "p/")
 	if err != nil {

@@ -107,6 +107,15 @@ func (s *Store) Get(ctx context.Context, bucket, key string) ([]byte, error) {
 	return io.ReadAll(out.Body)
 }
 
+// Open starts a GetObject and hands its body over as it arrives.
+func (s *Store) Open(ctx context.Context, bucket, key string) (io.ReadCloser, int64, error) {
+	out, err := s.c.GetObject(ctx, &s3.GetObjectInput{Bucket: &bucket, Key: &key})
+	if err != nil {
+		return nil, 0, mapErr(err)
+	}
+	return out.Body, aws.ToInt64(out.ContentLength), nil
+}
+
 // List pages through ListObjectsV2.
 func (s *Store) List(ctx context.Context, bucket, prefix string) ([]string, error) {
 	var keys []string

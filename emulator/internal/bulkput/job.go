@@ -204,11 +204,12 @@ func (x *Jobs) load(ctx context.Context, c Core, m *opMeta, r *run) (err error) 
 	if m.TotalBytes == nil {
 		var total int64
 		for _, k := range keys {
-			data, err := obj.Get(ctx, *m.Input.S3Bucket, k)
+			rc, size, err := obj.Open(ctx, *m.Input.S3Bucket, k)
 			if err != nil {
 				return err
 			}
-			total += int64(len(data))
+			_ = rc.Close() // only its size is wanted here
+			total += size
 		}
 		m.TotalBytes = &total
 		if err := x.saveProgress(c, m, r); err != nil {
@@ -239,14 +240,16 @@ func (c *countReader) Read(p []byte) (int, error) {
 // object loads object i (key), from record m.Record when it is the object
 // the job was in.
 func (x *Jobs) object(ctx context.Context, c Core, t Table, m *opMeta, r *run, lim *limiter, key string, i int) error {
-	data, err := c.Objects().Get(ctx, *m.Input.S3Bucket, key)
+	// Streamed: the job holds a chunk of records, never the object.
+	rc, objSize, err := c.Objects().Open(ctx, *m.Input.S3Bucket, key)
 	if err != nil {
 		return err
 	}
+	defer rc.Close()
 	if m.Object != i || m.ObjectKey != key {
 		m.Object, m.ObjectKey, m.Record = i, key, 0
 	}
-	cr := &countReader{r: bytes.NewReader(data)}
+	cr := &countReader{r: rc}
 	var rd s3format.Reader
 	dec, closeFn, err := s3format.Decompress(*m.Input.InputCompressionType, cr)
 	if err == nil {
@@ -257,11 +260,11 @@ func (x *Jobs) object(ctx context.Context, c Core, t Table, m *opMeta, r *run, l
 		// An object that does not decompress is one error record.
 		bad := []Put{{Err: fmt.Errorf("the object does not decompress as %s: %w", *m.Input.InputCompressionType, err), Object: i, Pos: m.Record}}
 		if m.Record == 0 {
-			if err := x.chunk(ctx, c, t, m, r, lim, bad, int64(len(data))); err != nil {
+			if err := x.chunk(ctx, c, t, m, r, lim, bad, objSize); err != nil {
 				return err
 			}
 		}
-		return x.nextObject(c, m, r, int64(len(data)))
+		return x.nextObject(c, m, r, objSize)
 	}
 	// Skip what an earlier run committed.
 	pos := int64(0)
@@ -300,7 +303,7 @@ func (x *Jobs) object(ctx context.Context, c Core, t Table, m *opMeta, r *run, l
 		}
 		pending = pending[n:]
 	}
-	return x.nextObject(c, m, r, int64(len(data)))
+	return x.nextObject(c, m, r, objSize)
 }
 
 // nextObject stores that the object of n bytes is done.
