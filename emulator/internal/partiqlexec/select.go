@@ -25,6 +25,9 @@ type pqSub struct {
 	hash  partiql.Expr
 	rng   partiql.Expr
 	hashV av.Value
+	// neg: a branch of this partition holds a negated sort-key condition
+	// (NOT …, <>), so the whole partition is read.
+	neg bool
 }
 
 // pqSelect is a SELECT translated for the table or index it reads.
@@ -125,6 +128,7 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 	type branch struct {
 		hashes []partiql.Expr
 		rng    partiql.Expr
+		neg    bool
 	}
 	var branches []branch
 	for _, d := range disjuncts(where, nil) {
@@ -143,6 +147,9 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 			if rangeName != "" && b.rng == nil && rangeTerm(term, rangeName) {
 				b.rng = term
 			}
+			if rangeName != "" && negatedKey(term, rangeName, false) {
+				b.neg = true
+			}
 		}
 		if b.hashes == nil {
 			return nil, nil
@@ -151,6 +158,7 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 	}
 	var subs []pqSub
 	at := map[string][]int{} // hash value's key text → indexes in subs
+	drop := map[int]bool{}   // subs merged into a whole-partition read
 	for _, b := range branches {
 		for _, h := range b.hashes {
 			v, err := partiql.Value(h, params)
@@ -160,6 +168,17 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 			k := string(av.AppendKey(nil, v)) + v.Type.String()
 			prev := at[k]
 			if len(prev) > 0 {
+				if b.neg || subs[prev[0]].neg {
+					// DynamoDB does not count a negated sort-key condition
+					// as overlapping: the partition is read whole, once,
+					// and WHERE filters it (the union of the branches).
+					subs[prev[0]].rng, subs[prev[0]].neg = nil, true
+					for _, i := range prev[1:] {
+						drop[i] = true
+					}
+					at[k] = prev[:1]
+					continue
+				}
 				merged := false
 				for _, i := range prev {
 					switch {
@@ -175,10 +194,54 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 				}
 			}
 			at[k] = append(prev, len(subs))
-			subs = append(subs, pqSub{hash: h, rng: b.rng, hashV: v})
+			subs = append(subs, pqSub{hash: h, rng: b.rng, hashV: v, neg: b.neg})
 		}
 	}
+	if len(drop) > 0 {
+		kept := subs[:0]
+		for i, s := range subs {
+			if !drop[i] {
+				kept = append(kept, s)
+			}
+		}
+		subs = kept
+	}
 	return subs, nil
+}
+
+// negatedKey reports whether term tests the sort key name under a NOT or
+// with <> (neg: term sits under a NOT).
+func negatedKey(term partiql.Expr, name string, neg bool) bool {
+	switch x := term.(type) {
+	case *partiql.PathExpr:
+		a, ok := attrOf(x)
+		return neg && ok && a == name
+	case *partiql.Not:
+		return negatedKey(x.X, name, true)
+	case *partiql.Binary:
+		if x.Op == "<>" {
+			if a, ok := attrOf(x.L); ok && a == name {
+				return true
+			}
+			if a, ok := attrOf(x.R); ok && a == name {
+				return true
+			}
+		}
+		return negatedKey(x.L, name, neg) || negatedKey(x.R, name, neg)
+	case *partiql.Between:
+		return negatedKey(x.X, name, neg)
+	case *partiql.In:
+		return negatedKey(x.X, name, neg)
+	case *partiql.Is:
+		return negatedKey(x.X, name, neg)
+	case *partiql.Call:
+		for _, a := range x.Args {
+			if negatedKey(a, name, neg) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func allLiteral(xs []partiql.Expr) bool {
