@@ -48,6 +48,9 @@ func (e engine) keyRead(ctx context.Context, ns api.Namespace, p *pqPrepared, ms
 		return nil, err
 	}
 	if p.st.Index != "" {
+		if t.Index != nil && !singleKey(t.Index.Key) {
+			return nil, api.Validation(msgMultiKeyIndex)
+		}
 		return nil, api.Validation("%s", msg)
 	}
 	key, rest, err := p.itemKey(&t)

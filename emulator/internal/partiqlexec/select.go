@@ -41,6 +41,10 @@ type pqSelect struct {
 }
 
 const (
+	// msgMultiKeyIndex refuses a read of a GSI whose key has more than one
+	// HASH or more than one RANGE attribute (the message names tables, the
+	// refusal follows the index).
+	msgMultiKeyIndex  = "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys."
 	msgOverlap        = "Overlapping conditions with range keys are not supported in where clause"
 	msgOrderNoWhere   = "Must have WHERE clause in the statement when using ORDER BY clause."
 	msgOrderNoHashKey = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
@@ -61,6 +65,9 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		if ix == nil {
 			return nil, api.Validation(msgNoSuchIndex)
 		}
+		if !singleKey(ix.Key) {
+			return nil, api.Validation(msgMultiKeyIndex)
+		}
 		if !ix.Local && consistent {
 			return nil, api.Validation(msgGSIConsistent)
 		}
@@ -80,12 +87,8 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		if s.filter, err = ep.Condition(text); err != nil {
 			return nil, exprError(err)
 		}
-		// A multi-attribute index key is read with a Scan of the index and
-		// WHERE as its filter: Query sub-plans name one HASH attribute.
-		if s.ix == nil || singleKey(keys) {
-			if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
-				return nil, err
-			}
+		if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
+			return nil, err
 		}
 	}
 	if len(st.OrderBy) > 0 {
