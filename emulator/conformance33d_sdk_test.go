@@ -115,3 +115,42 @@ func TestConformance33dPartiQLMultiKeyIndex(t *testing.T) {
 		t.Errorf("batch [1]: %+v", r)
 	}
 }
+
+// TestConformance33dPartiQLKeyReadConditions: a SELECT in ExecuteTransaction
+// names the key and nothing else, and one in BatchExecuteStatement may not
+// test attribute_exists or attribute_not_exists beside it; both answer their
+// key-only message (paritysuite
+// tests/tier3/error-messages/partiqlFunctions.test.ts; floci's PartiQL edge
+// cases, captured on eu-west-2).
+func TestConformance33dPartiQLKeyReadConditions(t *testing.T) {
+	c := pqServer(t)
+	put(t, c, "Hh1", avm{"pk": sv("a"), "ss": &types.AttributeValueMemberSS{Value: []string{"x"}}, "flag": sv("right")})
+	const txKey = "Validation failed in TransactStatements[0]: Select statements within ExecuteTransaction must specify the primary key in the where clause."
+	for _, st := range []string{
+		`SELECT * FROM "Hh1" WHERE pk = 'a' AND attribute_exists(ss)`,
+		`SELECT * FROM "Hh1" WHERE pk = 'a' AND attribute_not_exists(nope)`,
+		`SELECT * FROM "Hh1" WHERE pk = 'a' AND flag = 'right'`,
+	} {
+		_, err := tx(c, "", st)
+		wantAPIError(t, err, "ValidationException", txKey)
+	}
+	if out, err := tx(c, "", `SELECT * FROM "Hh1" WHERE pk = 'a'`); err != nil || len(out.Responses) != 1 || out.Responses[0].Item == nil {
+		t.Errorf("key-only transaction read: %v", err)
+	}
+	out, err := batch(c,
+		`SELECT * FROM "Hh1" WHERE pk = 'a' AND attribute_exists(ss)`,
+		`SELECT * FROM "Hh1" WHERE pk = 'b' AND NOT attribute_not_exists(ss)`,
+		`SELECT * FROM "Hh1" WHERE pk = 'a' AND flag = 'right'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if e := out.Responses[i].Error; e == nil || e.Code != types.BatchStatementErrorCodeEnumValidationError ||
+			aws.ToString(e.Message) != "Select statements within BatchExecuteStatement must specify the primary key in the where clause." {
+			t.Errorf("batch [%d]: %+v", i, e)
+		}
+	}
+	if r := out.Responses[2]; r.Error != nil || r.Item == nil {
+		t.Errorf("batch [2] (a filter DynamoDB is not recorded refusing): %+v", r)
+	}
+}
