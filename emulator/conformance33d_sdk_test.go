@@ -154,3 +154,57 @@ func TestConformance33dPartiQLKeyReadConditions(t *testing.T) {
 		t.Errorf("batch [2] (a filter DynamoDB is not recorded refusing): %+v", r)
 	}
 }
+
+// TestConformance33dPartiQLIndexProjection: a SELECT list naming
+// attributes a GSI does not project is refused, listing them in statement
+// order; an LSI read reaches the table for attributes outside its
+// projection, in the SELECT list or WHERE, keyed or scanning (paritysuite
+// tests/tier2/partiql/executeStatementIndex.test.ts, captured on
+// eu-west-1).
+func TestConformance33dPartiQLIndexProjection(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	str := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	ks := func(kv ...string) []types.KeySchemaElement {
+		var out []types.KeySchemaElement
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, types.KeySchemaElement{AttributeName: aws.String(kv[i]), KeyType: types.KeyType(kv[i+1])})
+		}
+		return out
+	}
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("ixp"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{str("pk"), str("sk"), str("gk"), str("lk")},
+		KeySchema:            ks("pk", "HASH", "sk", "RANGE"),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi2"), KeySchema: ks("gk", "HASH"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"inc"}}}},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{{IndexName: aws.String("lsi2"), KeySchema: ks("pk", "HASH", "lk", "RANGE"),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"gk"}}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cfPut(t, c, "ixp", map[string]types.AttributeValue{"pk": cfS("p"), "sk": cfS("s1"), "gk": cfS("g"), "lk": cfS("b"),
+		"inc": cfS("i"), "data": cfS("one"), "alternate": cfS("x"), "mymap": cfS("y")})
+
+	_, err := exec(c, `SELECT alternate, pk, mymap FROM "ixp"."gsi2" WHERE gk = 'g'`)
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Global secondary index gsi2 does not project [alternate, mymap]")
+	_, err = exec(c, `SELECT alternate FROM "ixp"."gsi2"`)
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Global secondary index gsi2 does not project [alternate]")
+	if items := mustExec(t, c, `SELECT pk, inc FROM "ixp"."gsi2" WHERE gk = 'g'`); len(items) != 1 || items[0]["inc"] == nil {
+		t.Errorf("projected GSI columns: %s", show(items))
+	}
+	for _, st := range []string{
+		`SELECT data FROM "ixp"."lsi2" WHERE pk = 'p' AND lk = 'b'`,
+		`SELECT data FROM "ixp"."lsi2"`,
+		`SELECT data FROM "ixp"."lsi2" WHERE pk = 'p' AND alternate = 'x'`,
+	} {
+		items := mustExec(t, c, st)
+		if len(items) != 1 || showV(items[0]["data"]) != showV(cfS("one")) || len(items[0]) != 1 {
+			t.Errorf("%s: %s", st, show(items))
+		}
+	}
+	if items := mustExec(t, c, `SELECT pk FROM "ixp"."lsi2" WHERE pk = 'p' AND alternate = 'nope'`); len(items) != 0 {
+		t.Errorf("LSI filter on an unprojected attribute: %s", show(items))
+	}
+}

@@ -57,6 +57,9 @@ type Index struct {
 	// Key is the index's key schema, HASH attributes first (a GSI's key
 	// may have several of each).
 	Key []KeyAttr
+	// Projects holds the attributes the index projects (its table's and
+	// its own key, and its non-key attributes); nil: ProjectionType ALL.
+	Projects map[string]bool
 }
 
 // KeyAttr is one attribute of a key schema.

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
@@ -38,6 +40,10 @@ type pqSelect struct {
 	subs    []pqSub // nil: a Scan
 	forward bool
 	filter  *expr.Condition
+	// fetch: the attributes an LSI read asks for when the SELECT list or
+	// WHERE names one outside the index's projection (the read completes
+	// each entry from the table, as DynamoDB's does); nil: the index's own.
+	fetch []string
 }
 
 const (
@@ -71,6 +77,11 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		if !ix.Local && consistent {
 			return nil, api.Validation(msgGSIConsistent)
 		}
+		if !ix.Local && ix.Projects != nil && !st.Star {
+			if miss := missingNames(ix.Projects, selectNames(st)); len(miss) > 0 {
+				return nil, api.Validation("One or more parameter values were invalid: Global secondary index %s does not project [%s]", ix.Name, strings.Join(miss, ", "))
+			}
+		}
 		s.ix, keys = ix, ix.Key
 		hashName, rangeName = keys[0].Name, ""
 		if len(keys) > 1 {
@@ -89,6 +100,15 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		}
 		if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
 			return nil, err
+		}
+	}
+	if s.ix != nil && s.ix.Local && s.ix.Projects != nil && !st.Star {
+		names := selectNames(st)
+		if s.filter != nil {
+			names = append(names, s.filter.TopLevel()...)
+		}
+		if len(missingNames(s.ix.Projects, names)) > 0 {
+			s.fetch = names
 		}
 	}
 	if len(st.OrderBy) > 0 {
@@ -114,6 +134,58 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		}
 	}
 	return s, nil
+}
+
+// selectNames returns the top-level attributes a SELECT list names, once
+// each, in statement order.
+func selectNames(st *partiql.Statement) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range st.Projection {
+		if len(p.Elems) == 0 || p.Elems[0].IsIndex {
+			continue
+		}
+		if n := p.Elems[0].Name; !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// missingNames returns those of names not in set.
+func missingNames(set map[string]bool, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !set[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// projection is the ProjectionExpression of a read that fetches (nil
+// otherwise), its names placeholders #p0, #p1, … added to names.
+func (s *pqSelect) projection(names map[string]string) (*string, map[string]string) {
+	if s.fetch == nil {
+		return nil, names
+	}
+	if names == nil {
+		names = map[string]string{}
+	}
+	ph := make([]string, 0, len(s.fetch))
+	seen := map[string]bool{}
+	for _, n := range s.fetch {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		p := "#p" + strconv.Itoa(len(ph))
+		names[p] = n
+		ph = append(ph, p)
+	}
+	pe := strings.Join(ph, ", ")
+	return &pe, names
 }
 
 // singleKey reports whether an index key has one HASH attribute and at
@@ -390,8 +462,10 @@ func (e engine) runSelect(ctx context.Context, ns api.Namespace, s *pqSelect, in
 		return nil
 	}
 	if s.subs == nil {
+		pe, names := s.projection(nil)
 		r, err := e.Scan(ctx, ns, &api.ScanInput{TableName: &st.Table, IndexName: index, Limit: limit(),
-			ExclusiveStartKey: tok.Key, ConsistentRead: in.ConsistentRead, ReturnConsumedCapacity: in.ReturnConsumedCapacity})
+			ExclusiveStartKey: tok.Key, ConsistentRead: in.ConsistentRead, ReturnConsumedCapacity: in.ReturnConsumedCapacity,
+			ProjectionExpression: pe, ExpressionAttributeNames: names})
 		if err != nil {
 			return nil, err
 		}
@@ -418,6 +492,7 @@ func (e engine) runSelect(ctx context.Context, ns api.Namespace, s *pqSelect, in
 				return nil, err
 			}
 			q.TableName, q.IndexName, q.Limit, q.ExclusiveStartKey = &st.Table, index, limit(), esk
+			q.ProjectionExpression, q.ExpressionAttributeNames = s.projection(q.ExpressionAttributeNames)
 			q.ConsistentRead, q.ReturnConsumedCapacity, q.ScanIndexForward = in.ConsistentRead, in.ReturnConsumedCapacity, &s.forward
 			esk = nil
 			r, err := e.Query(ctx, ns, q)
