@@ -208,3 +208,39 @@ func TestConformance33dPartiQLIndexProjection(t *testing.T) {
 		t.Errorf("LSI filter on an unprojected attribute: %s", show(items))
 	}
 }
+
+// TestConformance33dPartiQLGrammarMessages: DynamoDB's texts for statements
+// its PartiQL reader refuses (paritysuite
+// tests/tier3/error-messages/partiqlGrammar.test.ts, captured on eu-west-2):
+// a number literal whose exponent or scale does not fit 32 bits, a #, and
+// an unterminated /* comment are "wasn't well formed" with nothing after
+// the colon, ahead of a multi-attribute index's refusal; an alias on an
+// INSERT is a leftover token.
+func TestConformance33dPartiQLGrammarMessages(t *testing.T) {
+	c := pqServer(t)
+	const nwf = "Statement wasn't well formed, can't be processed: "
+	const left = nwf + "Unexpected token after expression"
+	for _, tc := range []struct{ st, want string }{
+		{`SELECT * FROM "Hh1" WHERE pk = 1e2147483648`, nwf},
+		{`SELECT * FROM "Hh1" WHERE pk = 1e99999999999`, nwf},
+		{`SELECT * FROM "Hh1" WHERE pk = -1e99999999999`, nwf},
+		{`SELECT * FROM "Hh1" WHERE pk = 1.5e-2147483647`, nwf},
+		{`INSERT INTO "Hh1" VALUE {'pk': 'a', 'n': 1e-99999999999}`, nwf},
+		{`SELECT * FROM "Hh1" WHERE pk = 1 # note`, nwf},
+		{`SELECT * FROM "Hh1" WHERE pk = 1 /* note`, nwf},
+		{`INSERT INTO "Hh1" t VALUE {'pk': 'x'}`, left},
+		{`SELECT * FROM "Hh1" t WHERE pk = 'x'`, "Aliasing is not supported"},
+		{`UPDATE "Hh1" t SET a = 3 WHERE pk = 'x'`, "Aliasing is not supported"},
+		{`SELECT * FROM "Hh1" WHERE pk = 1e126`, "Number overflow. Attempting to store a number with magnitude larger than supported range under root"},
+	} {
+		_, err := exec(c, tc.st)
+		wantAPIError(t, err, "ValidationException", tc.want)
+	}
+	_, err := exec(c, `SELECT * FROM "Nope" WHERE pk = 1e99999999999`)
+	wantAPIError(t, err, "ValidationException", nwf)
+
+	_, mc := mkServer(t)
+	_, err = mc.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
+		Statement: aws.String(`SELECT * FROM "games"."match" WHERE tour = 1e99999999999`)})
+	wantAPIError(t, err, "ValidationException", nwf)
+}
