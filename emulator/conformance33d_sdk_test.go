@@ -3,6 +3,7 @@ package emulator_test
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -243,4 +244,47 @@ func TestConformance33dPartiQLGrammarMessages(t *testing.T) {
 	_, err = mc.ExecuteStatement(context.Background(), &dynamodb.ExecuteStatementInput{
 		Statement: aws.String(`SELECT * FROM "games"."match" WHERE tour = 1e99999999999`)})
 	wantAPIError(t, err, "ValidationException", nwf)
+}
+
+// TestConformance33dPartiQLValuePaths: an INSERT's attribute values are
+// named "root" in number and data-type messages ({'m': {'x': 1e126}} under
+// root.x, a list element under root[1]); set_add/set_delete whose second
+// argument is not a set are placed at their first argument (paritysuite
+// tests/tier3/error-messages/partiqlGrammar.test.ts and
+// partiqlFunctions.test.ts, captured on eu-west-2; floci's PartiQL edge
+// cases, eu-west-2, for a second line and a quoted name).
+func TestConformance33dPartiQLValuePaths(t *testing.T) {
+	c := pqServer(t)
+	put(t, c, "Hh1", avm{"pk": sv("i"), "ss": &types.AttributeValueMemberSS{Value: []string{"a"}}})
+	const over = "Number overflow. Attempting to store a number with magnitude larger than supported range under "
+	at := func(st, tok string, from int) string {
+		i := strings.Index(st[from:], tok) + from
+		return " at 1:" + strconv.Itoa(i+1) + ":" + strconv.Itoa(len(tok))
+	}
+	ins := `INSERT INTO "Hh1" VALUE {'pk': 'n', 'ss': set_add(<<'a'>>, <<'b'>>)}`
+	for _, tc := range []struct{ st, want string }{
+		{`INSERT INTO "Hh1" VALUE {'pk': 'n', 'n': 1e126}`, over + "root"},
+		{`INSERT INTO "Hh1" VALUE {'pk': 'n', 'm': {'x': 1e126}}`, over + "root.x"},
+		{`INSERT INTO "Hh1" VALUE {'pk': 'n', 'l': [1, 1e126]}`, over + "root[1]"},
+		{`INSERT INTO "Hh1" VALUE {'pk': 'n', 'm': {'a': {'x': [1e126]}}}`, over + "root.a.x[0]"},
+		{`UPDATE "Hh1" SET a = {'x': 1e126} WHERE pk = 'i'`, over + "root.x"},
+		{ins, "Unsupported data type: set_add under key root" + at(ins, "set_add", 0)},
+	} {
+		_, err := exec(c, tc.st)
+		wantAPIError(t, err, "ValidationException", tc.want)
+	}
+	for _, f := range []string{"set_add", "set_delete"} {
+		up := strings.ToUpper(f)
+		for _, arg := range []string{"'x'", "['x']"} {
+			st := `UPDATE "Hh1" SET ss = ` + f + `(ss, ` + arg + `) WHERE pk = 'i'`
+			_, err := exec(c, st)
+			wantAPIError(t, err, "ValidationException", "The second argument to "+up+" must be a value with type SET"+at(st, "ss", strings.Index(st, f+"(")))
+		}
+	}
+	st := "UPDATE \"Hh1\"\nSET ss = set_add(ss, 'x')\nWHERE pk = 'i'"
+	_, err := exec(c, st)
+	wantAPIError(t, err, "ValidationException", "The second argument to SET_ADD must be a value with type SET at 2:18:2")
+	st = `UPDATE "Hh1" SET "ss" = set_delete("ss", ['x']) WHERE pk = 'i'`
+	_, err = exec(c, st)
+	wantAPIError(t, err, "ValidationException", "The second argument to SET_DELETE must be a value with type SET"+at(st, `"ss"`, strings.Index(st, "set_delete(")))
 }
