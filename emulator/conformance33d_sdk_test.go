@@ -288,3 +288,40 @@ func TestConformance33dPartiQLValuePaths(t *testing.T) {
 	_, err = exec(c, st)
 	wantAPIError(t, err, "ValidationException", "The second argument to SET_DELETE must be a value with type SET"+at(st, `"ss"`, strings.Index(st, "set_delete(")))
 }
+
+// TestConformance33dBatchWriteKeyMismatch: a BatchWriteItem PutRequest whose
+// item lacks a key attribute or has one of the wrong type gets DynamoDB's
+// key-lookup text, as a DeleteRequest's key does; an empty key value keeps
+// its own message (paritysuite tests/tier3/error-messages/batchWriteItem.test.ts,
+// captured in eu-west-2, us-east-1, ap-southeast-2 and eu-central-1).
+func TestConformance33dBatchWriteKeyMismatch(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const mismatch = "The provided key element does not match the schema"
+	bw := func(table string, r types.WriteRequest) error {
+		_, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: {r}}})
+		return err
+	}
+	pr := func(item map[string]types.AttributeValue) types.WriteRequest {
+		return types.WriteRequest{PutRequest: &types.PutRequest{Item: item}}
+	}
+	dr := func(key map[string]types.AttributeValue) types.WriteRequest {
+		return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: key}}
+	}
+	type avs = map[string]types.AttributeValue
+	for _, r := range []types.WriteRequest{
+		pr(avs{"pk": cfN("5")}),
+		pr(avs{"pk": &types.AttributeValueMemberL{Value: []types.AttributeValue{cfS("x")}}}),
+		pr(avs{"other": cfS("x")}),
+		dr(avs{"other": cfS("x")}),
+		dr(avs{"pk": cfN("5")}),
+	} {
+		wantAPIError(t, bw("hto", r), "ValidationException", mismatch)
+	}
+	wantAPIError(t, bw("hrt", pr(avs{"pk": cfS("x")})), "ValidationException", mismatch)
+	wantAPIError(t, bw("hto", pr(avs{"pk": cfS("")})), "ValidationException",
+		"One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: pk")
+	// PutItem keeps its own wording.
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: avs{"other": cfS("x")}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Missing the key pk in the item")
+}
