@@ -325,3 +325,94 @@ func TestConformance33dBatchWriteKeyMismatch(t *testing.T) {
 	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: avs{"other": cfS("x")}})
 	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Missing the key pk in the item")
 }
+
+// TestConformance33dWriteEnvelope: PutItem, DeleteItem and UpdateItem report
+// their request-validation errors (expression parameters without an
+// expression or empty, an empty ConditionExpression, ReturnValues, a
+// malformed Expected, an undefined condition value) inside "1 validation
+// error detected: ", PutItem's and DeleteItem's unused-values text without
+// ": ConditionExpression is null" (paritysuite
+// tests/tier3/error-messages/{putItem,deleteItem,updateItem}.test.ts,
+// captured in eu-west-2 and us-east-1).
+func TestConformance33dWriteEnvelope(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	one := func(m string) string { return "1 validation error detected: " + m }
+	const inv = "One or more parameter values were invalid: "
+	type avs = map[string]types.AttributeValue
+	item := avs{"pk": cfS("e")}
+	x := cfS("x")
+	type tc struct {
+		mod  func(*dynamodb.PutItemInput)
+		want string
+	}
+	for _, tc := range []tc{
+		{func(in *dynamodb.PutItemInput) { in.ExpressionAttributeValues = avs{":v": x} }, one("ExpressionAttributeValues can only be specified when using expressions")},
+		{func(in *dynamodb.PutItemInput) { in.ExpressionAttributeNames = map[string]string{"#a": "a"} }, one("ExpressionAttributeNames can only be specified when using expressions")},
+		{func(in *dynamodb.PutItemInput) { in.ConditionExpression = aws.String("") }, one("Invalid ConditionExpression: The expression can not be empty;")},
+		{func(in *dynamodb.PutItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {Exists: aws.Bool(true)}}
+		}, one(inv + "Value must be provided when Exists is true for Attribute: a")},
+		{func(in *dynamodb.PutItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {ComparisonOperator: "EQ"}}
+		}, one(inv + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a")},
+	} {
+		in := &dynamodb.PutItemInput{TableName: aws.String("hto"), Item: item}
+		tc.mod(in)
+		_, err := c.PutItem(ctx, in)
+		wantAPIError(t, err, "ValidationException", tc.want)
+	}
+	type dc struct {
+		mod  func(*dynamodb.DeleteItemInput)
+		want string
+	}
+	cond := aws.String("attribute_exists(a)")
+	for _, tc := range []dc{
+		{func(in *dynamodb.DeleteItemInput) { in.ExpressionAttributeValues = avs{":v": x} }, one("ExpressionAttributeValues can only be specified when using expressions")},
+		{func(in *dynamodb.DeleteItemInput) { in.ExpressionAttributeNames = map[string]string{"#a": "a"} }, one("ExpressionAttributeNames can only be specified when using expressions")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {Exists: aws.Bool(false)}}
+			in.ExpressionAttributeNames = map[string]string{"#a": "a"}
+		}, one("ExpressionAttributeNames can only be specified when using expressions")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.ConditionExpression = cond
+			in.ExpressionAttributeValues = avs{}
+		}, one("ExpressionAttributeValues must not be empty")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.ConditionExpression = cond
+			in.ExpressionAttributeNames = map[string]string{}
+		}, one("ExpressionAttributeNames must not be empty")},
+		{func(in *dynamodb.DeleteItemInput) { in.ConditionExpression = aws.String("") }, one("Invalid ConditionExpression: The expression can not be empty;")},
+		{func(in *dynamodb.DeleteItemInput) { in.ReturnValues = "ALL_NEW" }, one("ReturnValues can only be ALL_OLD or NONE")},
+		{func(in *dynamodb.DeleteItemInput) { in.ReturnValues = "UPDATED_NEW" }, one("ReturnValues can only be ALL_OLD or NONE")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {Exists: aws.Bool(true)}}
+		}, one(inv + "Value must be provided when Exists is true for Attribute: a")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {Exists: aws.Bool(false), Value: x}}
+		}, one(inv + "Value cannot be used when Exists is false for Attribute: a")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {Value: x, ComparisonOperator: "EQ", AttributeValueList: []types.AttributeValue{x}}}
+		}, one(inv + "Value and AttributeValueList cannot be used together for Attribute: a")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {ComparisonOperator: "EQ"}}
+		}, one(inv + "Value or AttributeValueList must be used with ComparisonOperator: EQ for Attribute: a")},
+		{func(in *dynamodb.DeleteItemInput) {
+			in.Expected = map[string]types.ExpectedAttributeValue{"a": {ComparisonOperator: "BETWEEN", AttributeValueList: []types.AttributeValue{x}}}
+		}, one(inv + "Invalid number of argument(s) for the BETWEEN ComparisonOperator")},
+	} {
+		in := &dynamodb.DeleteItemInput{TableName: aws.String("hto"), Key: item}
+		tc.mod(in)
+		_, err := c.DeleteItem(ctx, in)
+		wantAPIError(t, err, "ValidationException", tc.want)
+	}
+
+	// UpdateItem: an undefined value in the ConditionExpression beside a
+	// defined one in the UpdateExpression.
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: item,
+		UpdateExpression: aws.String("SET b = :w"), ConditionExpression: aws.String("a = :v"), ExpressionAttributeValues: avs{":w": x}})
+	wantAPIError(t, err, "ValidationException", one("Invalid ConditionExpression: An expression attribute value used in expression is not defined; attribute value: :v"))
+	// GetItem keeps the bare text.
+	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: item, ExpressionAttributeNames: map[string]string{"#a": "a"}})
+	wantAPIError(t, err, "ValidationException", "ExpressionAttributeNames can only be specified when using expressions")
+}
