@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -415,4 +416,56 @@ func TestConformance33dWriteEnvelope(t *testing.T) {
 	// GetItem keeps the bare text.
 	_, err = c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("hto"), Key: item, ExpressionAttributeNames: map[string]string{"#a": "a"}})
 	wantAPIError(t, err, "ValidationException", "ExpressionAttributeNames can only be specified when using expressions")
+}
+
+// TestConformance33dUpdateItemSize: UpdateItem, a PartiQL UPDATE and a
+// transacted Update apply one 400 KB rule, the size of the item the update
+// leaves (names and values, key included): 409,600 bytes are written, one
+// more is refused with "Item size to update has exceeded the maximum
+// allowed size" (a transaction cancels with it as a ValidationError
+// reason); the Region split is in docs/differences.md.
+func TestConformance33dUpdateItemSize(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	const tooLarge = "Item size to update has exceeded the maximum allowed size"
+	// pk "uN" (4 bytes) + "big" (3) + value: 409,600 - 7 - 4 bytes, so
+	// that "c" (1) + 3 more bytes reach 409,600 exactly. Each surface has
+	// its own partition: 400 KB writes are 400 write units each.
+	big := strings.Repeat("x", 409600-7-4)
+	var key map[string]types.AttributeValue
+	reset := func(pk string) {
+		key = map[string]types.AttributeValue{"pk": cfS(pk)}
+		cfPut(t, c, "hto", map[string]types.AttributeValue{"pk": cfS(pk), "big": cfS(big)})
+	}
+	upd := func(v string) error {
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hto"), Key: key,
+			UpdateExpression: aws.String("SET c = :v"), ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS(v)}})
+		return err
+	}
+	reset("u1")
+	wantAPIError(t, upd("abcd"), "ValidationException", tooLarge)
+	if err := upd("abc"); err != nil {
+		t.Errorf("UpdateItem to 409,600 bytes: %v", err)
+	}
+	reset("u2")
+	_, err := exec(c, `UPDATE "hto" SET c = 'abcd' WHERE pk = 'u2'`)
+	wantAPIError(t, err, "ValidationException", tooLarge)
+	if _, err := exec(c, `UPDATE "hto" SET c = 'abc' WHERE pk = 'u2'`); err != nil {
+		t.Errorf("PartiQL UPDATE to 409,600 bytes: %v", err)
+	}
+	reset("u3")
+	tw := func(v string) error {
+		_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{
+			TableName: aws.String("hto"), Key: key, UpdateExpression: aws.String("SET c = :v"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": cfS(v)}}}}})
+		return err
+	}
+	var tce *types.TransactionCanceledException
+	if err := tw("abcd"); !errors.As(err, &tce) || len(tce.CancellationReasons) != 1 ||
+		aws.ToString(tce.CancellationReasons[0].Code) != "ValidationError" || aws.ToString(tce.CancellationReasons[0].Message) != tooLarge {
+		t.Errorf("transacted Update over 400 KB: %v", err)
+	}
+	if err := tw("abc"); err != nil {
+		t.Errorf("transacted Update to 409,600 bytes: %v", err)
+	}
 }
