@@ -139,6 +139,13 @@ func TestConformance33dPartiQLKeyReadConditions(t *testing.T) {
 	if out, err := tx(c, "", `SELECT * FROM "Hh1" WHERE pk = 'a'`); err != nil || len(out.Responses) != 1 || out.Responses[0].Item == nil {
 		t.Errorf("key-only transaction read: %v", err)
 	}
+	// The key written twice with one value reads the item; with two values
+	// it does not name one item.
+	if out, err := tx(c, "", `SELECT * FROM "Hh1" WHERE (pk = 'a') AND pk = 'a'`); err != nil || len(out.Responses) != 1 || out.Responses[0].Item == nil {
+		t.Errorf("key written twice: %v", err)
+	}
+	_, err := tx(c, "", `SELECT * FROM "Hh1" WHERE pk = 'a' AND pk = 'b'`)
+	wantAPIError(t, err, "ValidationException", txKey)
 	out, err := batch(c,
 		`SELECT * FROM "Hh1" WHERE pk = 'a' AND attribute_exists(ss)`,
 		`SELECT * FROM "Hh1" WHERE pk = 'b' AND NOT attribute_not_exists(ss)`,

@@ -53,7 +53,7 @@ func (e engine) keyRead(ctx context.Context, ns api.Namespace, p *pqPrepared, ms
 		}
 		return nil, api.Validation("%s", msg)
 	}
-	key, rest, err := p.itemKey(&t)
+	key, rest, err := p.itemKeyOf(&t, msg == msgTxSelectKey)
 	if err != nil {
 		if hasCode(err, api.CodeValidation) && err.(*api.Error).Message == msgMandatoryKeyEq {
 			return nil, api.Validation("%s", msg)
