@@ -476,3 +476,38 @@ func TestConformance33dUpdateItemSize(t *testing.T) {
 		t.Errorf("transacted Update to 409,600 bytes: %v", err)
 	}
 }
+
+// TestConformance33dPartiQLIndexFilterProjection: a keyed read of a GSI
+// whose WHERE names attributes the index does not project is refused,
+// listing them as DynamoDB's Java set does (floci's PartiQL edge cases,
+// captured from DynamoDB in eu-west-2).
+func TestConformance33dPartiQLIndexFilterProjection(t *testing.T) {
+	_, c := cfServer(t)
+	ctx := context.Background()
+	str := func(n string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(n), AttributeType: types.ScalarAttributeTypeS}
+	}
+	if _, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("ixf"), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{str("pk"), str("gsiPk")},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{IndexName: aws.String("gsi-inc"),
+			KeySchema:  []types.KeySchemaElement{{AttributeName: aws.String("gsiPk"), KeyType: types.KeyTypeHash}},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeInclude, NonKeyAttributes: []string{"projattr"}}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cfPut(t, c, "ixf", map[string]types.AttributeValue{"pk": cfS("p"), "gsiPk": cfS("y"), "projattr": cfS("proj1"), "nonproj": cfS("np1")})
+	const sel = `SELECT pk FROM "ixf"."gsi-inc" WHERE gsiPk='y' AND `
+	const refused = "One or more parameter values were invalid: Secondary index gsi-inc does not project one or more filter attributes: "
+	for _, tc := range []struct{ where, want string }{
+		{"NOT (nonproj='np1' OR projattr='x')", "[nonproj]"},
+		{"b='1' AND (a='2' OR projattr='3')", "[a, b]"},
+		{"(zz='1' OR aa='2' OR mm='3')", "[zz, aa, mm]"},
+	} {
+		_, err := exec(c, sel+tc.where)
+		wantAPIError(t, err, "ValidationException", refused+tc.want)
+	}
+	if items := mustExec(t, c, sel+"(projattr='proj1' OR projattr='proj2')"); len(items) != 1 {
+		t.Errorf("projected filter: %s", show(items))
+	}
+}

@@ -102,6 +102,13 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 			return nil, err
 		}
 	}
+	if s.ix != nil && !s.ix.Local && s.ix.Projects != nil && s.subs != nil && s.filter != nil {
+		// A keyed read of a GSI filters only on what the index holds.
+		if miss := missingNames(s.ix.Projects, s.filter.TopLevel()); len(miss) > 0 {
+			return nil, api.Validation("One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
+				s.ix.Name, strings.Join(expr.JavaSetOrder(miss), ", "))
+		}
+	}
 	if s.ix != nil && s.ix.Local && s.ix.Projects != nil && !st.Star {
 		names := selectNames(st)
 		if s.filter != nil {
