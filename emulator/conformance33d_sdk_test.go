@@ -479,8 +479,9 @@ func TestConformance33dUpdateItemSize(t *testing.T) {
 
 // TestConformance33dPartiQLIndexFilterProjection: a keyed read of a GSI
 // whose WHERE names attributes the index does not project is refused,
-// listing them as DynamoDB's Java set does (floci's PartiQL edge cases,
-// captured from DynamoDB in eu-west-2).
+// listing them as DynamoDB's Java set does; a statement whose top level is
+// an OR, or a term beside the key that names the key too, is read (floci's
+// PartiQL edge cases, captured from DynamoDB in eu-west-2).
 func TestConformance33dPartiQLIndexFilterProjection(t *testing.T) {
 	_, c := cfServer(t)
 	ctx := context.Background()
@@ -509,5 +510,18 @@ func TestConformance33dPartiQLIndexFilterProjection(t *testing.T) {
 	}
 	if items := mustExec(t, c, sel+"(projattr='proj1' OR projattr='proj2')"); len(items) != 1 {
 		t.Errorf("projected filter: %s", show(items))
+	}
+	const idx = `SELECT pk FROM "ixf"."gsi-inc" WHERE `
+	_, err := exec(c, idx+"(gsiPk='y' OR gsiPk='z') AND zz='1'")
+	wantAPIError(t, err, "ValidationException", refused+"[zz]")
+	for _, where := range []string{
+		"(gsiPk='y' AND projattr='1') OR (gsiPk='z' AND aa='1')",
+		"gsiPk > 'a' AND zz='1'",
+		"gsiPk='y' AND (gsiPk='z' OR zz='1')",
+		"(gsiPk='y' AND zz='1') OR aa='1'",
+	} {
+		if _, err := exec(c, idx+where); err != nil {
+			t.Errorf("%s: %v", where, err)
+		}
 	}
 }

@@ -102,9 +102,9 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 			return nil, err
 		}
 	}
-	if s.ix != nil && !s.ix.Local && s.ix.Projects != nil && s.subs != nil && s.filter != nil {
+	if s.ix != nil && !s.ix.Local && s.ix.Projects != nil && (s.subs != nil || keyedByOr(st.Where, hashName)) {
 		// A keyed read of a GSI filters only on what the index holds.
-		if miss := missingNames(s.ix.Projects, s.filter.TopLevel()); len(miss) > 0 {
+		if miss := missingNames(s.ix.Projects, filterNames(st.Where, keys)); len(miss) > 0 {
 			return nil, api.Validation("One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
 				s.ix.Name, strings.Join(expr.JavaSetOrder(miss), ", "))
 		}
@@ -158,6 +158,94 @@ func selectNames(st *partiql.Statement) []string {
 		}
 	}
 	return names
+}
+
+// filterNames returns the top-level attributes, in statement order, of the
+// AND terms of a WHERE without a top-level OR that name no attribute of the
+// index key (the terms DynamoDB is known to check against a GSI's
+// projection; how it checks OR branches is not recorded).
+func filterNames(where partiql.Expr, keys []KeyAttr) []string {
+	if len(disjuncts(where, nil)) != 1 {
+		return nil
+	}
+	isKey := func(n string) bool {
+		for _, k := range keys {
+			if k.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, term := range conjuncts(where, nil) {
+		ns := exprNames(term, nil)
+		keyed := false
+		for _, n := range ns {
+			keyed = keyed || isKey(n)
+		}
+		if keyed {
+			continue
+		}
+		for _, n := range ns {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// keyedByOr reports whether an AND term of where is an OR of equalities
+// on the partition key (pk='a' OR pk='b'), which DynamoDB reads by key.
+func keyedByOr(where partiql.Expr, hashName string) bool {
+	if where == nil {
+		return false
+	}
+	for _, term := range conjuncts(where, nil) {
+		ds := disjuncts(term, nil)
+		if len(ds) < 2 {
+			continue
+		}
+		all := true
+		for _, d := range ds {
+			a, _, ok := keyEquality(d)
+			all = all && ok && a == hashName
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// exprNames appends the top-level attributes x names, in statement order.
+func exprNames(x partiql.Expr, out []string) []string {
+	switch x := x.(type) {
+	case *partiql.PathExpr:
+		if len(x.Path.Elems) > 0 && !x.Path.Elems[0].IsIndex {
+			out = append(out, x.Path.Elems[0].Name)
+		}
+	case *partiql.Not:
+		out = exprNames(x.X, out)
+	case *partiql.Binary:
+		out = exprNames(x.R, exprNames(x.L, out))
+	case *partiql.Between:
+		out = exprNames(x.Hi, exprNames(x.Lo, exprNames(x.X, out)))
+	case *partiql.In:
+		out = exprNames(x.X, out)
+		for _, e := range x.List {
+			out = exprNames(e, out)
+		}
+	case *partiql.Is:
+		out = exprNames(x.X, out)
+	case *partiql.Call:
+		for _, a := range x.Args {
+			out = exprNames(a, out)
+		}
+	}
+	return out
 }
 
 // missingNames returns those of names not in set.
