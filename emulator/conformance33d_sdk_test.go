@@ -119,9 +119,8 @@ func TestConformance33dPartiQLMultiKeyIndex(t *testing.T) {
 }
 
 // TestConformance33dPartiQLKeyReadConditions: a SELECT in ExecuteTransaction
-// names the key and nothing else, and one in BatchExecuteStatement may not
-// test attribute_exists or attribute_not_exists beside it; both answer their
-// key-only message (paritysuite
+// or BatchExecuteStatement names the key and nothing else (attribute_exists,
+// a filter, a second value for the key); both answer their key-only message (paritysuite
 // tests/tier3/error-messages/partiqlFunctions.test.ts; floci's PartiQL edge
 // cases, captured on eu-west-2).
 func TestConformance33dPartiQLKeyReadConditions(t *testing.T) {
@@ -153,14 +152,21 @@ func TestConformance33dPartiQLKeyReadConditions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 2; i++ {
+	for i := 0; i < 3; i++ {
 		if e := out.Responses[i].Error; e == nil || e.Code != types.BatchStatementErrorCodeEnumValidationError ||
 			aws.ToString(e.Message) != "Select statements within BatchExecuteStatement must specify the primary key in the where clause." {
 			t.Errorf("batch [%d]: %+v", i, e)
 		}
 	}
-	if r := out.Responses[2]; r.Error != nil || r.Item == nil {
-		t.Errorf("batch [2] (a filter DynamoDB is not recorded refusing): %+v", r)
+	out, err = batch(c, `SELECT * FROM "Hh1" WHERE pk = 'a' AND pk = 'b'`, `SELECT * FROM "Hh1" WHERE pk = 'a'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := out.Responses[0].Error; e == nil || aws.ToString(e.Message) != "Select statements within BatchExecuteStatement must specify the primary key in the where clause." {
+		t.Errorf("batch, two values for the key: %+v", e)
+	}
+	if r := out.Responses[1]; r.Error != nil || r.Item == nil {
+		t.Errorf("batch, the key alone: %+v", r)
 	}
 }
 

@@ -53,17 +53,16 @@ func (e engine) keyRead(ctx context.Context, ns api.Namespace, p *pqPrepared, ms
 		}
 		return nil, api.Validation("%s", msg)
 	}
-	key, rest, err := p.itemKeyOf(&t, msg == msgTxSelectKey)
+	key, rest, err := p.itemKeyOf(&t, true)
 	if err != nil {
 		if hasCode(err, api.CodeValidation) && err.(*api.Error).Message == msgMandatoryKeyEq {
 			return nil, api.Validation("%s", msg)
 		}
 		return nil, err
 	}
-	// A transaction's SELECT is a TransactGetItems Get: WHERE holds the key
-	// and nothing else. A batch's refuses attribute_exists and
-	// attribute_not_exists beside the key (other conditions filter).
-	if len(rest) > 0 && (msg == msgTxSelectKey || existsTest(rest)) {
+	// A SELECT in a transaction or a batch is a single-item Get: WHERE
+	// holds the key and nothing else.
+	if len(rest) > 0 {
 		return nil, api.Validation("%s", msg)
 	}
 	r := &pqKeyRead{st: p.st, t: t, key: key}
@@ -78,32 +77,6 @@ func (e engine) keyRead(ctx context.Context, ns api.Namespace, p *pqPrepared, ms
 		}
 	}
 	return r, nil
-}
-
-// existsTest reports whether one of terms calls attribute_exists or
-// attribute_not_exists.
-func existsTest(terms []partiql.Expr) bool {
-	for _, t := range terms {
-		if callsExists(t) {
-			return true
-		}
-	}
-	return false
-}
-
-func callsExists(x partiql.Expr) bool {
-	switch x := x.(type) {
-	case *partiql.Call:
-		if x.Name == "attribute_exists" || x.Name == "attribute_not_exists" {
-			return true
-		}
-		return existsTest(x.Args)
-	case *partiql.Not:
-		return callsExists(x.X)
-	case *partiql.Binary:
-		return callsExists(x.L) || callsExists(x.R)
-	}
-	return false
 }
 
 // result filters and projects the item read (nil when absent). The

@@ -468,7 +468,8 @@ func (p *pqPrepared) itemKey(t *Table) (av.Item, []partiql.Expr, error) {
 
 // itemKeyOf is itemKey; with sameTwice a key equality written again with
 // the same value is redundant, and with another value the key is not
-// named (msgMandatoryKeyEq), as an ExecuteTransaction SELECT reads them.
+// named (msgMandatoryKeyEq), as a SELECT in a transaction or batch reads
+// them.
 func (p *pqPrepared) itemKeyOf(t *Table, sameTwice bool) (av.Item, []partiql.Expr, error) {
 	if p.st.Where == nil {
 		return nil, nil, api.Validation(msgMandatoryKeyEq)
