@@ -65,18 +65,7 @@ func (e engine) keyRead(ctx context.Context, ns api.Namespace, p *pqPrepared, ms
 	if len(rest) > 0 {
 		return nil, api.Validation("%s", msg)
 	}
-	r := &pqKeyRead{st: p.st, t: t, key: key}
-	if len(rest) > 0 {
-		c := p.newCond()
-		text, err := c.andText(rest)
-		if err != nil {
-			return nil, err
-		}
-		if r.filter, err = expr.NewParams(c.namesOrNil(), c.valuesOrNil(), e.ExprCache()).Condition(text); err != nil {
-			return nil, exprError(err)
-		}
-	}
-	return r, nil
+	return &pqKeyRead{st: p.st, t: t, key: key}, nil
 }
 
 // result filters and projects the item read (nil when absent). The
