@@ -531,3 +531,33 @@ func TestConformance33dPartiQLIndexFilterProjection(t *testing.T) {
 		}
 	}
 }
+
+// TestConformance33dPartiQLOperandTypes: an operand of the wrong type in a
+// statement's function or arithmetic gets DynamoDB's bare "Incorrect operand
+// type …" text, without a classic expression's name, before the table's
+// item is read (floci's PartiQL edge cases, captured from DynamoDB in
+// eu-west-2).
+func TestConformance33dPartiQLOperandTypes(t *testing.T) {
+	c := pqServer(t)
+	put(t, c, "Cs1", avm{"pk": sv("a"), "sk": sv("1"), "n": nv("1"), "l": &types.AttributeValueMemberL{Value: []types.AttributeValue{sv("a")}}})
+	const msg = "Incorrect operand type for operator or function; operator or function: "
+	for _, tc := range []struct{ st, want string }{
+		{`SELECT sk FROM "Cs1" WHERE pk='a' AND attribute_type(l, 1)`, msg + "attribute_type, operand type: N"},
+		{`SELECT sk FROM "Cs1" WHERE pk='a' AND attribute_type(l, true)`, msg + "attribute_type, operand type: BOOL"},
+		{`UPDATE "Cs1" SET n = 'a' + 1 WHERE pk='a' AND sk='1' AND nope='x'`, msg + "+, operand type: S"},
+		{`UPDATE "Cs1" SET n = n - null WHERE pk='a' AND sk='1' AND nope='x'`, msg + "-, operand type: NULL"},
+	} {
+		_, err := exec(c, tc.st)
+		wantAPIError(t, err, "ValidationException", tc.want)
+	}
+	out, err := batch(c, `UPDATE "Cs1" SET n = 'a' + 1 WHERE pk='a' AND sk='1'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := out.Responses[0].Error; e == nil || aws.ToString(e.Message) != msg+"+, operand type: S" {
+		t.Errorf("batch: %+v", e)
+	}
+	if got := getItem(t, c, "Cs1", avm{"pk": sv("a"), "sk": sv("1")}); showV(got["n"]) != showV(nv("1")) {
+		t.Errorf("n = %s", showV(got["n"]))
+	}
+}

@@ -215,5 +215,5 @@ func batchError(err error) *api.BatchStatementError {
 	if code == "" {
 		code = ee.Code
 	}
-	return &api.BatchStatementError{Code: code, Message: ee.Message}
+	return &api.BatchStatementError{Code: code, Message: bareOperand(ee.Message)}
 }
