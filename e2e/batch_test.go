@@ -211,7 +211,7 @@ func TestBatchValidation(t *testing.T) {
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": {bPut(qItem{"pk": itS("a")}), bDel(qItem{"pk": itS("a")})}}})
 	itErr(t, err, v, "Provided list of item keys contains duplicates")
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": {bPut(qItem{"x": itS("a")})}}})
-	itErr(t, err, v, "One or more parameter values were invalid: Missing the key pk in the item")
+	itErr(t, err, v, "The provided key element does not match the schema")
 	_, err = c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"hash": {bDel(qItem{"pk": itS("a"), "x": itS("b")})}}})
 	itErr(t, err, v, "The provided key element does not match the schema")
 	// A valid put of an earlier table (in name order) must not be written

@@ -267,9 +267,9 @@ func TestItemsReturnValues(t *testing.T) {
 	}
 	for _, rv := range []types.ReturnValue{types.ReturnValueAllNew, types.ReturnValueUpdatedOld, types.ReturnValueUpdatedNew} {
 		_, err := put(rv, map[string]types.AttributeValue{"pk": itS("k")})
-		itErr(t, err, "ValidationException", "ReturnValues can only be ALL_OLD or NONE")
+		itErr(t, err, "ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 		_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("hash"), Key: key, ReturnValues: rv})
-		itErr(t, err, "ValidationException", "ReturnValues can only be ALL_OLD or NONE")
+		itErr(t, err, "ValidationException", "1 validation error detected: ReturnValues can only be ALL_OLD or NONE")
 	}
 	_, err = put("GARBAGE", map[string]types.AttributeValue{"pk": itS("k")})
 	itErr(t, err, "ValidationException", "1 validation error detected: Value 'GARBAGE' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")
@@ -489,7 +489,7 @@ func TestItemsValidation(t *testing.T) {
 		{"values without expressions", func() error {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hash"), Key: hk, ExpressionAttributeValues: vals(":v", itS("x"))})
 			return err
-		}, val, "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression are null"},
+		}, val, "1 validation error detected: ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression are null"},
 		{"invalid expression value", func() error {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hash"), Item: hk, ConditionExpression: aws.String("a = :v"), ExpressionAttributeValues: vals(":v", &types.AttributeValueMemberNS{Value: []string{}})})
 			return err
@@ -520,7 +520,7 @@ func TestItemsValidation(t *testing.T) {
 		{"legacy Expected without value", func() error {
 			_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("hash"), Item: hk, Expected: map[string]types.ExpectedAttributeValue{"a": {Exists: aws.Bool(true)}}})
 			return err
-		}, val, "One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"},
+		}, val, "1 validation error detected: One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"},
 		{"legacy AttributeUpdates DELETE of a scalar", func() error {
 			_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("hash"), Key: hk, AttributeUpdates: map[string]types.AttributeValueUpdate{"a": {Action: types.AttributeActionDelete, Value: itS("x")}}})
 			return err

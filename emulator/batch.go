@@ -547,12 +547,27 @@ func (e *Engine) batchWriteTable(ctx context.Context, ns api.Namespace, name str
 	return t, nil
 }
 
+// batchPutKeyError words a PutRequest item's missing or mistyped key as
+// DynamoDB does in BatchWriteItem (the key-lookup text, not PutItem's
+// "Missing the key …" / "Type mismatch for key …"); empty and oversized
+// key values keep PutItem's messages.
+func batchPutKeyError(err error) error {
+	msg := err.Error()
+	if ee, ok := err.(*api.Error); ok {
+		msg = ee.Message
+	}
+	if strings.Contains(msg, "Missing the key ") || strings.Contains(msg, "Type mismatch for key ") {
+		return api.Validation(msgKeyMismatch)
+	}
+	return err
+}
+
 // batchWriteOf checks one put or delete against the table's schema.
 func batchWriteOf(t *tableMeta, name string, r api.WriteRequest) (batchWrite, error) {
 	if r.PutRequest != nil {
 		item := r.PutRequest.Item
 		if err := checkItemKeys(t, item); err != nil {
-			return batchWrite{}, err
+			return batchWrite{}, batchPutKeyError(err)
 		}
 		if err := validateIndexKeys(t, item); err != nil {
 			return batchWrite{}, err

@@ -450,6 +450,43 @@ func (e *Engine) putDeleteCondition(c putDeleteChecks) (*expr.Condition, error) 
 	return cond, nil
 }
 
+// enveloped are the request-validation messages PutItem, DeleteItem and
+// UpdateItem report inside "1 validation error detected: " (measured in
+// eu-west-2 and us-east-1, 2026; Regions still rolling the envelope out
+// answer some bare).
+var enveloped = []string{
+	"ExpressionAttributeValues can only be specified when using expressions",
+	"ExpressionAttributeNames can only be specified when using expressions",
+	"ExpressionAttributeValues must not be empty",
+	"ExpressionAttributeNames must not be empty",
+	"Invalid ConditionExpression: The expression can not be empty;",
+	"Invalid ConditionExpression: An expression attribute value used in expression is not defined;",
+	msgReturnValuesPutDel,
+	"One or more parameter values were invalid: Value must be provided when Exists is ",
+	"One or more parameter values were invalid: Value cannot be used when Exists is false ",
+	"One or more parameter values were invalid: Value and AttributeValueList cannot be used together ",
+	"One or more parameter values were invalid: Value or AttributeValueList must be used with ComparisonOperator",
+	"One or more parameter values were invalid: Invalid number of argument(s) for the ",
+}
+
+// writeEnvelope puts an item write's request-validation error in
+// DynamoDB's "1 validation error detected: " envelope; there, PutItem's and
+// DeleteItem's "…can only be specified when using expressions" has no
+// ": ConditionExpression is null" tail. Other errors pass through.
+func writeEnvelope(err error) error {
+	ee, ok := err.(*api.Error)
+	if !ok || ee.Code != api.CodeValidation {
+		return err
+	}
+	for _, m := range enveloped {
+		if strings.HasPrefix(ee.Message, m) {
+			msg := strings.TrimSuffix(ee.Message, ": ConditionExpression is null")
+			return api.Validation("1 validation error detected: %s", msg)
+		}
+	}
+	return err
+}
+
 // PutItem creates or replaces an item.
 func (e *Engine) PutItem(ctx context.Context, ns api.Namespace, in *api.PutItemInput) (*api.WriteItemOutput, error) {
 	if in == nil {
@@ -473,7 +510,7 @@ func (e *Engine) PutItem(ctx context.Context, ns api.Namespace, in *api.PutItemI
 		itemSizeLimit: true,
 	})
 	if err != nil {
-		return nil, err
+		return nil, writeEnvelope(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)
@@ -538,7 +575,7 @@ func (e *Engine) DeleteItem(ctx context.Context, ns api.Namespace, in *api.Delet
 		names: in.ExpressionAttributeNames, exprValues: in.ExpressionAttributeValues,
 	})
 	if err != nil {
-		return nil, err
+		return nil, writeEnvelope(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)
@@ -588,7 +625,7 @@ func (e *Engine) UpdateItem(ctx context.Context, ns api.Namespace, in *api.Updat
 	}
 	upd, cond, err := e.parseUpdateItem(in)
 	if err != nil {
-		return nil, err
+		return nil, writeEnvelope(err)
 	}
 
 	t, err := e.dataTable(ns, *in.TableName)

@@ -193,6 +193,9 @@ func (c *pqCore) Table(ctx context.Context, ns api.Namespace, action, name, inde
 				keys[i] = partiqlexec.KeyAttr{Name: k.Name, Range: k.KeyType != keyHash}
 			}
 			out.Index = &partiqlexec.Index{Name: ix.Name, Local: ix.Local, Key: keys}
+			if ix.ProjectionType != "ALL" {
+				out.Index.Projects = projectedSet(t, ix)
+			}
 		}
 	}
 	return out, nil

@@ -214,6 +214,11 @@ func javaHash(s string) int32 {
 	return h
 }
 
+// JavaSetOrder orders names as DynamoDB lists a java.util.HashSet it built
+// by adding them in the order given (by hash bucket; in one bucket, as
+// given).
+func JavaSetOrder(names []string) []string { return javaSetOrder(names, len(names)) }
+
 // javaSetOrder orders keys as a java.util.HashSet made from total keys
 // iterates them: by bucket, then (keys in one bucket) as given.
 func javaSetOrder(keys []string, total int) []string {

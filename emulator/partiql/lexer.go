@@ -106,7 +106,8 @@ func (l *lexer) skipSpace() error {
 			l.advance()
 			for {
 				if l.off >= len(l.src) {
-					return malformed("Unterminated comment")
+					// DynamoDB's lexer error has no detail.
+					return malformed("")
 				}
 				if l.peekRune(0) == '*' && l.peekRune(1) == '/' {
 					l.advance()
@@ -167,6 +168,9 @@ func (l *lexer) next() (token, error) {
 	case r == '?':
 		l.advance()
 		return token{kind: kParam, text: "?"}, nil
+	case r == '#':
+		// Not a comment in DynamoDB's PartiQL: a lexer error, no detail.
+		return token{}, malformed("")
 	}
 	two := ""
 	if r2 := l.peekRune(1); r2 >= 0 {

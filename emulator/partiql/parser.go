@@ -1,6 +1,10 @@
 package partiql
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // reserved are the PartiQL keywords DynamoDB refuses as bare names (they
 // may still be written as "quoted" identifiers).
@@ -268,6 +272,10 @@ func (p *parser) from(st *Statement, missing string) {
 		st.Index = comps[1]
 	}
 	if t := p.peek(); t.keyword("AS") || t.kind == kIdent && !isReserved(t) || t.kind == kQuoted {
+		if st.Kind == Insert {
+			// INSERT INTO "t" alias: DynamoDB reads a leftover token.
+			p.fail(malformed(MsgTrailingToken))
+		}
 		p.fail(refused(MsgAliasing, nil))
 	}
 }
@@ -540,6 +548,31 @@ func (p *parser) additive() Expr {
 	}
 }
 
+// numberFits refuses a number literal whose exponent, or whose scale (the
+// digits after the point less the exponent), does not fit a 32-bit
+// integer: DynamoDB's reader cannot read it, and says nothing after the
+// "wasn't well formed" colon.
+func (p *parser) numberFits(text string) {
+	mant, exp := text, ""
+	if i := strings.IndexAny(text, "eE"); i >= 0 {
+		mant, exp = text[:i], text[i+1:]
+	}
+	var e int64
+	if exp != "" {
+		var err error
+		if e, err = strconv.ParseInt(exp, 10, 32); err != nil {
+			p.fail(malformed(""))
+		}
+	}
+	frac := 0
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		frac = len(mant) - i - 1
+	}
+	if scale := int64(frac) - e; scale < math.MinInt32 || scale > math.MaxInt32 {
+		p.fail(malformed(""))
+	}
+}
+
 func (p *parser) primary() Expr {
 	t := p.peek()
 	switch t.kind {
@@ -550,6 +583,7 @@ func (p *parser) primary() Expr {
 		return &Lit{Kind: LitString, Text: t.text, Pos: t.pos}
 	case kNumber:
 		p.next()
+		p.numberFits(t.text)
 		return &Lit{Kind: LitNumber, Text: t.text, Pos: t.pos}
 	case kParam:
 		p.next()
@@ -597,6 +631,7 @@ func (p *parser) primary() Expr {
 				}
 				pos := t.pos
 				pos.Len = n.pos.Col + n.pos.Len - t.pos.Col
+				p.numberFits(n.text)
 				return &Lit{Kind: LitNumber, Text: text, Pos: pos}
 			}
 		case "[":

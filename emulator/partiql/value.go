@@ -14,6 +14,28 @@ func Value(e Expr, params []av.Value) (av.Value, error) {
 	return value(e, params, "root")
 }
 
+// ItemValue is Value for an INSERT's item: each attribute's value is named
+// "root" in messages, as DynamoDB names it ({'m': {'x': 1e126}} overflows
+// "under root.x").
+func ItemValue(e Expr, params []av.Value) (av.Value, error) {
+	x, ok := e.(*Map)
+	if !ok {
+		return Value(e, params)
+	}
+	m := make(map[string]av.Value, len(x.Keys))
+	for i, k := range x.Keys {
+		if _, dup := m[k]; dup {
+			return av.Value{}, &Error{Message: "Duplicate keys in tuple. Key: " + k + " under root"}
+		}
+		v, err := value(x.Vals[i], params, "root")
+		if err != nil {
+			return av.Value{}, err
+		}
+		m[k] = v
+	}
+	return av.Value{Type: av.TypeM, M: m}, nil
+}
+
 // IsLiteral reports whether e is a value (no document path or function).
 func IsLiteral(e Expr) bool {
 	switch x := e.(type) {

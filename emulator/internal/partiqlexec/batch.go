@@ -48,27 +48,24 @@ func (e engine) keyRead(ctx context.Context, ns api.Namespace, p *pqPrepared, ms
 		return nil, err
 	}
 	if p.st.Index != "" {
+		if t.Index != nil && !singleKey(t.Index.Key) {
+			return nil, api.Validation(msgMultiKeyIndex)
+		}
 		return nil, api.Validation("%s", msg)
 	}
-	key, rest, err := p.itemKey(&t)
+	key, rest, err := p.itemKeyOf(&t, true)
 	if err != nil {
 		if hasCode(err, api.CodeValidation) && err.(*api.Error).Message == msgMandatoryKeyEq {
 			return nil, api.Validation("%s", msg)
 		}
 		return nil, err
 	}
-	r := &pqKeyRead{st: p.st, t: t, key: key}
+	// A SELECT in a transaction or a batch is a single-item Get: WHERE
+	// holds the key and nothing else.
 	if len(rest) > 0 {
-		c := p.newCond()
-		text, err := c.andText(rest)
-		if err != nil {
-			return nil, err
-		}
-		if r.filter, err = expr.NewParams(c.namesOrNil(), c.valuesOrNil(), e.ExprCache()).Condition(text); err != nil {
-			return nil, exprError(err)
-		}
+		return nil, api.Validation("%s", msg)
 	}
-	return r, nil
+	return &pqKeyRead{st: p.st, t: t, key: key}, nil
 }
 
 // result filters and projects the item read (nil when absent). The
@@ -218,5 +215,5 @@ func batchError(err error) *api.BatchStatementError {
 	if code == "" {
 		code = ee.Code
 	}
-	return &api.BatchStatementError{Code: code, Message: ee.Message}
+	return &api.BatchStatementError{Code: code, Message: bareOperand(ee.Message)}
 }

@@ -463,6 +463,14 @@ func keyEquality(x partiql.Expr) (string, partiql.Expr, bool) {
 // itemKey splits a write's WHERE into the item's key (an equality on every
 // key attribute) and the remaining terms, which become the condition.
 func (p *pqPrepared) itemKey(t *Table) (av.Item, []partiql.Expr, error) {
+	return p.itemKeyOf(t, false)
+}
+
+// itemKeyOf is itemKey; with sameTwice a key equality written again with
+// the same value is redundant, and with another value the key is not
+// named (msgMandatoryKeyEq), as a SELECT in a transaction or batch reads
+// them.
+func (p *pqPrepared) itemKeyOf(t *Table, sameTwice bool) (av.Item, []partiql.Expr, error) {
 	if p.st.Where == nil {
 		return nil, nil, api.Validation(msgMandatoryKeyEq)
 	}
@@ -471,12 +479,19 @@ func (p *pqPrepared) itemKey(t *Table) (av.Item, []partiql.Expr, error) {
 	for _, term := range conjuncts(p.st.Where, nil) {
 		a, vx, ok := keyEquality(term)
 		if ok && t.isKey(a) {
-			if _, dup := key[a]; dup {
+			prev, dup := key[a]
+			if dup && !sameTwice {
 				return nil, nil, api.Validation("Multiple conditions on same key %s. Only single item Update/Insert/Delete are supported", a)
 			}
 			v, err := partiql.Value(vx, p.params)
 			if err != nil {
 				return nil, nil, pqError(err)
+			}
+			if dup {
+				if prev.Type != v.Type || string(av.AppendKey(nil, prev)) != string(av.AppendKey(nil, v)) {
+					return nil, nil, api.Validation(msgMandatoryKeyEq)
+				}
+				continue
 			}
 			key[a] = v
 			continue

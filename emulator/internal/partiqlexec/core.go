@@ -2,6 +2,7 @@ package partiqlexec
 
 import (
 	"context"
+	"strings"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/expr"
@@ -57,6 +58,9 @@ type Index struct {
 	// Key is the index's key schema, HASH attributes first (a GSI's key
 	// may have several of each).
 	Key []KeyAttr
+	// Projects holds the attributes the index projects (its table's and
+	// its own key, and its non-key attributes); nil: ProjectionType ALL.
+	Projects map[string]bool
 }
 
 // KeyAttr is one attribute of a key schema.
@@ -96,7 +100,27 @@ func (x *Executor) on(c Core) engine { return engine{Core: c, pq: &x.pq} }
 // ExecuteStatement runs one PartiQL statement whose request has passed the
 // shape checks; ctx carries the caller as the core's Table expects.
 func (x *Executor) ExecuteStatement(ctx context.Context, c Core, ns api.Namespace, in *api.ExecuteStatementInput) (*api.ExecuteStatementOutput, error) {
-	return x.on(c).executeStatement(ctx, ns, in)
+	out, err := x.on(c).executeStatement(ctx, ns, in)
+	return out, bareOperandError(err)
+}
+
+// bareOperandError drops the expression name the classic operation puts
+// before "Incorrect operand type …": a statement has no expressions, and
+// DynamoDB's PartiQL answers the bare text.
+func bareOperandError(err error) error {
+	if ee, ok := err.(*api.Error); ok && ee.Code == api.CodeValidation {
+		if m := bareOperand(ee.Message); m != ee.Message {
+			return api.Validation("%s", m)
+		}
+	}
+	return err
+}
+
+func bareOperand(msg string) string {
+	for _, p := range []string{"Invalid ConditionExpression: ", "Invalid UpdateExpression: "} {
+		msg = strings.Replace(msg, p+"Incorrect operand type for operator or function", "Incorrect operand type for operator or function", 1)
+	}
+	return msg
 }
 
 // BatchExecuteStatement runs up to 25 statements, all reads or all writes,
@@ -108,5 +132,6 @@ func (x *Executor) BatchExecuteStatement(ctx context.Context, c Core, ns api.Nam
 // ExecuteTransaction runs up to 100 statements atomically; the request has
 // passed the shape checks.
 func (x *Executor) ExecuteTransaction(ctx context.Context, c Core, ns api.Namespace, in *api.ExecuteTransactionInput) (*api.ExecuteTransactionOutput, error) {
-	return x.on(c).executeTransaction(ctx, ns, in)
+	out, err := x.on(c).executeTransaction(ctx, ns, in)
+	return out, bareOperandError(err)
 }

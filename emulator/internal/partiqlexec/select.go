@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/av"
@@ -25,6 +27,9 @@ type pqSub struct {
 	hash  partiql.Expr
 	rng   partiql.Expr
 	hashV av.Value
+	// neg: a branch of this partition holds a negated sort-key condition
+	// (NOT …, <>), so the whole partition is read.
+	neg bool
 }
 
 // pqSelect is a SELECT translated for the table or index it reads.
@@ -35,9 +40,17 @@ type pqSelect struct {
 	subs    []pqSub // nil: a Scan
 	forward bool
 	filter  *expr.Condition
+	// fetch: the attributes an LSI read asks for when the SELECT list or
+	// WHERE names one outside the index's projection (the read completes
+	// each entry from the table, as DynamoDB's does); nil: the index's own.
+	fetch []string
 }
 
 const (
+	// msgMultiKeyIndex refuses a read of a GSI whose key has more than one
+	// HASH or more than one RANGE attribute (the message names tables, the
+	// refusal follows the index).
+	msgMultiKeyIndex  = "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys."
 	msgOverlap        = "Overlapping conditions with range keys are not supported in where clause"
 	msgOrderNoWhere   = "Must have WHERE clause in the statement when using ORDER BY clause."
 	msgOrderNoHashKey = "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
@@ -58,8 +71,16 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		if ix == nil {
 			return nil, api.Validation(msgNoSuchIndex)
 		}
+		if !singleKey(ix.Key) {
+			return nil, api.Validation(msgMultiKeyIndex)
+		}
 		if !ix.Local && consistent {
 			return nil, api.Validation(msgGSIConsistent)
+		}
+		if !ix.Local && ix.Projects != nil && !st.Star {
+			if miss := missingNames(ix.Projects, selectNames(st)); len(miss) > 0 {
+				return nil, api.Validation("One or more parameter values were invalid: Global secondary index %s does not project [%s]", ix.Name, strings.Join(miss, ", "))
+			}
 		}
 		s.ix, keys = ix, ix.Key
 		hashName, rangeName = keys[0].Name, ""
@@ -77,12 +98,24 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		if s.filter, err = ep.Condition(text); err != nil {
 			return nil, exprError(err)
 		}
-		// A multi-attribute index key is read with a Scan of the index and
-		// WHERE as its filter: Query sub-plans name one HASH attribute.
-		if s.ix == nil || singleKey(keys) {
-			if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
-				return nil, err
-			}
+		if s.subs, err = querySubs(st.Where, p.params, hashName, rangeName); err != nil {
+			return nil, err
+		}
+	}
+	if s.ix != nil && !s.ix.Local && s.ix.Projects != nil && (s.subs != nil || keyedByOr(st.Where, hashName)) {
+		// A keyed read of a GSI filters only on what the index holds.
+		if miss := missingNames(s.ix.Projects, filterNames(st.Where, keys)); len(miss) > 0 {
+			return nil, api.Validation("One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
+				s.ix.Name, strings.Join(expr.JavaSetOrder(miss), ", "))
+		}
+	}
+	if s.ix != nil && s.ix.Local && s.ix.Projects != nil && !st.Star {
+		names := selectNames(st)
+		if s.filter != nil {
+			names = append(names, s.filter.TopLevel()...)
+		}
+		if len(missingNames(s.ix.Projects, names)) > 0 {
+			s.fetch = names
 		}
 	}
 	if len(st.OrderBy) > 0 {
@@ -110,6 +143,146 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 	return s, nil
 }
 
+// selectNames returns the top-level attributes a SELECT list names, once
+// each, in statement order.
+func selectNames(st *partiql.Statement) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range st.Projection {
+		if len(p.Elems) == 0 || p.Elems[0].IsIndex {
+			continue
+		}
+		if n := p.Elems[0].Name; !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// filterNames returns the top-level attributes, in statement order, of the
+// AND terms of a WHERE without a top-level OR that name no attribute of the
+// index key (the terms DynamoDB is known to check against a GSI's
+// projection; how it checks OR branches is not recorded).
+func filterNames(where partiql.Expr, keys []KeyAttr) []string {
+	if len(disjuncts(where, nil)) != 1 {
+		return nil
+	}
+	isKey := func(n string) bool {
+		for _, k := range keys {
+			if k.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, term := range conjuncts(where, nil) {
+		ns := exprNames(term, nil)
+		keyed := false
+		for _, n := range ns {
+			keyed = keyed || isKey(n)
+		}
+		if keyed {
+			continue
+		}
+		for _, n := range ns {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// keyedByOr reports whether an AND term of where is an OR of equalities
+// on the partition key (pk='a' OR pk='b'), which DynamoDB reads by key.
+func keyedByOr(where partiql.Expr, hashName string) bool {
+	if where == nil {
+		return false
+	}
+	for _, term := range conjuncts(where, nil) {
+		ds := disjuncts(term, nil)
+		if len(ds) < 2 {
+			continue
+		}
+		all := true
+		for _, d := range ds {
+			a, _, ok := keyEquality(d)
+			all = all && ok && a == hashName
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// exprNames appends the top-level attributes x names, in statement order.
+func exprNames(x partiql.Expr, out []string) []string {
+	switch x := x.(type) {
+	case *partiql.PathExpr:
+		if len(x.Path.Elems) > 0 && !x.Path.Elems[0].IsIndex {
+			out = append(out, x.Path.Elems[0].Name)
+		}
+	case *partiql.Not:
+		out = exprNames(x.X, out)
+	case *partiql.Binary:
+		out = exprNames(x.R, exprNames(x.L, out))
+	case *partiql.Between:
+		out = exprNames(x.Hi, exprNames(x.Lo, exprNames(x.X, out)))
+	case *partiql.In:
+		out = exprNames(x.X, out)
+		for _, e := range x.List {
+			out = exprNames(e, out)
+		}
+	case *partiql.Is:
+		out = exprNames(x.X, out)
+	case *partiql.Call:
+		for _, a := range x.Args {
+			out = exprNames(a, out)
+		}
+	}
+	return out
+}
+
+// missingNames returns those of names not in set.
+func missingNames(set map[string]bool, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !set[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// projection is the ProjectionExpression of a read that fetches (nil
+// otherwise), its names placeholders #p0, #p1, … added to names.
+func (s *pqSelect) projection(names map[string]string) (*string, map[string]string) {
+	if s.fetch == nil {
+		return nil, names
+	}
+	if names == nil {
+		names = map[string]string{}
+	}
+	ph := make([]string, 0, len(s.fetch))
+	seen := map[string]bool{}
+	for _, n := range s.fetch {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		p := "#p" + strconv.Itoa(len(ph))
+		names[p] = n
+		ph = append(ph, p)
+	}
+	pe := strings.Join(ph, ", ")
+	return &pe, names
+}
+
 // singleKey reports whether an index key has one HASH attribute and at
 // most one RANGE attribute (every HASH entry precedes every RANGE one).
 func singleKey(keys []KeyAttr) bool {
@@ -125,6 +298,7 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 	type branch struct {
 		hashes []partiql.Expr
 		rng    partiql.Expr
+		neg    bool
 	}
 	var branches []branch
 	for _, d := range disjuncts(where, nil) {
@@ -143,6 +317,9 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 			if rangeName != "" && b.rng == nil && rangeTerm(term, rangeName) {
 				b.rng = term
 			}
+			if rangeName != "" && negatedKey(term, rangeName, false) {
+				b.neg = true
+			}
 		}
 		if b.hashes == nil {
 			return nil, nil
@@ -151,6 +328,7 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 	}
 	var subs []pqSub
 	at := map[string][]int{} // hash value's key text → indexes in subs
+	drop := map[int]bool{}   // subs merged into a whole-partition read
 	for _, b := range branches {
 		for _, h := range b.hashes {
 			v, err := partiql.Value(h, params)
@@ -160,6 +338,17 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 			k := string(av.AppendKey(nil, v)) + v.Type.String()
 			prev := at[k]
 			if len(prev) > 0 {
+				if b.neg || subs[prev[0]].neg {
+					// DynamoDB does not count a negated sort-key condition
+					// as overlapping: the partition is read whole, once,
+					// and WHERE filters it (the union of the branches).
+					subs[prev[0]].rng, subs[prev[0]].neg = nil, true
+					for _, i := range prev[1:] {
+						drop[i] = true
+					}
+					at[k] = prev[:1]
+					continue
+				}
 				merged := false
 				for _, i := range prev {
 					switch {
@@ -175,10 +364,54 @@ func querySubs(where partiql.Expr, params []av.Value, hashName, rangeName string
 				}
 			}
 			at[k] = append(prev, len(subs))
-			subs = append(subs, pqSub{hash: h, rng: b.rng, hashV: v})
+			subs = append(subs, pqSub{hash: h, rng: b.rng, hashV: v, neg: b.neg})
 		}
 	}
+	if len(drop) > 0 {
+		kept := subs[:0]
+		for i, s := range subs {
+			if !drop[i] {
+				kept = append(kept, s)
+			}
+		}
+		subs = kept
+	}
 	return subs, nil
+}
+
+// negatedKey reports whether term tests the sort key name under a NOT or
+// with <> (neg: term sits under a NOT).
+func negatedKey(term partiql.Expr, name string, neg bool) bool {
+	switch x := term.(type) {
+	case *partiql.PathExpr:
+		a, ok := attrOf(x)
+		return neg && ok && a == name
+	case *partiql.Not:
+		return negatedKey(x.X, name, true)
+	case *partiql.Binary:
+		if x.Op == "<>" {
+			if a, ok := attrOf(x.L); ok && a == name {
+				return true
+			}
+			if a, ok := attrOf(x.R); ok && a == name {
+				return true
+			}
+		}
+		return negatedKey(x.L, name, neg) || negatedKey(x.R, name, neg)
+	case *partiql.Between:
+		return negatedKey(x.X, name, neg)
+	case *partiql.In:
+		return negatedKey(x.X, name, neg)
+	case *partiql.Is:
+		return negatedKey(x.X, name, neg)
+	case *partiql.Call:
+		for _, a := range x.Args {
+			if negatedKey(a, name, neg) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func allLiteral(xs []partiql.Expr) bool {
@@ -324,8 +557,10 @@ func (e engine) runSelect(ctx context.Context, ns api.Namespace, s *pqSelect, in
 		return nil
 	}
 	if s.subs == nil {
+		pe, names := s.projection(nil)
 		r, err := e.Scan(ctx, ns, &api.ScanInput{TableName: &st.Table, IndexName: index, Limit: limit(),
-			ExclusiveStartKey: tok.Key, ConsistentRead: in.ConsistentRead, ReturnConsumedCapacity: in.ReturnConsumedCapacity})
+			ExclusiveStartKey: tok.Key, ConsistentRead: in.ConsistentRead, ReturnConsumedCapacity: in.ReturnConsumedCapacity,
+			ProjectionExpression: pe, ExpressionAttributeNames: names})
 		if err != nil {
 			return nil, err
 		}
@@ -352,6 +587,7 @@ func (e engine) runSelect(ctx context.Context, ns api.Namespace, s *pqSelect, in
 				return nil, err
 			}
 			q.TableName, q.IndexName, q.Limit, q.ExclusiveStartKey = &st.Table, index, limit(), esk
+			q.ProjectionExpression, q.ExpressionAttributeNames = s.projection(q.ExpressionAttributeNames)
 			q.ConsistentRead, q.ReturnConsumedCapacity, q.ScanIndexForward = in.ConsistentRead, in.ReturnConsumedCapacity, &s.forward
 			esk = nil
 			r, err := e.Query(ctx, ns, q)

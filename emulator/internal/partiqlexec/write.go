@@ -66,9 +66,9 @@ func (e engine) translateWrite(ctx context.Context, ns api.Namespace, p *pqPrepa
 	hash := c.name(t.Hash)
 	switch st.Kind {
 	case partiql.Insert:
-		v, err := c.literal(st.Value)
+		v, err := partiql.ItemValue(st.Value, c.p.params)
 		if err != nil {
-			return nil, err
+			return nil, pqError(err)
 		}
 		if v.Type != av.TypeM {
 			return nil, api.Validation("Unsupported data type: %s under key root", v.Type)
@@ -206,7 +206,8 @@ func (c *condText) setFunc(target partiql.Path, f *partiql.Call) (string, error)
 	if !ok || !samePath(pe.Path, target) {
 		return "", api.Validation("The first argument to %s must equal the assignment value%s", up, pos(f.Pos))
 	}
-	notSet := api.Validation("The second argument to %s must be a value with type SET%s", up, pos(f.Args[1].At()))
+	// DynamoDB places this error at the first argument.
+	notSet := api.Validation("The second argument to %s must be a value with type SET%s", up, pos(f.Args[0].At()))
 	if !partiql.IsLiteral(f.Args[1]) {
 		return "", notSet
 	}
