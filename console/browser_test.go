@@ -119,6 +119,9 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("table list %q has no Orders", s)
 	}
 	do("description", chromedp.Click(chromedp.CSS(`a[href*="t=Orders"]`)), chromedp.WaitVisible(chromedp.ID("status")), shot(t, dir, "table"))
+	if s := text("#read-bucket"); !strings.Contains(s, "on demand: 40,000 RCU/s ceiling, 12,000,000 burst; ") {
+		t.Fatalf("an on-demand table's read bucket reads %q", s)
+	}
 
 	// Create.
 	do("create",
@@ -215,6 +218,12 @@ func TestBrowser(t *testing.T) {
 	}
 	if !strings.Contains(reasons.Value, "TableWriteProvisionedThroughputExceeded") || !strings.Contains(text("#events tbody"), "TableWriteProvisionedThroughputExceeded") {
 		t.Errorf("timeline marks %q", reasons.Value)
+	}
+	// The key being throttled leads the hottest keys (throttled requests
+	// rank first).
+	waitText(ctx, t, "#hot tbody tr:first-child td:first-child", "hot")
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`+document.querySelector('#hot tbody tr:first-child td:last-child').textContent`)); err != nil || n == 0 {
+		t.Errorf("the hottest key shows %d throttled requests (%v), want some", n, err)
 	}
 	do("stream", chromedp.Navigate(base+"/stream?"+nsq+"&t=Orders"), chromedp.WaitVisible(chromedp.ID("records")), shot(t, dir, "stream"))
 }
