@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -107,6 +109,16 @@ func (c *cli) usage(w io.Writer) {
 
 // usageFailed reports a command-line mistake in one line, pointing at the
 // command's help rather than printing all of it, and returns exit code 2.
+// controlURL is path on the server --endpoint names, for the commands
+// that drive a running server's controls.
+func controlURL(endpoint, path string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(endpoint, "/") + path)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("--endpoint %q: want a URL such as http://localhost:8000", endpoint)
+	}
+	return u, nil
+}
+
 func usageFailed(c *cli, name string, err error) int {
 	fmt.Fprintf(c.stderr, "extenddb %s: %v ('extenddb %s --help' lists every flag)\n", name, err, name)
 	return 2

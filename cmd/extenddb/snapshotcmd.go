@@ -91,9 +91,9 @@ func runSnapshotCmd(ctx context.Context, c *cli, args []string) int {
 	case file != "" && action != "save" && action != "restore":
 		return usageFailed(c, "snapshot", fmt.Errorf("unexpected argument %q", file))
 	}
-	base, err := url.Parse(strings.TrimRight(cfg.endpoint, "/"))
-	if err != nil || base.Host == "" {
-		return usageFailed(c, "snapshot", fmt.Errorf("--endpoint %q: want a URL such as http://localhost:8000", cfg.endpoint))
+	base, err := controlURL(cfg.endpoint, "")
+	if err != nil {
+		return usageFailed(c, "snapshot", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()

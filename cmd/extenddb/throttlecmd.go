@@ -77,9 +77,9 @@ func runThrottleCmd(ctx context.Context, c *cli, args []string) int {
 	case action == "pin" && !(cfg.rate > 0):
 		return usageFailed(c, "throttle", errors.New("pin needs --rate UNITS (a positive number)"))
 	}
-	u, err := url.Parse(strings.TrimRight(cfg.endpoint, "/") + wire.ThrottleAdminPath)
-	if err != nil || u.Host == "" {
-		return usageFailed(c, "throttle", fmt.Errorf("--endpoint %q: want a URL such as http://localhost:8000", cfg.endpoint))
+	u, err := controlURL(cfg.endpoint, wire.ThrottleAdminPath)
+	if err != nil {
+		return usageFailed(c, "throttle", err)
 	}
 	method := http.MethodGet
 	if action != "show" {

@@ -82,9 +82,9 @@ func runTopCmd(ctx context.Context, c *cli, args []string) int {
 	case !cfg.once && cfg.interval <= 0:
 		return usageFailed(c, "top", errors.New("--interval must be positive"))
 	}
-	u, err := url.Parse(strings.TrimRight(cfg.endpoint, "/") + wire.InsightsAdminPath)
-	if err != nil || u.Host == "" {
-		return usageFailed(c, "top", fmt.Errorf("--endpoint %q: want a URL such as http://localhost:8000", cfg.endpoint))
+	u, err := controlURL(cfg.endpoint, wire.InsightsAdminPath)
+	if err != nil {
+		return usageFailed(c, "top", err)
 	}
 	q := url.Values{"table": {table}, "top": {strconv.Itoa(cfg.top)}}
 	for k, v := range map[string]string{"index": cfg.index, "account": cfg.account, "region": cfg.region} {
