@@ -22,10 +22,6 @@ import (
 // listed here with its reason.
 var unsupportedMembers = map[string]string{
 	// Vector indexes and SearchVectors (issue 34).
-	"dynamodb.ConsumedCapacity.VectorIndexes":                     "vector search: issue 34",
-	"dynamodb.CreateTableInput.VectorIndexes":                     "vector search: issue 34",
-	"dynamodb.UpdateTableInput.VectorIndexUpdates":                "vector search: issue 34",
-	"dynamodb.TableDescription.VectorIndexes":                     "vector search: issue 34",
 	"dynamodb.RestoreTableFromBackupInput.VectorIndexOverride":    "vector search: issue 34 (docs/differences.md: not enforced)",
 	"dynamodb.RestoreTableToPointInTimeInput.VectorIndexOverride": "vector search: issue 34 (docs/differences.md: not enforced)",
 	"dynamodb.SourceTableFeatureDetails.VectorIndexes":            "vector search: issue 34",

@@ -41,6 +41,8 @@ type ConsumedCapacity struct {
 	Table                  *Capacity           `json:"Table,omitempty"`
 	LocalSecondaryIndexes  map[string]Capacity `json:"LocalSecondaryIndexes,omitempty"`
 	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitempty"`
+	// VectorIndexes is a write's vector bytes per vector index.
+	VectorIndexes map[string]VectorCapacity `json:"VectorIndexes,omitempty"`
 }
 
 // ItemCollectionMetrics reports an LSI item collection's size.

@@ -95,6 +95,7 @@ type CreateTableInput struct {
 	TableClass                *string                `json:"TableClass,omitempty"`
 	DeletionProtectionEnabled *bool                  `json:"DeletionProtectionEnabled,omitempty"`
 	ResourcePolicy            *string                `json:"ResourcePolicy,omitempty"`
+	VectorIndexes             []VectorIndex          `json:"VectorIndexes,omitempty"`
 }
 
 // CreateTableOutput is CreateTable's response.
@@ -260,6 +261,7 @@ type TableDescription struct {
 	WarmThroughput                  *TableWarmThroughputDescription `json:"WarmThroughput,omitempty"`
 	MultiRegionConsistency          string                          `json:"MultiRegionConsistency,omitempty"`
 	RestoreSummary                  *RestoreSummary                 `json:"RestoreSummary,omitempty"`
+	VectorIndexes                   []VectorIndexDescription        `json:"VectorIndexes,omitempty"`
 }
 
 // DescribeTableInput is DescribeTable's request.
@@ -388,6 +390,7 @@ type UpdateTableInput struct {
 	DisassociationProtectionEnabled *bool                           `json:"DisassociationProtectionEnabled,omitempty"`
 	MultiRegionConsistency          *string                         `json:"MultiRegionConsistency,omitempty"`
 	GlobalTableWitnessUpdates       []GlobalTableWitnessGroupUpdate `json:"GlobalTableWitnessUpdates,omitempty"`
+	VectorIndexUpdates              []VectorIndexUpdate             `json:"VectorIndexUpdates,omitempty"`
 }
 
 // UpdateTableOutput is UpdateTable's response.

@@ -27,6 +27,8 @@ func Rules() []Rule {
 			Why: "the records of S3 input objects (compression, DynamoDB JSON and Ion lines) are a leaf that ImportTable and bulk put share, so both parse their input the same way without importing each other"},
 		{From: "emulator/internal/bulkput", Allow: []string{"emulator/api", "emulator/av", "emulator/internal/jobs", "emulator/internal/s3format", "kv", "objstore"},
 			Why: "bulk put from S3 is a capability: its records, operations and job, writing through the engine's write pipeline over the Core interface it declares; it never imports the engine nor another capability"},
+		{From: "emulator/internal/vectors", Allow: []string{"emulator/api", "emulator/av", "emulator/expr"},
+			Why: "vector search's pure part (scores, exact top-K, vector checks, the stored form, the search condition, the in-memory index the searches scan) is a capability leaf: the engine stores the entries through its change feed and calls it; it never imports the engine nor another capability"},
 		{From: "emulator/internal/keyspace", Allow: []string{"emulator/api"},
 			Why: "the keyspace (key families, table IDs, prefixes) and the item locks are a leaf every part of the engine shares: they know nothing of the engine"},
 		{From: "emulator/internal/globaltables", Allow: []string{"emulator/api", "emulator/av", "emulator/internal/jobs", "emulator/internal/shape"},
