@@ -114,6 +114,9 @@ func validateCreateShape(in *api.CreateTableInput) error {
 		v.Projection(p+".projection", g.Projection)
 		v.Throughput(p+".provisionedThroughput", g.ProvisionedThroughput)
 	}
+	for i := range in.VectorIndexes {
+		vectorShape(&v, fmt.Sprintf("vectorIndexes.%d.member", i+1), &in.VectorIndexes[i])
+	}
 	v.Enum("billingMode", in.BillingMode, billingProvisioned, billingPayPerRequest)
 	if s := in.StreamSpecification; s != nil {
 		if s.StreamEnabled == nil {
@@ -180,6 +183,9 @@ func validateCreateSemantics(in *api.CreateTableInput, billing string) error {
 		return err
 	}
 	if err := c.globalIndexes(); err != nil {
+		return err
+	}
+	if err := c.vectorIndexes(billing); err != nil {
 		return err
 	}
 	if c.projected > maxProjectedAttrs {
@@ -279,7 +285,7 @@ func (c *createCheck) keySchema() error {
 // definitionsUsed refuses an attribute definition no key schema uses.
 func (c *createCheck) definitionsUsed() error {
 	in := c.in
-	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil {
+	if in.LocalSecondaryIndexes == nil && in.GlobalSecondaryIndexes == nil && in.VectorIndexes == nil {
 		if len(c.keys) != len(c.defs) {
 			return shape.InvalidParam("Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions")
 		}
@@ -302,6 +308,11 @@ func (c *createCheck) definitionsUsed() error {
 	for _, g := range in.GlobalSecondaryIndexes {
 		note(g.KeySchema)
 	}
+	for _, x := range in.VectorIndexes {
+		for _, s := range x.SearchSchema {
+			note([]api.KeySchemaElement{{AttributeName: s.AttributeName}})
+		}
+	}
 	for _, d := range c.defs {
 		if !seen[d] {
 			return shape.InvalidParam("Some AttributeDefinitions are not used. AttributeDefinitions: [%s], keys used: [%s]",
@@ -313,22 +324,8 @@ func (c *createCheck) definitionsUsed() error {
 
 // projection checks an index's Projection and counts its attributes.
 func (c *createCheck) projection(p *api.Projection) error {
-	if p.ProjectionType == nil {
-		return shape.InvalidParam("Unknown ProjectionType: null")
-	}
-	pt := *p.ProjectionType
-	if pt == "INCLUDE" && p.NonKeyAttributes == nil {
-		return shape.InvalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
-	}
-	if pt != "INCLUDE" && p.NonKeyAttributes != nil {
-		return shape.InvalidParam("ProjectionType is %s, but NonKeyAttributes is specified", pt)
-	}
-	seen := map[string]bool{}
-	for _, a := range p.NonKeyAttributes {
-		if seen[a] {
-			return shape.InvalidParam("Duplicate element in NonKeyAttributes: %s", a)
-		}
-		seen[a] = true
+	if err := checkProjectionForm(p); err != nil {
+		return err
 	}
 	c.projected += len(p.NonKeyAttributes)
 	return nil
@@ -642,6 +639,9 @@ func (e *Engine) buildTable(ns api.Namespace, in *api.CreateTableInput, billing 
 	}
 	for i := range in.GlobalSecondaryIndexes {
 		t.GSIs = append(t.GSIs, t.newGSI(&in.GlobalSecondaryIndexes[i], false))
+	}
+	for i := range in.VectorIndexes {
+		t.Vectors = append(t.Vectors, t.newVectorIndex(&in.VectorIndexes[i], false))
 	}
 	if s := in.StreamSpecification; s != nil && *s.StreamEnabled {
 		t.StreamEnabled, t.StreamViewType = true, *s.StreamViewType

@@ -62,6 +62,7 @@ const (
 var derivations = []derivation{
 	statsDerivation{},       // ItemCount, TableSizeBytes (write_stats.go)
 	indexDerivation{},       // GSI and LSI entries and their stats (index_write.go)
+	vectorDerivation{},      // vector index entries and their stats (vector_write.go)
 	replicationDerivation{}, // global table versions and outboxes (replicate.go)
 	kinesisDerivation{},     // Kinesis Data Streams queue (kinesis_core.go)
 	pitrDerivation{},        // point-in-time recovery history (pitr.go)

@@ -129,6 +129,7 @@ func (e *Engine) describe(t *tableMeta, now time.Time) *api.TableDescription {
 		gd.ItemCount, gd.IndexSizeBytes = e.indexStats(t, ix)
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gd)
 	}
+	d.VectorIndexes = e.describeVectors(t)
 	if t.StreamEnabled {
 		d.StreamSpecification = &api.DescribedStreamSpecification{StreamEnabled: true, StreamViewType: t.StreamViewType}
 	}

@@ -187,6 +187,8 @@ type Engine struct {
 	ex s3io.Jobs
 	// bp is the bulk put jobs (bulkput_core.go, emulator/internal/bulkput).
 	bp bulkput.Jobs
+	// vec is the vector indexes' in-memory copies (vector_write.go).
+	vec vectorCaches
 
 	// work counts the steps requests' long loops have taken (WorkDone).
 	work atomic.Uint64

@@ -146,6 +146,11 @@ func indexKeyTooLarge(i int, v av.Value) bool {
 // have the wrong type, are empty or too large, with DynamoDB's messages.
 // Missing attributes are fine: the item is simply not in that index.
 func validateIndexKeys(t *tableMeta, item av.Item) error {
+	if len(t.Vectors) > 0 {
+		if err := validateVectors(t, item); err != nil {
+			return err
+		}
+	}
 	for _, ix := range activeIndexes(t) {
 		for i, ke := range ix.KeySchema {
 			v, ok := item[ke.Name]

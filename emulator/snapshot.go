@@ -360,6 +360,7 @@ func (e *Engine) reloadState() error {
 	}
 	e.tables = map[api.Namespace]namespaceTables{}
 	e.items.stats.reset()
+	e.vec.reset()
 	e.streams.Reset()
 	e.tx.Reset()
 	e.as.Reset()

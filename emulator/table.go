@@ -173,6 +173,9 @@ type tableMeta struct {
 	GSIs        []*indexMeta `json:"gsis,omitempty"`
 	LSIs        []*indexMeta `json:"lsis,omitempty"`
 	NextIndexID uint32       `json:"nextIndexID"`
+	// Vectors are the table's vector indexes (vector_control.go); their
+	// IDs come from NextIndexID too.
+	Vectors []*vectorIndex `json:"vecs,omitempty"`
 
 	streams.Spec // DynamoDB Streams (emulator/internal/streams)
 	tableSSE
@@ -452,6 +455,7 @@ func (e *Engine) uncacheTable(ns api.Namespace, name string) {
 	if m := e.tables[ns]; m != nil {
 		if t := m[name]; t != nil {
 			e.items.stats.forget(t.ID)
+			e.vec.drop(t.ID, 0)
 		}
 		delete(m, name)
 	}

@@ -327,6 +327,9 @@ type writeBatch struct {
 	deltas  map[statsRecord]statsCounts
 	tables  map[keyspace.TableID]*tableMeta
 	changes []streams.Change // the stream derivation's (streams_core.go)
+	// vecs are the vector index changes staged, for the in-memory indexes
+	// once they commit (vector_write.go).
+	vecs []vectorChange
 	// noSync commits without fsync whatever Options.Sync says (backfill
 	// copies, made durable by the job's next synced commit).
 	noSync bool
@@ -415,6 +418,8 @@ func (e *Engine) putWriteBatch(wb *writeBatch) {
 	clear(wb.tables)
 	clear(wb.changes)
 	wb.changes = wb.changes[:0]
+	clear(wb.vecs)
+	wb.vecs = wb.vecs[:0]
 	clear(wb.stats)
 	wb.stats = wb.stats[:0]
 	if len(wb.spare) > 8 {
@@ -441,6 +446,8 @@ func (wb *writeBatch) reset(tx kv.Txn) {
 	}
 	clear(wb.changes)
 	wb.changes = wb.changes[:0]
+	clear(wb.vecs)
+	wb.vecs = wb.vecs[:0]
 	clear(wb.seqs)
 	clear(wb.stats)
 	wb.stats = wb.stats[:0]

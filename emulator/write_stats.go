@@ -209,6 +209,11 @@ func liveStatsID(t *tableMeta, id uint32) bool {
 			return true
 		}
 	}
+	for _, vi := range t.Vectors {
+		if vi.ID == id {
+			return true
+		}
+	}
 	return false
 }
 

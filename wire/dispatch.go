@@ -116,6 +116,7 @@ func dynamoDBOperations() map[string]operation {
 		"DeleteItem":         op((*emulator.Engine).DeleteItem),
 		"Query":              op((*emulator.Engine).QueryStored),
 		"Scan":               op((*emulator.Engine).ScanStored),
+		"SearchVectors":      op((*emulator.Engine).SearchVectors),
 		"BatchGetItem":       op((*emulator.Engine).BatchGetItemStored),
 		"BatchWriteItem":     op((*emulator.Engine).BatchWriteItem),
 		"TransactGetItems":   op((*emulator.Engine).TransactGetItems),

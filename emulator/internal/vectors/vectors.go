@@ -214,3 +214,44 @@ func WriteBytes(dims int, attr string, rest av.Item) int {
 
 // MinRequestBytes is the least a request with vector bytes is charged.
 const MinRequestBytes = 1024
+
+// SchemaElem is one element of an index's SearchSchema: the attribute,
+// its declared type (S, N or B) and its kind (HASH or INLINE_FILTER).
+type SchemaElem struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Kind string `json:"kind"`
+}
+
+// CheckTerms checks a search condition's terms against an index's search
+// schema.
+func CheckTerms(terms []Term, schema []SchemaElem) error {
+	byName := map[string]SchemaElem{}
+	hash := ""
+	for _, s := range schema {
+		byName[s.Name] = s
+		if s.Kind == "HASH" {
+			hash = s.Name
+		}
+	}
+	hashSet := false
+	for _, t := range terms {
+		s, ok := byName[t.Name]
+		if !ok {
+			return api.Validation("SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: %s", t.Name)
+		}
+		if t.Value.Type.String() != s.Type {
+			return api.Validation("Type of '%s' attribute in SearchConditionExpression (%s) does not match type in search schema (%s)", t.Name, t.Value.Type, s.Type)
+		}
+		if t.Name == hash {
+			if t.Value.Type != av.TypeN && t.Value.S == "" {
+				return api.Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s", t.Name)
+			}
+			hashSet = true
+		}
+	}
+	if hash != "" && !hashSet {
+		return api.Validation("SearchConditionExpression must be provided when SearchSchema has a HASH key")
+	}
+	return nil
+}

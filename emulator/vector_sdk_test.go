@@ -1,0 +1,214 @@
+package emulator_test
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/internal/testserver"
+)
+
+// Vector indexes and SearchVectors through the SDK.
+
+func vecList(fs ...float64) *types.AttributeValueMemberL {
+	l := &types.AttributeValueMemberL{}
+	for _, f := range fs {
+		l.Value = append(l.Value, &types.AttributeValueMemberN{Value: strconv.FormatFloat(f, 'g', -1, 64)})
+	}
+	return l
+}
+
+func vecQuery(fs ...float64) []types.AttributeValue {
+	return vecList(fs...).Value
+}
+
+func vecIndex(name, attr string, dims int64, dist types.VectorDistanceFunction, schema ...types.SearchSchemaElement) types.VectorIndex {
+	return types.VectorIndex{IndexName: aws.String(name), VectorAttribute: &types.VectorAttributeDefinition{AttributeName: aws.String(attr)},
+		Dimensions: aws.Int64(dims), DistanceFunction: dist, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		SearchSchema: schema}
+}
+
+// vecTable creates table name (pk S) with the given vector indexes and
+// attribute definitions beyond pk.
+func vecTable(t *testing.T, c *dynamodb.Client, name string, defs []types.AttributeDefinition, vis ...types.VectorIndex) *types.TableDescription {
+	t.Helper()
+	out, err := c.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String(name),
+		AttributeDefinitions: append(mkDefs("pk", "S"), defs...), KeySchema: mkKS("pk", "HASH"),
+		BillingMode: types.BillingModePayPerRequest, VectorIndexes: vis})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.TableDescription
+}
+
+func vecPut(t *testing.T, c *dynamodb.Client, table, pk string, attrs map[string]types.AttributeValue) {
+	t.Helper()
+	item := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}}
+	for k, v := range attrs {
+		item[k] = v
+	}
+	if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// searchKeys returns the pk of each result with its score.
+func searchKeys(t *testing.T, out *dynamodb.SearchVectorsOutput) ([]string, []float64) {
+	t.Helper()
+	var ks []string
+	var ss []float64
+	for _, r := range out.SearchResults {
+		ks = append(ks, r.Item["pk"].(*types.AttributeValueMemberS).Value)
+		ss = append(ss, r.Score)
+	}
+	return ks, ss
+}
+
+// f32 rounds like the index does: elements are float32.
+func f32(xs ...float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(float32(x))
+	}
+	return out
+}
+
+func TestVectorSearchScoresPerDistanceFunction(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	vecTable(t, c, "vscores", nil,
+		vecIndex("cos", "v", 3, types.VectorDistanceFunctionCosine),
+		vecIndex("l2x", "v", 3, types.VectorDistanceFunctionEuclidean),
+		vecIndex("dot", "v", 3, types.VectorDistanceFunctionDotProduct))
+	vs := map[string][]float64{"a": {1, 0, 0}, "b": {0.6, 0.8, 0}, "c": {-1, 0.5, 2}, "d": {0.1, 0.2, 0.3}}
+	for k, v := range vs {
+		vecPut(t, c, "vscores", k, map[string]types.AttributeValue{"v": vecList(v...)})
+	}
+	vecPut(t, c, "vscores", "novec", map[string]types.AttributeValue{"x": &types.AttributeValueMemberS{Value: "y"}})
+	q := []float64{0.9, 0.1, 0.2}
+	// Independent reference scores, float32 inputs and float64 sums.
+	ref := func(dist string, v []float64) float64 {
+		a, b := f32(q...), f32(v...)
+		var dot, na, nb, d2 float64
+		for i := range a {
+			dot += a[i] * b[i]
+			na += a[i] * a[i]
+			nb += b[i] * b[i]
+			d2 += (a[i] - b[i]) * (a[i] - b[i])
+		}
+		switch dist {
+		case "cos":
+			return 1 - dot/math.Sqrt(na*nb)
+		case "l2x":
+			return math.Sqrt(d2)
+		}
+		return dot
+	}
+	for _, idx := range []string{"cos", "l2x", "dot"} {
+		out, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vscores"), IndexName: aws.String(idx),
+			SearchVector: vecQuery(q...), TopK: aws.Int32(10)})
+		if err != nil {
+			t.Fatalf("%s: %v", idx, err)
+		}
+		ks, ss := searchKeys(t, out)
+		if len(ks) != 4 {
+			t.Fatalf("%s: results %v, want the 4 items with a vector", idx, ks)
+		}
+		for i, k := range ks {
+			if want := ref(idx, vs[k]); math.Abs(ss[i]-want) > 1e-6 {
+				t.Errorf("%s: score of %s = %v, want %v", idx, k, ss[i], want)
+			}
+			if i > 0 && ((idx == "dot" && ss[i] > ss[i-1]) || (idx != "dot" && ss[i] < ss[i-1])) {
+				t.Errorf("%s: results out of order: %v %v", idx, ks, ss)
+			}
+			if _, ok := out.SearchResults[i].Item["v"]; ok {
+				t.Errorf("%s: the vector came back without a projection asking for it", idx)
+			}
+		}
+	}
+	// The documented example: [1,0,0] against [10,0,0] is COSINE 0 and
+	// EUCLIDEAN 9 (the distance, not its square).
+	vecPut(t, c, "vscores", "ten", map[string]types.AttributeValue{"v": vecList(10, 0, 0)})
+	for idx, want := range map[string]float64{"cos": 0, "l2x": 9} {
+		out, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vscores"), IndexName: aws.String(idx),
+			SearchVector: vecQuery(1, 0, 0), TopK: aws.Int32(10)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, ss := searchKeys(t, out)
+		found := false
+		for i, k := range ks {
+			if k == "ten" {
+				found = true
+				if math.Abs(ss[i]-want) > 1e-9 {
+					t.Errorf("%s: [1,0,0] against [10,0,0] scores %v, want %v", idx, ss[i], want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: ten not found in %v", idx, ks)
+		}
+	}
+}
+
+func TestVectorSearchFollowsWrites(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	vecTable(t, c, "vwrites", nil, vecIndex("vix", "v", 2, types.VectorDistanceFunctionEuclidean))
+	search := func() []string {
+		out, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vwrites"), IndexName: aws.String("vix"),
+			SearchVector: vecQuery(0, 0), TopK: aws.Int32(100)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, _ := searchKeys(t, out)
+		return ks
+	}
+	for i := 0; i < 5; i++ {
+		vecPut(t, c, "vwrites", fmt.Sprint("k", i), map[string]types.AttributeValue{"v": vecList(float64(i), 0)})
+	}
+	if got := fmt.Sprint(search()); got != "[k0 k1 k2 k3 k4]" {
+		t.Fatalf("after puts: %s", got)
+	}
+	// UpdateItem moves k0 far away, DeleteItem removes k1, a REMOVE takes
+	// k2 out of the index, a transaction and a batch write add two.
+	if _, err := c.UpdateItem(t.Context(), &dynamodb.UpdateItemInput{TableName: aws.String("vwrites"),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k0"}}, UpdateExpression: aws.String("SET v = :v"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": vecList(50, 50)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteItem(t.Context(), &dynamodb.DeleteItemInput{TableName: aws.String("vwrites"),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateItem(t.Context(), &dynamodb.UpdateItemInput{TableName: aws.String("vwrites"),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "k2"}}, UpdateExpression: aws.String("REMOVE v")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TransactWriteItems(t.Context(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Put: &types.Put{
+		TableName: aws.String("vwrites"), Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "t1"}, "v": vecList(0.5, 0)}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.BatchWriteItem(t.Context(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"vwrites": {{PutRequest: &types.PutRequest{
+		Item: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "b1"}, "v": vecList(3.5, 0)}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ExecuteStatement(t.Context(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`INSERT INTO "vwrites" VALUE {'pk': 'p1', 'v': [0.25, 0]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(search()); got != "[p1 t1 k3 b1 k4 k0]" {
+		t.Fatalf("after the writes: %s", got)
+	}
+	// A fresh server over the same store fills its copy from the entries.
+	d, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("vwrites")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := aws.ToInt64(d.Table.VectorIndexes[0].ItemCount); n != 6 {
+		t.Errorf("ItemCount %d, want 6", n)
+	}
+}

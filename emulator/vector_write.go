@@ -1,0 +1,372 @@
+package emulator
+
+// Vector indexes, the write path. An item is in a vector index when it
+// holds the index's vector attribute and, if the index has a HASH element,
+// that attribute; the entry is stored under
+//
+//	'x' <table id> <index id> [<partition: fnv32(enc(hash)) enc(hash)>] <table key>
+//	  → <Dims little-endian float32s> <the projected attributes but the vector>
+//
+// and staged by the vector derivation (derive.go) in the write's own
+// batch. Once the batch commits, its changes reach the index's in-memory
+// copy (vectors.Cache), which searches scan; a copy is filled from the
+// entries by the first search that needs it, so a start never reads them.
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/av"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
+	"github.com/extenddb/extenddb/emulator/internal/vectors"
+	"github.com/extenddb/extenddb/kv"
+)
+
+// vectorEntry is an item's entry in a vector index.
+type vectorEntry struct {
+	key     []byte // the entry's storage key
+	part    string // the partition part of key ("" without a HASH element)
+	vec     []float32
+	rest    av.Item // the projected attributes but the vector
+	filters av.Item // the INLINE_FILTER attributes present
+}
+
+// vectorEntryOf returns the entry of the item stored at itemKey in vi,
+// or false when the item is not in the index: absent, without the vector
+// or the HASH attribute, or (an item older than the index, or replicated)
+// with a value a write would have refused.
+func vectorEntryOf(t *tableMeta, vi *vectorIndex, itemKey []byte, item av.Item) (vectorEntry, bool) {
+	v, ok := item[vi.Attr]
+	if !ok || item == nil {
+		return vectorEntry{}, false
+	}
+	vec, err := vectors.FromItem(v, vi.Attr, vi.Name, vi.Dims)
+	if err != nil || checkSchemaValues(vi, item) != nil {
+		return vectorEntry{}, false
+	}
+	key := keyspace.IndexPrefix(t.ID, vi.ID)
+	n := len(key)
+	if h, ok := vi.hashElem(); ok {
+		hv, present := item[h.Name]
+		if !present {
+			return vectorEntry{}, false
+		}
+		key = appendPartitionTuple(key, []av.Value{hv})
+	}
+	e := vectorEntry{part: string(key[n:]), vec: vec}
+	e.key = append(key, itemKey[len(keyspace.ItemPrefix(t.ID)):]...)
+	e.rest = vectorProjection(t, vi, item)
+	for _, s := range vi.Schema {
+		if fv, ok := item[s.Name]; ok && s.Kind == searchSchemaFilter {
+			if e.filters == nil {
+				e.filters = av.Item{}
+			}
+			e.filters[s.Name] = fv
+		}
+	}
+	return e, true
+}
+
+// vectorProjection is what vi projects of item, but the vector: every
+// attribute (ALL), or the table key and the search schema attributes plus
+// (INCLUDE) the listed ones.
+func vectorProjection(t *tableMeta, vi *vectorIndex, item av.Item) av.Item {
+	out := make(av.Item, len(t.KeySchema)+len(vi.Schema)+len(vi.NonKeyAttrs))
+	if vi.ProjectionType == "ALL" {
+		for k, v := range item {
+			out[k] = v
+		}
+		delete(out, vi.Attr)
+		return out
+	}
+	keep := func(n string) {
+		if v, ok := item[n]; ok {
+			out[n] = v
+		}
+	}
+	for _, ke := range t.KeySchema {
+		keep(ke.Name)
+	}
+	for _, s := range vi.Schema {
+		keep(s.Name)
+	}
+	for _, n := range vi.NonKeyAttrs {
+		if n != vi.Attr {
+			keep(n)
+		}
+	}
+	return out
+}
+
+// suffix is the entry's key after the index's prefix: its partition and
+// table key, the key of its in-memory copy.
+func (ve *vectorEntry) suffix(t *tableMeta, vi *vectorIndex) string {
+	return string(ve.key[len(keyspace.IndexPrefix(t.ID, vi.ID)):])
+}
+
+// value is the entry's stored value.
+func (ve *vectorEntry) value(dst []byte) []byte {
+	dst = vectors.AppendFloats(dst, ve.vec)
+	return av.AppendItem(dst, ve.rest)
+}
+
+// checkSchemaValues refuses search schema values a vector index cannot
+// hold: a type other than the declared one, an empty HASH value.
+func checkSchemaValues(vi *vectorIndex, item av.Item) error {
+	for _, s := range vi.Schema {
+		v, ok := item[s.Name]
+		if !ok {
+			continue
+		}
+		if v.Type.String() != s.Type {
+			return api.Validation("One or more parameter values were invalid. Attribute '%s' type mismatch. Expected: %s, Actual: %s. IndexName: %s", s.Name, s.Type, v.Type, vi.Name)
+		}
+		if s.Kind == searchSchemaHash && v.Type != av.TypeN && v.S == "" {
+			return api.Validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: %s, IndexKey: %s", vi.Name, s.Name)
+		}
+	}
+	return nil
+}
+
+// validateVectors refuses an item to be stored whose vector or search
+// schema attributes a vector index of t cannot hold, with DynamoDB's
+// messages (API Reference, PutItem: "ValidationException").
+func validateVectors(t *tableMeta, item av.Item) error {
+	for _, vi := range t.Vectors {
+		v, ok := item[vi.Attr]
+		if !ok {
+			continue
+		}
+		if _, err := vectors.FromItem(v, vi.Attr, vi.Name, vi.Dims); err != nil {
+			return err
+		}
+		if err := checkSchemaValues(vi, item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vectorChange is one staged change of a vector entry, for the in-memory
+// copy once it commits.
+type vectorChange struct {
+	seq   uint64
+	table keyspace.TableID
+	index uint32
+	part  string
+	key   string // the entry's key after the index's prefix
+	vec   []float32
+	filt  av.Item
+}
+
+// vectorDerivation stages a write's vector index entries.
+type vectorDerivation struct{}
+
+func (vectorDerivation) wants(_ *Engine, t *tableMeta) bool { return len(t.Vectors) > 0 }
+
+func (vectorDerivation) oldImage() bool { return true }
+
+func (vectorDerivation) finish(*writeBatch) error { return nil }
+
+func (vectorDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
+	t, ch := pw.change.Table, &pw.change
+	for _, vi := range t.Vectors {
+		oe, had := vectorEntryOf(t, vi, ch.Key, ch.Old)
+		if had && vi.Creating {
+			// The backfill may not have reached this item yet: only an
+			// entry actually stored is the old one.
+			if _, err := wb.r.Get(oe.key); errors.Is(err, kv.ErrNotFound) {
+				had = false
+			} else if err != nil {
+				return internalError(err)
+			}
+		}
+		ne, has := vectorEntryOf(t, vi, ch.Key, ch.New)
+		if !had && !has {
+			continue
+		}
+		var oldVal []byte
+		if had {
+			oldVal = oe.value(nil)
+		}
+		if had && (!has || !bytes.Equal(oe.key, ne.key)) {
+			if err := wb.b.Delete(oe.key); err != nil {
+				return internalError(err)
+			}
+		}
+		wb.buf = wb.buf[:0]
+		if has {
+			wb.buf = ne.value(wb.buf)
+			if !had || !bytes.Equal(oe.key, ne.key) || !bytes.Equal(oldVal, wb.buf) {
+				if err := wb.b.Set(ne.key, wb.buf); err != nil {
+					return internalError(err)
+				}
+			}
+		}
+		wb.addDelta(t.ID, pw.stripe, vi.ID, had, has, len(oldVal), len(wb.buf))
+		if had && (!has || !bytes.Equal(oe.key, ne.key)) {
+			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: vi.ID, part: oe.part, key: oe.suffix(t, vi)})
+		}
+		if has {
+			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: vi.ID, part: ne.part, key: ne.suffix(t, vi), vec: ne.vec, filt: ne.filters})
+		}
+	}
+	return nil
+}
+
+func (vectorDerivation) committed(wb *writeBatch) {
+	if len(wb.vecs) > 0 {
+		wb.e.vec.apply(wb.vecs)
+	}
+}
+
+// vectorStats reports the entry count and size of vi.
+func (e *Engine) vectorStats(t *tableMeta, vi *vectorIndex) (items, bytes int64) {
+	c := e.loadStats(t)[vi.ID]
+	return c.items, c.bytes
+}
+
+// vectorCaches is the in-memory copies of the vector indexes searched
+// since the start, by table and index ID.
+type vectorCaches struct {
+	seq atomic.Uint64 // orders the changes of one entry
+	mu  sync.Mutex
+	m   map[vectorCacheKey]*vectorCache
+}
+
+type vectorCacheKey struct {
+	table keyspace.TableID
+	index uint32
+}
+
+// vectorCache is one index's copy; ready closes once it is filled.
+type vectorCache struct {
+	c     *vectors.Cache
+	ready chan struct{}
+	err   error
+}
+
+// apply hands committed changes to the copies that exist.
+func (vc *vectorCaches) apply(cs []vectorChange) {
+	vc.mu.Lock()
+	defer vc.mu.Unlock()
+	for i := range cs {
+		c := &cs[i]
+		if x := vc.m[vectorCacheKey{c.table, c.index}]; x != nil {
+			x.c.Apply(c.seq, c.part, c.key, c.vec, c.filt)
+		}
+	}
+}
+
+// drop forgets the copies of table id's indexes (every index when index
+// is 0): the table or the index is gone.
+func (vc *vectorCaches) drop(id keyspace.TableID, index uint32) {
+	vc.mu.Lock()
+	defer vc.mu.Unlock()
+	for k := range vc.m {
+		if k.table == id && (index == 0 || k.index == index) {
+			delete(vc.m, k)
+		}
+	}
+}
+
+// reset forgets every copy (a snapshot restore replaced the store).
+func (vc *vectorCaches) reset() {
+	vc.mu.Lock()
+	vc.m = nil
+	vc.mu.Unlock()
+}
+
+// vectorCache returns vi's in-memory copy, filling it from the store the
+// first time. The copy is registered before the store is read, so a write
+// committing meanwhile reaches it (vectors.Cache.Load never overrides a
+// change applied since BeginLoad).
+func (e *Engine) vectorCache(t *tableMeta, vi *vectorIndex) (*vectors.Cache, error) {
+	k := vectorCacheKey{t.ID, vi.ID}
+	vc := &e.vec
+	vc.mu.Lock()
+	x := vc.m[k]
+	if x == nil {
+		x = &vectorCache{c: vectors.NewCache(vi.Dims, vi.Distance), ready: make(chan struct{})}
+		x.c.BeginLoad()
+		if vc.m == nil {
+			vc.m = map[vectorCacheKey]*vectorCache{}
+		}
+		vc.m[k] = x
+		vc.mu.Unlock()
+		x.err = e.fillVectorCache(t, vi, x.c)
+		x.c.EndLoad()
+		if x.err != nil {
+			vc.drop(t.ID, vi.ID)
+		}
+		close(x.ready)
+	} else {
+		vc.mu.Unlock()
+		<-x.ready
+	}
+	if x.err != nil {
+		return nil, internalError(x.err)
+	}
+	return x.c, nil
+}
+
+// fillVectorCache loads every stored entry of vi into c.
+func (e *Engine) fillVectorCache(t *tableMeta, vi *vectorIndex, c *vectors.Cache) error {
+	p := keyspace.IndexPrefix(t.ID, vi.ID)
+	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
+	if err != nil {
+		return err
+	}
+	h, hashed := vi.hashElem()
+	for ok := it.First(); ok; ok = it.Next() {
+		k, v := it.Key()[len(p):], it.Value()
+		part := ""
+		if hashed {
+			n, err := vectorPartitionLen(k, h.Type)
+			if err != nil {
+				_ = it.Close()
+				return err
+			}
+			part = string(k[:n])
+		}
+		vec := vectors.Floats(nil, v, vi.Dims)
+		var filters av.Item
+		if len(vi.Schema) > 0 {
+			rest, err := av.DecodeItem(v[4*vi.Dims:])
+			if err != nil {
+				_ = it.Close()
+				return err
+			}
+			for _, s := range vi.Schema {
+				if fv, ok := rest[s.Name]; ok && s.Kind == searchSchemaFilter {
+					if filters == nil {
+						filters = av.Item{}
+					}
+					filters[s.Name] = fv
+				}
+			}
+		}
+		c.Load(part, string(k), vec, filters)
+	}
+	if err := it.Error(); err != nil {
+		_ = it.Close()
+		return err
+	}
+	return it.Close()
+}
+
+// vectorPartitionLen is the length of the partition part that starts k:
+// its hash and the HASH value of type typ.
+func vectorPartitionLen(k []byte, typ string) (int, error) {
+	if len(k) < 4 {
+		return 0, errors.New("emulator: vector entry key too short")
+	}
+	_, rest, err := av.DecodeKey(k[4:], avType(typ))
+	if err != nil {
+		return 0, err
+	}
+	return len(k) - len(rest), nil
+}
