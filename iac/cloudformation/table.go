@@ -398,7 +398,8 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 		"OnDemandThroughput", "WarmThroughput", "GlobalSecondaryIndexes", "LocalSecondaryIndexes",
 		"StreamSpecification", "KinesisStreamSpecification", "TimeToLiveSpecification",
 		"PointInTimeRecoverySpecification", "SSESpecification", "ContributorInsightsSpecification",
-		"DeletionProtectionEnabled", "TableClass", "TableName", "Tags", "ResourcePolicy", "ImportSourceSpecification")
+		"DeletionProtectionEnabled", "TableClass", "TableName", "Tags", "ResourcePolicy", "ImportSourceSpecification",
+		"VectorIndexes")
 	if !d.required(props.get("KeySchema"), props, "KeySchema") {
 		return nil
 	}
@@ -447,6 +448,7 @@ func (s *stack) table(d *decoder, r *resource, props *node, name string) []spec.
 		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, g)
 	}
 	c.LocalSecondaryIndexes = d.lsis(props.get("LocalSecondaryIndexes"))
+	c.VectorIndexes = d.vectorIndexes(props.get("VectorIndexes"))
 	if n := props.get("StreamSpecification"); d.object(n, "StreamSpecification", "StreamViewType", "ResourcePolicy") {
 		d.required(n.get("StreamViewType"), n, "StreamViewType")
 		c.StreamSpecification = &api.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: d.str(n.get("StreamViewType"), "StreamViewType")}

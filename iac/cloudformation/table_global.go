@@ -12,7 +12,7 @@ func (s *stack) globalTable(d *decoder, r *resource, props *node, name string) [
 		"GlobalTableSourceArn", "GlobalTableWitnesses", "KeySchema", "LocalSecondaryIndexes", "MultiRegionConsistency",
 		"ReadOnDemandThroughputSettings", "ReadProvisionedThroughputSettings", "Replicas", "SSESpecification",
 		"StreamSpecification", "TableName", "TimeToLiveSpecification", "WarmThroughput",
-		"WriteOnDemandThroughputSettings", "WriteProvisionedThroughputSettings")
+		"VectorIndexes", "WriteOnDemandThroughputSettings", "WriteProvisionedThroughputSettings")
 	if !d.required(props.get("Replicas"), props, "Replicas") || !d.required(props.get("KeySchema"), props, "KeySchema") {
 		return nil
 	}
@@ -101,6 +101,7 @@ func (d *decoder) globalShared(props *node, base *spec.TableSpec) globalShared {
 		c.GlobalSecondaryIndexes = append(c.GlobalSecondaryIndexes, g)
 	}
 	c.LocalSecondaryIndexes = d.lsis(props.get("LocalSecondaryIndexes"))
+	c.VectorIndexes = d.vectorIndexes(props.get("VectorIndexes"))
 	if n := props.get("StreamSpecification"); d.object(n, "StreamSpecification", "StreamViewType") {
 		c.StreamSpecification = &api.StreamSpecification{StreamEnabled: spec.Bool(true), StreamViewType: d.str(n.get("StreamViewType"), "StreamViewType")}
 	}
