@@ -59,11 +59,35 @@ func backfillCursorKey(t keyspace.TableID, ix uint32) []byte {
 	return binary.BigEndian.AppendUint32(keyspace.IndexPrefix(t, backfillCursorID), ix)
 }
 
-// startBackfill runs the job of ix, a GSI of t with Backfilling set.
+// backfillTarget is an index a backfill fills: a GSI (gsiBackfill) or a
+// vector index (vectorBackfill, vector_update.go).
+type backfillTarget interface {
+	indexID() uint32
+	name() string
+	// begin runs once before the first item is copied (each start).
+	begin(e *Engine, t *tableMeta) error
+	// copyOne copies the item at k, under its stripe.
+	copyOne(e *Engine, t *tableMeta, k []byte) error
+	// finish makes the index complete and drops the cursor in one batch.
+	finish(e *Engine, t *tableMeta) error
+}
+
+// gsiBackfill is the backfill of a GSI added by UpdateTable.
+type gsiBackfill struct{ ix *indexMeta }
+
+func (b gsiBackfill) indexID() uint32                      { return b.ix.ID }
+func (b gsiBackfill) name() string                         { return b.ix.Name }
+func (b gsiBackfill) begin(*Engine, *tableMeta) error      { return nil }
+func (b gsiBackfill) finish(e *Engine, t *tableMeta) error { return e.finishBackfill(t, b.ix) }
+func (b gsiBackfill) copyOne(e *Engine, t *tableMeta, k []byte) error {
+	return e.backfillOne(t, b.ix, k)
+}
+
+// startBackfill runs the job of ix, an index of t being filled.
 // On a shared store only the leader runs it (the others leave it to the
 // leader's poll, lease.go), and each job runs once.
-func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
-	job := fmt.Sprintf("backfill/%x/%d", t.ID[:], ix.ID)
+func (e *Engine) startBackfill(t *tableMeta, ix backfillTarget) {
+	job := fmt.Sprintf("backfill/%x/%d", t.ID[:], ix.indexID())
 	if !e.claimJob(job) {
 		return
 	}
@@ -74,7 +98,7 @@ func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
 		case err == nil, errors.Is(err, context.Canceled), errors.Is(err, errTableGone):
 		default:
 			// The flag stays set: the next start resumes the job.
-			e.log.Error().Err(err).Str("table", t.Name).Str("index", ix.Name).Msg("index backfill failed; it resumes at the next start")
+			e.log.Error().Err(err).Str("table", t.Name).Str("index", ix.name()).Msg("index backfill failed; it resumes at the next start")
 		}
 	})
 }
@@ -84,15 +108,23 @@ func (e *Engine) startBackfill(t *tableMeta, ix *indexMeta) {
 func (e *Engine) resumeBackfills() {
 	type job struct {
 		t  *tableMeta
-		ix *indexMeta
+		ix backfillTarget
 	}
 	var jobs []job
 	e.rlockCatalog()
 	for _, m := range e.tables {
 		for _, t := range m {
+			if t.Deleting {
+				continue
+			}
 			for _, ix := range t.GSIs {
-				if ix.Backfilling && !ix.Deleted && !t.Deleting {
-					jobs = append(jobs, job{t, ix})
+				if ix.Backfilling && !ix.Deleted {
+					jobs = append(jobs, job{t, gsiBackfill{ix}})
+				}
+			}
+			for _, vi := range t.Vectors {
+				if vi.Creating {
+					jobs = append(jobs, job{t, vectorBackfill{vi}})
 				}
 			}
 		}
@@ -105,8 +137,11 @@ func (e *Engine) resumeBackfills() {
 
 var errTableGone = errors.New("emulator: table deleted during backfill")
 
-func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) error {
-	ck := backfillCursorKey(t.ID, ix.ID)
+func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix backfillTarget) error {
+	if err := ix.begin(e, t); err != nil {
+		return err
+	}
+	ck := backfillCursorKey(t.ID, ix.indexID())
 	p := keyspace.ItemPrefix(t.ID)
 	lower := p
 	cur, err := e.opts.Store.Get(ck)
@@ -123,7 +158,7 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 	if !resumed {
 		total, _ = e.tableStats(t)
 	}
-	m := e.backfillMeter(t, ix, resumed)
+	m := e.backfillMeter(t, ix.name(), resumed)
 	m.Start("index backfill", total)
 	visited := 0
 	for {
@@ -135,7 +170,7 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 			return err
 		}
 		for _, k := range keys {
-			if err := e.backfillOne(t, ix, k); err != nil {
+			if err := ix.copyOne(e, t, k); err != nil {
 				return err
 			}
 		}
@@ -144,7 +179,7 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 			m.Add(int64(len(keys)))
 		}
 		if len(keys) < backfillChunk {
-			if err := e.finishBackfill(t, ix); err != nil {
+			if err := ix.finish(e, t); err != nil {
 				return err
 			}
 			m.Done()
@@ -164,9 +199,9 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix *indexMeta) erro
 // backfillMeter logs the progress of ix's job at info: started, every
 // progress.DefaultEvery while it runs, finished, with the items copied
 // and their rate.
-func (e *Engine) backfillMeter(t *tableMeta, ix *indexMeta, resumed bool) *progress.Meter {
+func (e *Engine) backfillMeter(t *tableMeta, index string, resumed bool) *progress.Meter {
 	return &progress.Meter{Unit: "items", Every: e.bf.progressEvery, Now: e.opts.Clock.Now, Report: func(r progress.Report) {
-		ev := e.log.Info().Str("account", t.Account).Str("region", t.Region).Str("table", t.Name).Str("index", ix.Name).
+		ev := e.log.Info().Str("account", t.Account).Str("region", t.Region).Str("table", t.Name).Str("index", index).
 			Int64(r.Unit, r.Count)
 		if r.Total > 0 {
 			ev = ev.Int64("total", r.Total)

@@ -309,6 +309,9 @@ func (c *createCheck) definitionsUsed() error {
 		note(g.KeySchema)
 	}
 	for _, x := range in.VectorIndexes {
+		// The vector attribute too: defining it is refused with its own
+		// message (vectorCheck).
+		note([]api.KeySchemaElement{{AttributeName: x.VectorAttribute.AttributeName}})
 		for _, s := range x.SearchSchema {
 			note([]api.KeySchemaElement{{AttributeName: s.AttributeName}})
 		}

@@ -23,10 +23,11 @@ const decreaseTimeLayout = "Monday, January 2, 2006 3:04:05 PM MST"
 type updateConcerns struct {
 	pt, billing, stream, sse, class, dp, dap, odt, warm, replica bool
 	gsiCreate, gsiDelete, gsiUpdate                              int
+	vecCreate, vecDelete                                         int // vector_update.go
 }
 
 func (c updateConcerns) count() int {
-	n := c.gsiCreate + c.gsiDelete + c.gsiUpdate
+	n := c.gsiCreate + c.gsiDelete + c.gsiUpdate + c.vecCreate + c.vecDelete
 	for _, b := range []bool{c.pt, c.billing, c.stream, c.sse, c.class, c.dp, c.dap, c.odt, c.warm, c.replica} {
 		if b {
 			n++
@@ -116,7 +117,7 @@ func (e *Engine) UpdateTable(ctx context.Context, ns api.Namespace, in *api.Upda
 	e.cacheTable(nt)
 	u.cacheReplicaTables()
 	for _, ix := range u.created {
-		e.startBackfill(nt, ix)
+		e.startBackfill(nt, gsiBackfill{ix})
 	}
 	for _, rt := range u.seeds {
 		e.startSeed(rt)
@@ -125,9 +126,11 @@ func (e *Engine) UpdateTable(ctx context.Context, ns api.Namespace, in *api.Upda
 		e.startDisassociation(nt)
 	}
 	for _, mi := range u.memberCreated {
-		e.startBackfill(mi.t, mi.ix)
+		e.startBackfill(mi.t, gsiBackfill{mi.ix})
 	}
-	return &api.UpdateTableOutput{TableDescription: e.describe(nt, now)}, nil
+	d := e.describe(nt, now)
+	e.vectorsUpdated(u, d)
+	return &api.UpdateTableOutput{TableDescription: d}, nil
 }
 
 // validateUpdateShape runs UpdateTable's member constraints.
@@ -173,6 +176,7 @@ func validateUpdateShape(in *api.UpdateTableInput) error {
 	if s := in.SSESpecification; s != nil {
 		v.Enum("sSESpecification.sSEType", s.SSEType, "AES256", "KMS")
 	}
+	vectorUpdateShape(&v, in)
 	validateReplicaShape(&v, in)
 	return v.Err()
 }
@@ -187,6 +191,9 @@ func updateRequestRules(in *api.UpdateTableInput) (updateConcerns, error) {
 		dap: in.DisassociationProtectionEnabled != nil,
 		odt: in.OnDemandThroughput != nil, warm: in.WarmThroughput != nil,
 		replica: len(in.ReplicaUpdates) > 0,
+	}
+	if err := vectorUpdateRules(in, &c); err != nil {
+		return c, err
 	}
 	if c.count() == 0 && len(in.GlobalSecondaryIndexUpdates) == 0 {
 		members := "ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, "
@@ -283,7 +290,10 @@ type tableUpdate struct {
 	updating       string // non-empty: the table goes UPDATING for this reason
 	created        []*indexMeta
 	droppedIndexes []uint32
-	gsiPT          map[string]*api.ProvisionedThroughput // GSI Update throughput by index
+	// vecCreated and vecDeleted are the vector indexes added and removed
+	// (vector_update.go).
+	vecCreated, vecDeleted []*vectorIndex
+	gsiPT                  map[string]*api.ProvisionedThroughput // GSI Update throughput by index
 
 	// Replica changes (replica_update.go): other members' tables to store,
 	// replica tables to delete, new replicas to seed.
@@ -310,7 +320,7 @@ func (u *tableUpdate) apply() error {
 	if err := u.checkIndexesSettled(); err != nil {
 		return err
 	}
-	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs, u.applyReplicas, u.applyDisassociationProtection}
+	steps := []func() error{u.applyBilling, u.applyODT, u.applyWarm, u.applyStream, u.applySSE, u.applyClass, u.applyGSIs, u.applyVectors, u.applyReplicas, u.applyDisassociationProtection}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return err
@@ -355,7 +365,8 @@ func (u *tableUpdate) checkIndexesSettled() error {
 		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: OnDemandThroughput cannot be updated while index %s is in progress for indexes: [%s]",
 			what, strings.Join(busy, ", "))
 	}
-	if u.c.gsiCreate+u.c.gsiDelete > 1 || (u.c.gsiCreate+u.c.gsiDelete > 0 && len(busy) > 0) {
+	busy = append(busy, u.t.vectorBusy()...)
+	if ops := u.c.gsiCreate + u.c.gsiDelete + u.c.vecCreate + u.c.vecDelete; ops > 1 || (ops > 0 && len(busy) > 0) {
 		return api.NewError(api.CodeLimitExceeded, "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
 	}
 	return nil

@@ -301,7 +301,7 @@ func (t *tableMeta) status(now time.Time) string {
 		return statusDeleting
 	case t.Restore != nil && t.Restore.InProgress, t.Importing != "", now.Before(t.CreatingUntil):
 		return statusCreating
-	case now.Before(t.UpdatingUntil):
+	case now.Before(t.UpdatingUntil), t.vectorAllocating():
 		return statusUpdating
 	}
 	if len(t.Group) > 0 {

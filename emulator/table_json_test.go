@@ -13,6 +13,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/internal/insights"
 	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/kinesis"
+	"github.com/extenddb/extenddb/emulator/internal/vectors"
 )
 
 // fullTableMeta is a tableMeta with every stored field set to a non-zero
@@ -41,6 +42,8 @@ func fullTableMeta() *tableMeta {
 		Insights: &insights.Setting{Enabled: true, Mode: "THROTTLED_KEYS", At: at(6)}}}
 	t.LSIs = []*indexMeta{{Name: "l", ID: 2, Local: true, KeySchema: []keyElem{{Name: "pk", KeyType: keyHash, Type: "S"}}, ProjectionType: "INCLUDE", NonKeyAttrs: []string{"a"}}}
 	t.NextIndexID = 3
+	t.Vectors = []*vectorIndex{{Name: "v", ID: 3, Attr: "emb", Dims: 4, Distance: "COSINE", ProjectionType: "INCLUDE", NonKeyAttrs: []string{"a"},
+		Schema: []vectors.SchemaElem{{Name: "sk", Type: "N", Kind: "HASH"}}, Creating: true, Backfilling: true}}
 	t.StreamEnabled = true
 	t.StreamViewType = "NEW_AND_OLD_IMAGES"
 	t.StreamLabel = "2026-01-02T01:04:05.006"
@@ -85,7 +88,10 @@ const tableMetaGolden = `{"v":1,"account":"123456789012","region":"eu-west-1","n
 	`"gsis":[{"name":"g","id":1,"keys":[{"n":"sk","k":"HASH","t":"N"}],"proj":"ALL","pt":{},"odt":{},` +
 	`"warm":{"r":0,"w":0},"ci":{"on":true,"mode":"THROTTLED_KEYS","at":"2026-01-02T06:04:05.006Z"}}],` +
 	`"lsis":[{"name":"l","id":2,"local":true,"keys":[{"n":"pk","k":"HASH","t":"S"}],"proj":"INCLUDE",` +
-	`"nonKey":["a"],"pt":{},"odt":{},"warm":{"r":0,"w":0}}],"nextIndexID":3,"streamOn":true,"streamView":"NEW_AND_OLD_IMAGES",` +
+	`"nonKey":["a"],"pt":{},"odt":{},"warm":{"r":0,"w":0}}],"nextIndexID":3,` +
+	`"vecs":[{"name":"v","id":3,"attr":"emb","dims":4,"dist":"COSINE","proj":"INCLUDE","nka":["a"],` +
+	`"schema":[{"name":"sk","type":"N","kind":"HASH"}],"creating":true,"backfilling":true}],` +
+	`"streamOn":true,"streamView":"NEW_AND_OLD_IMAGES",` +
 	`"streamLabel":"2026-01-02T01:04:05.006","sse":true,"sseKey":"arn:aws:kms:eu-west-1:123456789012:key/k",` +
 	`"class":"STANDARD_INFREQUENT_ACCESS","classSet":true,"classUpdate":"2026-01-02T07:04:05.006Z",` +
 	`"dp":true,"policy":"{}","rpolicy":{"doc":"{\"Statement\":[]}","rev":"1","at":"2026-01-02T08:04:05.006Z"},` +

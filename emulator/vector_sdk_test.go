@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/extenddb/extenddb/emulator"
 	"github.com/extenddb/extenddb/internal/testserver"
 )
 
@@ -210,5 +211,152 @@ func TestVectorSearchFollowsWrites(t *testing.T) {
 	}
 	if n := aws.ToInt64(d.Table.VectorIndexes[0].ItemCount); n != 6 {
 		t.Errorf("ItemCount %d, want 6", n)
+	}
+}
+
+func TestVectorIndexAddedByUpdateTable(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	ctx := t.Context()
+	vecTable(t, c, "vupd", nil)
+	// 300 items: 290 with a vector, 5 with one of the wrong length (a
+	// backfill skips what a write would refuse), 5 without.
+	for i := 0; i < 300; i++ {
+		attrs := map[string]types.AttributeValue{"n": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}}
+		switch {
+		case i < 290:
+			attrs["v"] = vecList(float64(i), 1)
+		case i < 295:
+			attrs["v"] = vecList(1, 2, 3)
+		}
+		vecPut(t, c, "vupd", fmt.Sprintf("k%03d", i), attrs)
+	}
+	chunked, release := make(chan struct{}), make(chan struct{})
+	var once bool
+	emulator.SetBackfillAfterChunk(s.Engine(), func(int) {
+		if !once {
+			once = true
+			close(chunked)
+			<-release
+		}
+	})
+	create := func(name string) (*dynamodb.UpdateTableOutput, error) {
+		x := vecIndex(name, "v", 2, types.VectorDistanceFunctionEuclidean)
+		return c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("vupd"),
+			VectorIndexUpdates: []types.VectorIndexUpdate{{Create: &types.CreateVectorIndexAction{IndexName: x.IndexName,
+				VectorAttribute: x.VectorAttribute, Dimensions: x.Dimensions, DistanceFunction: x.DistanceFunction, Projection: x.Projection}}}})
+	}
+	out, err := create("vix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vd := out.TableDescription.VectorIndexes; len(vd) != 1 || vd[0].IndexStatus != types.IndexStatusCreating || vd[0].Backfilling == nil || *vd[0].Backfilling ||
+		out.TableDescription.TableStatus != types.TableStatusUpdating {
+		t.Fatalf("UpdateTable answered %s %+v, want the table UPDATING and the index CREATING without backfilling yet", out.TableDescription.TableStatus, vd)
+	}
+	<-chunked
+	d, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("vupd")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vd := d.Table.VectorIndexes; vd[0].IndexStatus != types.IndexStatusCreating || !aws.ToBool(vd[0].Backfilling) || d.Table.TableStatus != types.TableStatusActive {
+		t.Errorf("while backfilling: table %s, index %+v", d.Table.TableStatus, vd[0])
+	}
+	q := &dynamodb.SearchVectorsInput{TableName: aws.String("vupd"), IndexName: aws.String("vix"), SearchVector: vecQuery(299.2, 1), TopK: aws.Int32(3)}
+	_, err = c.SearchVectors(ctx, q)
+	wantAPIError(t, err, "ValidationException", "Cannot search backfilling vector index: vix")
+	_, err = create("second")
+	wantAPIError(t, err, "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+	// A write during the backfill reaches the index.
+	vecPut(t, c, "vupd", "late", map[string]types.AttributeValue{"v": vecList(299, 1)})
+	close(release)
+	emulator.WaitBackfills(s.Engine())
+	d, err = c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("vupd")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vd := d.Table.VectorIndexes[0]; vd.IndexStatus != types.IndexStatusActive || vd.Backfilling != nil || aws.ToInt64(vd.ItemCount) != 291 {
+		t.Errorf("after the backfill: %+v (ItemCount %d), want ACTIVE with 291 items", vd, aws.ToInt64(vd.ItemCount))
+	}
+	res, err := c.SearchVectors(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, res); fmt.Sprint(ks) != "[late k289 k288]" {
+		t.Errorf("search after the backfill: %v", ks)
+	}
+	// Deleting: DELETING in the answer, then gone.
+	del, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("vupd"),
+		VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("vix")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vd := del.TableDescription.VectorIndexes; len(vd) != 1 || vd[0].IndexStatus != types.IndexStatusDeleting {
+		t.Errorf("delete answered %+v", vd)
+	}
+	_, err = c.SearchVectors(ctx, q)
+	wantAPIError(t, err, "ValidationException", "The table does not have the specified index: vix")
+}
+
+func TestVectorIndexCreateTableErrors(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	good := func() types.VectorIndex { return vecIndex("vix", "v", 4, types.VectorDistanceFunctionCosine) }
+	hashed := func(attr string) types.VectorIndex {
+		x := good()
+		x.SearchSchema = []types.SearchSchemaElement{{AttributeName: aws.String(attr), SearchSchemaElementType: types.SearchSchemaElementTypeHash}}
+		return x
+	}
+	for _, tc := range []struct {
+		name    string
+		billing types.BillingMode
+		defs    []types.AttributeDefinition
+		vis     func() []types.VectorIndex
+		code    string
+		msg     string
+	}{
+		{"provisioned", "", nil, func() []types.VectorIndex { return []types.VectorIndex{good()} }, "ValidationException",
+			"One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables"},
+		{"six", types.BillingModePayPerRequest, nil, func() []types.VectorIndex {
+			var out []types.VectorIndex
+			for i := 0; i < 6; i++ {
+				x := good()
+				x.IndexName = aws.String(fmt.Sprint("vix", i))
+				out = append(out, x)
+			}
+			return out
+		}, "ValidationException", "One or more parameter values were invalid: VectorIndex count exceeds the per-table limit of 5"},
+		{"dims", types.BillingModePayPerRequest, nil, func() []types.VectorIndex { x := good(); x.Dimensions = aws.Int64(4097); return []types.VectorIndex{x} },
+			"ValidationException", "One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive."},
+		{"distance", types.BillingModePayPerRequest, nil, func() []types.VectorIndex {
+			x := good()
+			x.DistanceFunction = "MANHATTAN"
+			return []types.VectorIndex{x}
+		},
+			"ValidationException", "1 validation error detected: Value 'MANHATTAN' at 'vectorIndexes.1.member.distanceFunction' failed to satisfy constraint: Member must satisfy enum value set: [DOT_PRODUCT, COSINE, EUCLIDEAN]"},
+		{"undefined schema", types.BillingModePayPerRequest, nil, func() []types.VectorIndex { return []types.VectorIndex{hashed("tenant")} },
+			"ValidationException", "One or more parameter values were invalid: One element in SearchSchema is not defined in attribute definitions"},
+		{"vector defined", types.BillingModePayPerRequest, mkDefs("v", "S", "tenant", "S"), func() []types.VectorIndex { return []types.VectorIndex{hashed("tenant")} },
+			"ValidationException", "One or more parameter values were invalid: Conflicting attribute definition for 'v'. An attribute cannot be defined in AttributeDefinitions when used as a VectorAttribute."},
+		{"dims differ", types.BillingModePayPerRequest, nil, func() []types.VectorIndex {
+			x, y := good(), good()
+			y.IndexName, y.Dimensions = aws.String("other"), aws.Int64(8)
+			return []types.VectorIndex{x, y}
+		}, "ValidationException", "One or more parameter values were invalid: Conflicting attribute definition for 'v'. All VectorIndexes on the same vector attribute must use the same dimensions."},
+		{"duplicate name", types.BillingModePayPerRequest, nil, func() []types.VectorIndex { return []types.VectorIndex{good(), good()} },
+			"ValidationException", "One or more parameter values were invalid: Duplicate index name: vix"},
+		{"include without attributes", types.BillingModePayPerRequest, nil, func() []types.VectorIndex {
+			x := good()
+			x.Projection = &types.Projection{ProjectionType: types.ProjectionTypeInclude}
+			return []types.VectorIndex{x}
+		}, "ValidationException", "One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified"},
+	} {
+		in := &dynamodb.CreateTableInput{TableName: aws.String("verr"), AttributeDefinitions: append(mkDefs("pk", "S"), tc.defs...),
+			KeySchema: mkKS("pk", "HASH"), BillingMode: tc.billing, VectorIndexes: tc.vis()}
+		if tc.billing == "" {
+			in.ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+		}
+		_, err := c.CreateTable(t.Context(), in)
+		t.Run(tc.name, func(t *testing.T) { wantAPIError(t, err, tc.code, tc.msg) })
 	}
 }
