@@ -108,6 +108,9 @@ func (t *TopK) before(a, b Result) bool {
 
 // Offer considers key at score; key is copied when kept.
 func (t *TopK) Offer(score float64, key []byte) {
+	if t.k <= 0 {
+		return
+	}
 	r := Result{Key: key, Score: score}
 	if len(t.res) == t.k && !t.before(r, t.res[len(t.res)-1]) {
 		return
@@ -119,6 +122,18 @@ func (t *TopK) Offer(score float64, key []byte) {
 	}
 	copy(t.res[i+1:], t.res[i:])
 	t.res[i] = r
+}
+
+// offerString is Offer for a key held as a string, converted only when
+// kept.
+func (t *TopK) offerString(score float64, key string) {
+	if n := len(t.res); n == t.k && n > 0 {
+		last := t.res[n-1]
+		if score != last.Score && !Better(t.dist, score, last.Score) || score == last.Score && key >= string(last.Key) {
+			return
+		}
+	}
+	t.Offer(score, []byte(key))
 }
 
 // Results returns the kept results, best first.
