@@ -18,8 +18,8 @@ import (
 const (
 	maxVectorIndexes   = 5
 	maxInlineFilters   = 18
-	searchSchemaHash   = "HASH"
-	searchSchemaFilter = "INLINE_FILTER"
+	searchSchemaHash   = vectors.KindHash
+	searchSchemaFilter = vectors.KindInlineFilter
 )
 
 // vectorIndex is a vector index's definition and state, stored in the

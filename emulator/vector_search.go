@@ -138,11 +138,11 @@ func parseSearchExprs(in *api.SearchVectorsInput) ([]vectors.Term, *expr.Project
 	if err := p.CheckPlaceholders(); err != nil {
 		return nil, nil, exprError(err)
 	}
-	var terms []vectors.Term
+	var cond *expr.SearchCondition
 	var proj *expr.Projection
 	var err error
 	if in.SearchConditionExpression != nil {
-		if terms, err = vectors.Condition(p, *in.SearchConditionExpression); err != nil {
+		if cond, err = p.SearchCondition(*in.SearchConditionExpression); err != nil {
 			return nil, nil, exprError(err)
 		}
 	}
@@ -153,6 +153,15 @@ func parseSearchExprs(in *api.SearchVectorsInput) ([]vectors.Term, *expr.Project
 	}
 	if err := p.CheckUnused(); err != nil {
 		return nil, nil, exprError(err)
+	}
+	var terms []vectors.Term
+	if cond != nil {
+		// Its form is checked after the placeholders, as Query's key
+		// condition is.
+		if err := cond.Check(); err != nil {
+			return nil, nil, exprError(err)
+		}
+		terms = vectors.TermsOf(cond)
 	}
 	return terms, proj, nil
 }

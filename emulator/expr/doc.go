@@ -1,5 +1,6 @@
 // Package expr is DynamoDB's expression language: condition, filter,
-// key-condition, update and projection expressions, and the legacy
+// key-condition, update and projection expressions, SearchVectors'
+// search-condition expression (equalities joined by AND), and the legacy
 // parameters (Expected + ConditionalOperator, AttributeUpdates,
 // KeyConditions, QueryFilter, ScanFilter, AttributesToGet) converted into
 // the same trees. The item operations, Query/Scan, batch and transaction
@@ -16,7 +17,7 @@
 //     order of precedence. Every failure is an *Error whose Message is
 //     DynamoDB's text; the engine returns it as a ValidationException.
 //  3. Use: Condition.Eval, Update.Apply / ApplyPaths, Projection.Project,
-//     KeyCondition.Resolve. These work on emulator/av values and are safe
+//     KeyCondition.Resolve, SearchCondition.Terms. These work on emulator/av values and are safe
 //     for concurrent use.
 //
 // A PutItem with ConditionExpression, ExpressionAttributeNames and

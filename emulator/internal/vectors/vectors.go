@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -23,35 +24,53 @@ const (
 const MaxDimensions = 4096
 
 // Score is v's score against the query q under dist: COSINE is 1 − cos θ
-// (0 identical … 2 opposite; 1 when either vector is zero), EUCLIDEAN the
-// L2 distance (not squared), DOT_PRODUCT the dot product. Elements are
-// float32, sums float64, and the result is held within ±MaxFloat32.
+// (0 identical … 2 opposite; exactly 1 when either vector is zero),
+// EUCLIDEAN the L2 distance (not squared), DOT_PRODUCT the dot product
+// (API Reference, SearchVectors; Developer Guide, "Working with vector
+// indexes"). Elements are float32 and sums float64; the result is held
+// within ±MaxFloat32 and rounded to a float32, the precision of the
+// scores DynamoDB returns. q and v have the same length.
 func Score(dist string, q, v []float32) float64 {
-	var s float64
+	switch dist {
+	case Euclidean, DotProduct:
+		return ScoreWithNorms(dist, q, v, 0, 0)
+	}
+	return ScoreWithNorms(dist, q, v, Norm(q), Norm(v))
+}
+
+// Norm is v's magnitude, as COSINE uses it: ScoreWithNorms takes the
+// norms so that a search computes the query's once and the stored
+// vectors' ahead of time.
+func Norm(v []float32) float64 { return math.Sqrt(dot(v, v)) }
+
+// ScoreWithNorms is Score with the norms of q and v given (Norm; only
+// COSINE uses them, the other functions ignore them). It returns exactly
+// Score's value.
+func ScoreWithNorms(dist string, q, v []float32, nq, nv float64) float64 {
 	switch dist {
 	case Euclidean:
-		for i := range q {
-			d := float64(q[i]) - float64(v[i])
-			s += d * d
-		}
-		s = math.Sqrt(s)
+		return finish(math.Sqrt(l2sq(q, v)))
 	case DotProduct:
-		for i := range q {
-			s += float64(q[i]) * float64(v[i])
-		}
-	default:
-		var dot, nq, nv float64
-		for i := range q {
-			dot += float64(q[i]) * float64(v[i])
-			nq += float64(q[i]) * float64(q[i])
-			nv += float64(v[i]) * float64(v[i])
-		}
-		if nq == 0 || nv == 0 {
-			return 1
-		}
-		s = 1 - dot/(math.Sqrt(nq)*math.Sqrt(nv))
+		return finish(dot(q, v))
 	}
-	return math.Max(-math.MaxFloat32, math.Min(math.MaxFloat32, s))
+	return cosine(dot(q, v), nq, nv)
+}
+
+// cosine is 1 − cos θ from the dot product and the norms, held within
+// [0, 2] (rounding may step outside it).
+func cosine(dot, nq, nv float64) float64 {
+	if nq == 0 || nv == 0 {
+		return 1
+	}
+	return finish(min(2, max(0, 1-dot/(nq*nv))))
+}
+
+// finish holds s within ±MaxFloat32 and rounds it to a float32.
+func finish(s float64) float64 {
+	if s != s {
+		return 0
+	}
+	return float64(float32(min(math.MaxFloat32, max(-math.MaxFloat32, s))))
 }
 
 // Better reports whether score a ranks before b under dist: the smaller
@@ -89,6 +108,9 @@ func (t *TopK) before(a, b Result) bool {
 
 // Offer considers key at score; key is copied when kept.
 func (t *TopK) Offer(score float64, key []byte) {
+	if t.k <= 0 {
+		return
+	}
 	r := Result{Key: key, Score: score}
 	if len(t.res) == t.k && !t.before(r, t.res[len(t.res)-1]) {
 		return
@@ -100,6 +122,18 @@ func (t *TopK) Offer(score float64, key []byte) {
 	}
 	copy(t.res[i+1:], t.res[i:])
 	t.res[i] = r
+}
+
+// offerString is Offer for a key held as a string, converted only when
+// kept.
+func (t *TopK) offerString(score float64, key string) {
+	if n := len(t.res); n == t.k && n > 0 {
+		last := t.res[n-1]
+		if score != last.Score && !Better(t.dist, score, last.Score) || score == last.Score && key >= string(last.Key) {
+			return
+		}
+	}
+	t.Offer(score, []byte(key))
 }
 
 // Results returns the kept results, best first.
@@ -122,11 +156,14 @@ func Floats(dst []float32, b []byte, n int) []float32 {
 	return dst
 }
 
-// toFloat32 parses an N's text as a float32; false when it is out of
-// float32's range.
+// toFloat32 parses an N's text (exponent notation included) as a float32,
+// rounded to the nearest; false when it is beyond float32's range (more
+// than half a unit past ±MaxFloat32, so "3.4028235E38", the bound the
+// messages print, is in range). A value finer than float32 becomes its
+// nearest float32, zero included.
 func toFloat32(s string) (float32, bool) {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.Abs(f) > math.MaxFloat32 {
+	f, err := strconv.ParseFloat(s, 32)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return 0, false
 	}
 	return float32(f), true
@@ -180,24 +217,58 @@ type Term struct {
 	Value av.Value
 }
 
-// Condition parses a SearchConditionExpression through p (its
-// placeholders) into its equality terms.
-func Condition(p *expr.Params, text string) ([]Term, error) {
-	k, err := p.KeyCondition(text)
-	if err != nil {
-		return nil, err
-	}
-	if err := k.Check(); err != nil {
-		return nil, api.Validation("Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression")
-	}
+// TermsOf returns the terms of a parsed search condition.
+func TermsOf(s *expr.SearchCondition) []Term {
 	var out []Term
-	for _, t := range k.Terms() {
-		if t.Op != "EQ" {
-			return nil, api.Validation("Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression")
-		}
-		out = append(out, Term{Name: t.Name, Value: t.Values[0]})
+	for _, t := range s.Terms() {
+		out = append(out, Term{Name: t.Name, Value: t.Value})
 	}
-	return out, nil
+	return out
+}
+
+// SchemaElem is one element of a vector index's SearchSchema: the
+// attribute, its type (S, N or B, from AttributeDefinitions) and its kind
+// (HASH or INLINE_FILTER).
+type SchemaElem struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Kind string `json:"kind"`
+}
+
+// The kinds of a SearchSchema element.
+const (
+	KindHash         = "HASH"
+	KindInlineFilter = "INLINE_FILTER"
+)
+
+// CheckTerms checks a search condition's terms against the index's search
+// schema, term by term in the order written (an attribute outside the
+// schema, a value of another type, an empty HASH value), then that the
+// HASH element, if any, has a term (Developer Guide, "Working with vector
+// indexes" and "Troubleshooting vector search").
+func CheckTerms(terms []Term, schema []SchemaElem) error {
+	for _, t := range terms {
+		i := slices.IndexFunc(schema, func(e SchemaElem) bool { return e.Name == t.Name })
+		if i < 0 {
+			return api.Validation("SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: %s", t.Name)
+		}
+		e := schema[i]
+		if got := t.Value.Type.String(); got != e.Type {
+			return api.Validation("Type of '%s' attribute in SearchConditionExpression (%s) does not match type in search schema (%s)", t.Name, got, e.Type)
+		}
+		if e.Kind == KindHash && t.Value.S == "" && (t.Value.Type == av.TypeS || t.Value.Type == av.TypeB) {
+			return api.Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s", t.Name)
+		}
+	}
+	for _, e := range schema {
+		if e.Kind != KindHash {
+			continue
+		}
+		if !slices.ContainsFunc(terms, func(t Term) bool { return t.Name == e.Name }) {
+			return api.Validation("SearchConditionExpression must be provided when SearchSchema has a HASH key")
+		}
+	}
+	return nil
 }
 
 // WriteBytes is the vector write bytes of putting or deleting an entry
@@ -215,43 +286,3 @@ func WriteBytes(dims int, attr string, rest av.Item) int {
 // MinRequestBytes is the least a request with vector bytes is charged.
 const MinRequestBytes = 1024
 
-// SchemaElem is one element of an index's SearchSchema: the attribute,
-// its declared type (S, N or B) and its kind (HASH or INLINE_FILTER).
-type SchemaElem struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Kind string `json:"kind"`
-}
-
-// CheckTerms checks a search condition's terms against an index's search
-// schema.
-func CheckTerms(terms []Term, schema []SchemaElem) error {
-	byName := map[string]SchemaElem{}
-	hash := ""
-	for _, s := range schema {
-		byName[s.Name] = s
-		if s.Kind == "HASH" {
-			hash = s.Name
-		}
-	}
-	hashSet := false
-	for _, t := range terms {
-		s, ok := byName[t.Name]
-		if !ok {
-			return api.Validation("SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid attribute: %s", t.Name)
-		}
-		if t.Value.Type.String() != s.Type {
-			return api.Validation("Type of '%s' attribute in SearchConditionExpression (%s) does not match type in search schema (%s)", t.Name, t.Value.Type, s.Type)
-		}
-		if t.Name == hash {
-			if t.Value.Type != av.TypeN && t.Value.S == "" {
-				return api.Validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: %s", t.Name)
-			}
-			hashSet = true
-		}
-	}
-	if hash != "" && !hashSet {
-		return api.Validation("SearchConditionExpression must be provided when SearchSchema has a HASH key")
-	}
-	return nil
-}
