@@ -209,6 +209,7 @@ func (c *bkCore) DescribeSource(raw json.RawMessage) (*api.SourceTableDetails, *
 			KeySchema: describeKeys(ix.KeySchema), Projection: api.DescribedProjection{ProjectionType: ix.ProjectionType, NonKeyAttributes: sortedCopy(ix.NonKeyAttrs)},
 			ProvisionedThroughput: &pt, OnDemandThroughput: describeODT(ix.OnDemand)})
 	}
+	f.VectorIndexes = backupVectorInfo(&t)
 	if t.StreamEnabled {
 		f.StreamDescription = &api.DescribedStreamSpecification{StreamEnabled: true, StreamViewType: t.StreamViewType}
 	}

@@ -79,6 +79,9 @@ func restoredTable(ns api.Namespace, src *tableMeta, in *api.RestoreTableFromBac
 			}
 		}
 	}
+	if err := restoredVectors(t, in.VectorIndexOverride); err != nil {
+		return nil, err
+	}
 	if err := applyBillingOverride(t, in, now); err != nil {
 		return nil, err
 	}

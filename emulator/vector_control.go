@@ -205,27 +205,41 @@ func (t *tableMeta) vectorIndex(name string) *vectorIndex {
 	return nil
 }
 
-// describeVectors is DescribeTable's VectorIndexes of t.
+// describeVectors is DescribeTable's VectorIndexes of t: while t is
+// being restored, its indexes fill with it and are CREATING.
 func (e *Engine) describeVectors(t *tableMeta) []api.VectorIndexDescription {
+	out := describeVectorDefs(t, t.Vectors)
+	for i, vi := range t.Vectors {
+		d := &out[i]
+		d.IndexArn = t.ns().IndexARN(t.Name, vi.Name)
+		d.IndexStatus = vi.status()
+		if vi.Creating {
+			b := vi.Backfilling
+			d.Backfilling = &b
+		}
+		if r := t.Restore; r != nil && r.InProgress {
+			d.IndexStatus = statusCreating
+		}
+		d.ItemCount, d.IndexSizeBytes = e.vectorStats(t, vi)
+	}
+	return out
+}
+
+// describeVectorDefs is the definitions of vis as DescribeTable shows
+// them.
+func describeVectorDefs(t *tableMeta, vis []*vectorIndex) []api.VectorIndexDescription {
 	var out []api.VectorIndexDescription
-	for _, vi := range t.Vectors {
+	for _, vi := range vis {
 		d := api.VectorIndexDescription{
 			IndexName:        vi.Name,
-			IndexArn:         t.ns().IndexARN(t.Name, vi.Name),
-			IndexStatus:      vi.status(),
 			VectorAttribute:  api.DescribedVectorAttribute{AttributeName: vi.Attr},
 			Dimensions:       int64(vi.Dims),
 			DistanceFunction: vi.Distance,
 			Projection:       api.DescribedProjection{ProjectionType: vi.ProjectionType, NonKeyAttributes: sortedCopy(vi.NonKeyAttrs)},
 		}
-		if vi.Creating {
-			b := vi.Backfilling
-			d.Backfilling = &b
-		}
 		for _, s := range vi.Schema {
 			d.SearchSchema = append(d.SearchSchema, api.DescribedSearchSchemaElement{AttributeName: s.Name, SearchSchemaElementType: s.Kind})
 		}
-		d.ItemCount, d.IndexSizeBytes = e.vectorStats(t, vi)
 		out = append(out, d)
 	}
 	return out

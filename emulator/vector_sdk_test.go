@@ -360,3 +360,47 @@ func TestVectorIndexCreateTableErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { wantAPIError(t, err, tc.code, tc.msg) })
 	}
 }
+
+// TestVectorIndexesRestored: a backup records the vector indexes; a
+// restore rebuilds them from the items (all of them, or the override's
+// subset), and the restored table answers searches.
+func TestVectorIndexesRestored(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	vecTable(t, c, "vsrc", nil,
+		vecIndex("near", "v", 2, types.VectorDistanceFunctionEuclidean),
+		vecIndex("angle", "v", 2, types.VectorDistanceFunctionCosine))
+	for i := 0; i < 20; i++ {
+		vecPut(t, c, "vsrc", fmt.Sprintf("k%02d", i), map[string]types.AttributeValue{"v": vecList(float64(i), 1)})
+	}
+	bk := bkBackup(t, c, "vsrc", "vbk")
+	emulator.WaitBackups(s.Engine())
+	d, err := c.DescribeBackup(t.Context(), &dynamodb.DescribeBackupInput{BackupArn: bk.BackupArn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vi := d.BackupDescription.SourceTableFeatureDetails.VectorIndexes; len(vi) != 2 || aws.ToString(vi[0].IndexName) != "near" || aws.ToInt64(vi[0].Dimensions) != 2 {
+		t.Fatalf("backup's VectorIndexes %+v", vi)
+	}
+	all := bkRestore(t, s, c, &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vall"), BackupArn: bk.BackupArn})
+	some := bkRestore(t, s, c, &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vsome"), BackupArn: bk.BackupArn,
+		VectorIndexOverride: []types.VectorIndex{vecIndex("angle", "v", 2, types.VectorDistanceFunctionCosine)}})
+	if len(all.VectorIndexes) != 2 || len(some.VectorIndexes) != 1 || aws.ToString(some.VectorIndexes[0].IndexName) != "angle" ||
+		some.VectorIndexes[0].IndexStatus != types.IndexStatusActive || aws.ToInt64(all.VectorIndexes[0].ItemCount) != 20 {
+		t.Fatalf("restored: %+v / %+v", all.VectorIndexes, some.VectorIndexes)
+	}
+	out, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vall"), IndexName: aws.String("near"),
+		SearchVector: vecQuery(7.2, 1), TopK: aws.Int32(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, out); fmt.Sprint(ks) != "[k07 k08]" {
+		t.Errorf("search of the restored table: %v", ks)
+	}
+	_, err = c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vsome"), IndexName: aws.String("near"),
+		SearchVector: vecQuery(7.2, 1), TopK: aws.Int32(2)})
+	wantAPIError(t, err, "ValidationException", "The table does not have the specified index: near")
+	_, err = c.RestoreTableFromBackup(t.Context(), &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vbad"), BackupArn: bk.BackupArn,
+		VectorIndexOverride: []types.VectorIndex{vecIndex("nope", "v", 2, types.VectorDistanceFunctionCosine)}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Index nope is not present in the backup")
+}

@@ -251,3 +251,49 @@ func (t *tableMeta) vectorIndexByID(id uint32) *vectorIndex {
 	}
 	return nil
 }
+
+// backupVectors are the vector indexes a backup holds: those complete (an
+// index still being created is not in it).
+func backupVectors(t *tableMeta) []*vectorIndex {
+	var out []*vectorIndex
+	for _, vi := range t.Vectors {
+		if !vi.Creating {
+			out = append(out, vi)
+		}
+	}
+	return out
+}
+
+// backupVectorInfo is a backup's SourceTableFeatureDetails.VectorIndexes.
+func backupVectorInfo(t *tableMeta) []api.VectorIndexInfo {
+	var out []api.VectorIndexInfo
+	for _, d := range describeVectorDefs(t, backupVectors(t)) {
+		out = append(out, api.VectorIndexInfo{IndexName: d.IndexName, VectorAttribute: d.VectorAttribute, Dimensions: d.Dimensions,
+			DistanceFunction: d.DistanceFunction, Projection: d.Projection, SearchSchema: d.SearchSchema})
+	}
+	return out
+}
+
+// restoredVectors keeps, on a table being restored from its source's
+// metadata, the vector indexes the backup holds or, with an override,
+// those it names (it may leave indexes out, never add one). Their entries
+// are built as the restore writes the items.
+func restoredVectors(t *tableMeta, o []api.VectorIndex) error {
+	t.Vectors = backupVectors(t)
+	if o == nil {
+		return nil
+	}
+	var kept []*vectorIndex
+	for _, x := range o {
+		if x.IndexName == nil {
+			return shape.InvalidParam("IndexName must be specified in an index override")
+		}
+		vi := t.vectorIndex(*x.IndexName)
+		if vi == nil {
+			return shape.InvalidParam("Index %s is not present in the backup", *x.IndexName)
+		}
+		kept = append(kept, vi)
+	}
+	t.Vectors = kept
+	return nil
+}

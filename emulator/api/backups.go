@@ -71,6 +71,7 @@ type SourceTableFeatureDetails struct {
 	StreamDescription      *DescribedStreamSpecification `json:"StreamDescription,omitempty"`
 	TimeToLiveDescription  *TimeToLiveDescription        `json:"TimeToLiveDescription,omitempty"`
 	SSEDescription         *SSEDescription               `json:"SSEDescription,omitempty"`
+	VectorIndexes          []VectorIndexInfo             `json:"VectorIndexes,omitempty"`
 }
 
 // BackupDescription is DescribeBackup's (and DeleteBackup's) description.
@@ -130,6 +131,7 @@ type RestoreTableFromBackupInput struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitempty"`
 	OnDemandThroughputOverride    *OnDemandThroughput    `json:"OnDemandThroughputOverride,omitempty"`
 	SSESpecificationOverride      *SSESpecification      `json:"SSESpecificationOverride,omitempty"`
+	VectorIndexOverride           []VectorIndex          `json:"VectorIndexOverride"`
 }
 
 // RestoreTableFromBackupOutput is RestoreTableFromBackup's response.
@@ -150,6 +152,7 @@ type RestoreTableToPointInTimeInput struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitempty"`
 	OnDemandThroughputOverride    *OnDemandThroughput    `json:"OnDemandThroughputOverride,omitempty"`
 	SSESpecificationOverride      *SSESpecification      `json:"SSESpecificationOverride,omitempty"`
+	VectorIndexOverride           []VectorIndex          `json:"VectorIndexOverride"`
 }
 
 // RestoreTableToPointInTimeOutput is RestoreTableToPointInTime's response.

@@ -107,6 +107,7 @@ func RestoreTableToPointInTime(c Core, ns api.Namespace, in *api.RestoreTableToP
 		ProvisionedThroughputOverride: in.ProvisionedThroughputOverride,
 		OnDemandThroughputOverride:    in.OnDemandThroughputOverride,
 		SSESpecificationOverride:      in.SSESpecificationOverride,
+		VectorIndexOverride:           in.VectorIndexOverride,
 	}, r, now)
 	if err != nil {
 		return nil, err
