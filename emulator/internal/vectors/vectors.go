@@ -285,4 +285,3 @@ func WriteBytes(dims int, attr string, rest av.Item) int {
 
 // MinRequestBytes is the least a request with vector bytes is charged.
 const MinRequestBytes = 1024
-
