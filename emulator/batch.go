@@ -44,6 +44,12 @@ func (c *capacityUse) add(o capacityUse) {
 		}
 		c.lsi[n] += u
 	}
+	for n, u := range o.vec {
+		if c.vec == nil {
+			c.vec = map[string]float64{}
+		}
+		c.vec[n] += u
+	}
 }
 
 // requiredRequestItems is the service's own answer to a batch without

@@ -109,6 +109,8 @@ type capacityUse struct {
 	table float64
 	gsi   map[string]float64
 	lsi   map[string]float64
+	// vec is a write's vector bytes by vector index (vector_write.go).
+	vec map[string]float64
 	// shares are the GSI units of gsi again, by index partition, for the
 	// throttle: each GSI with buckets of its own is admitted and charged
 	// there (throttle_engine.go). The rest stays on the table's buckets.
@@ -157,7 +159,11 @@ func (c *capacityUse) total() float64 { return capacity.Sum(c.table, c.gsi, c.ls
 
 // consumed renders c for ReturnConsumedCapacity mode (capacity.Consumed).
 func (c *capacityUse) consumed(tableName string, mode *string) *api.ConsumedCapacity {
-	return capacity.Consumed(tableName, mode, c.table, c.gsi, c.lsi)
+	cc := capacity.Consumed(tableName, mode, c.table, c.gsi, c.lsi)
+	if cc != nil && len(c.vec) > 0 && *mode == "INDEXES" {
+		cc.VectorIndexes = vectorCapacity(c.vec)
+	}
+	return cc
 }
 
 func f64(v float64) *float64 { return capacity.F64(v) }

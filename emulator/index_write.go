@@ -212,6 +212,9 @@ func prepareIndexes(r kv.Reader, pw *pendingWrite, old, nw av.Item) error {
 			pw.use.addShare(ix, indexPartitionOf(ix, p.newKey), p.newKey, put)
 		}
 	}
+	if len(t.Vectors) > 0 {
+		return prepareVectors(r, pw, old, nw)
+	}
 	return nil
 }
 

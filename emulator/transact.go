@@ -358,7 +358,8 @@ func (e *Engine) lockTimed(keys [][]byte) (held []uint16, conflict []int, ok boo
 
 // doubled is the capacity of the same writes done transactionally.
 func (c capacityUse) doubled() capacityUse {
-	out := capacityUse{read: c.read, table: 2 * c.table}
+	// Vector bytes are not doubled: they are the bytes written.
+	out := capacityUse{read: c.read, table: 2 * c.table, vec: c.vec}
 	if c.gsi != nil {
 		out.gsi = make(map[string]float64, len(c.gsi))
 		for k, u := range c.gsi {

@@ -148,3 +148,55 @@ func TestVectorWritesRefused(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestVectorWriteCapacity: a write to a vector-indexed table reports its
+// vector bytes per index under INDEXES: 4 bytes a dimension, the vector
+// attribute's name and the other projected attributes, at least 1 KB a
+// request; nothing for an item rewritten unchanged.
+func TestVectorWriteCapacity(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	x := vecIndex("big", "v", 300, types.VectorDistanceFunctionCosine)
+	x.Projection = &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}
+	vecTable(t, c, "vcap", nil, x)
+	fs := make([]float64, 300)
+	for i := range fs {
+		fs[i] = float64(i)
+	}
+	put := func(item map[string]types.AttributeValue) *types.ConsumedCapacity {
+		out, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("vcap"), Item: item, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.ConsumedCapacity
+	}
+	item := map[string]types.AttributeValue{"pk": strAV("abc"), "v": vecList(fs...), "extra": strAV("not projected")}
+	// 4 × 300 + len("v") + len("pk") + len("abc").
+	if cc := put(item); cc.VectorIndexes["big"].VectorWriteRequestBytes == nil || *cc.VectorIndexes["big"].VectorWriteRequestBytes != 1206 {
+		t.Errorf("first put: %+v", cc.VectorIndexes)
+	}
+	if cc := put(item); len(cc.VectorIndexes) != 0 {
+		t.Errorf("unchanged rewrite charged vector bytes: %+v", cc.VectorIndexes)
+	}
+	// KEYS_ONLY: a change of a non-projected attribute writes nothing.
+	item["extra"] = strAV("changed")
+	if cc := put(item); len(cc.VectorIndexes) != 0 {
+		t.Errorf("non-projected change charged vector bytes: %+v", cc.VectorIndexes)
+	}
+	small := map[string]types.AttributeValue{"pk": strAV("s"), "v": vecList(fs...)}
+	small["v"] = vecList(fs[:300]...)
+	small["pk"] = strAV("tiny")
+	if cc := put(small); *cc.VectorIndexes["big"].VectorWriteRequestBytes != 1206+1 {
+		t.Errorf("second item: %+v", cc.VectorIndexes["big"])
+	}
+	// A tiny vector still costs the 1 KB minimum.
+	vecTable(t, c, "vtiny", nil, vecIndex("small", "v", 2, types.VectorDistanceFunctionCosine))
+	out, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String("vtiny"), ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+		Item: map[string]types.AttributeValue{"pk": strAV("a"), "v": vecList(1, 2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := out.ConsumedCapacity.VectorIndexes["small"].VectorWriteRequestBytes; b == nil || *b != 1024 {
+		t.Errorf("tiny vector: %v", b)
+	}
+}

@@ -171,47 +171,122 @@ func (vectorDerivation) oldImage() bool { return true }
 
 func (vectorDerivation) finish(*writeBatch) error { return nil }
 
-func (vectorDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
-	t, ch := pw.change.Table, &pw.change
-	for _, vi := range t.Vectors {
-		oe, had := vectorEntryOf(t, vi, ch.Key, ch.Old)
-		if had && vi.Creating {
+// vectorPair is an item's old and new entries in one vector index, as
+// prepare found them (had, has: whether there are).
+type vectorPair struct {
+	vi       *vectorIndex
+	old, new vectorEntry
+	had, has bool
+}
+
+// moved reports whether the old entry goes (deleted, or under another key).
+func (p *vectorPair) moved() bool { return p.had && (!p.has || !bytes.Equal(p.old.key, p.new.key)) }
+
+// prepareVectors computes, for prepare, pw's old and new entries in every
+// vector index of its table, with the vector bytes the write consumes.
+func prepareVectors(r kv.Reader, pw *pendingWrite, old, nw av.Item) error {
+	t, k := pw.change.Table, pw.change.Key
+	pw.vecs = make([]vectorPair, len(t.Vectors))
+	total := 0.0
+	for i, vi := range t.Vectors {
+		p := &pw.vecs[i]
+		p.vi = vi
+		p.old, p.had = vectorEntryOf(t, vi, k, old)
+		if p.had && vi.Creating {
 			// The backfill may not have reached this item yet: only an
 			// entry actually stored is the old one.
-			if _, err := wb.r.Get(oe.key); errors.Is(err, kv.ErrNotFound) {
-				had = false
+			if _, err := r.Get(p.old.key); errors.Is(err, kv.ErrNotFound) {
+				p.had = false
 			} else if err != nil {
 				return internalError(err)
 			}
 		}
-		ne, has := vectorEntryOf(t, vi, ch.Key, ch.New)
-		if !had && !has {
+		p.new, p.has = vectorEntryOf(t, vi, k, nw)
+		b := p.writeBytes()
+		if b > 0 {
+			if pw.use.vec == nil {
+				pw.use.vec = map[string]float64{}
+			}
+			pw.use.vec[vi.Name] += b
+			total += b
+		}
+	}
+	if total > 0 && total < vectors.MinRequestBytes {
+		// The 1 KB minimum is charged once per request, not per index
+		// (Developer Guide, "Monitoring vector search"): the first index
+		// written carries it.
+		for _, p := range pw.vecs {
+			if b := pw.use.vec[p.vi.Name]; b > 0 {
+				pw.use.vec[p.vi.Name] = b + vectors.MinRequestBytes - total
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// writeBytes is the vector bytes of the change: the entry deleted, the
+// entry written (both when the item moves partitions), nothing for an
+// entry rewritten unchanged.
+func (p *vectorPair) writeBytes() float64 {
+	size := func(e *vectorEntry) float64 { return float64(vectors.WriteBytes(p.vi.Dims, p.vi.Attr, e.rest)) }
+	switch {
+	case p.had && p.has && bytes.Equal(p.old.key, p.new.key):
+		if bytes.Equal(p.old.value(nil), p.new.value(nil)) {
+			return 0
+		}
+		return size(&p.new)
+	case p.had && p.has:
+		return size(&p.old) + size(&p.new)
+	case p.had:
+		return size(&p.old)
+	case p.has:
+		return size(&p.new)
+	}
+	return 0
+}
+
+// vectorCapacity is ConsumedCapacity's VectorIndexes of a write.
+func vectorCapacity(m map[string]float64) map[string]api.VectorCapacity {
+	out := make(map[string]api.VectorCapacity, len(m))
+	for n, b := range m {
+		out[n] = api.VectorCapacity{VectorWriteRequestBytes: f64(b)}
+	}
+	return out
+}
+
+func (vectorDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
+	t := pw.change.Table
+	for i := range pw.vecs {
+		p := &pw.vecs[i]
+		if !p.had && !p.has {
 			continue
 		}
 		var oldVal []byte
-		if had {
-			oldVal = oe.value(nil)
+		if p.had {
+			oldVal = p.old.value(nil)
 		}
-		if had && (!has || !bytes.Equal(oe.key, ne.key)) {
-			if err := wb.b.Delete(oe.key); err != nil {
+		if p.moved() {
+			if err := wb.b.Delete(p.old.key); err != nil {
 				return internalError(err)
 			}
 		}
 		wb.buf = wb.buf[:0]
-		if has {
-			wb.buf = ne.value(wb.buf)
-			if !had || !bytes.Equal(oe.key, ne.key) || !bytes.Equal(oldVal, wb.buf) {
-				if err := wb.b.Set(ne.key, wb.buf); err != nil {
+		if p.has {
+			wb.buf = p.new.value(wb.buf)
+			if p.moved() || !p.had || !bytes.Equal(oldVal, wb.buf) {
+				if err := wb.b.Set(p.new.key, wb.buf); err != nil {
 					return internalError(err)
 				}
 			}
 		}
-		wb.addDelta(t.ID, pw.stripe, vi.ID, had, has, len(oldVal), len(wb.buf))
-		if had && (!has || !bytes.Equal(oe.key, ne.key)) {
-			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: vi.ID, part: oe.part, key: oe.suffix(t, vi)})
+		wb.addDelta(t.ID, pw.stripe, p.vi.ID, p.had, p.has, len(oldVal), len(wb.buf))
+		if p.moved() {
+			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.old.part, key: p.old.suffix(t, p.vi)})
 		}
-		if has {
-			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: vi.ID, part: ne.part, key: ne.suffix(t, vi), vec: ne.vec, filt: ne.filters})
+		if p.has {
+			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.new.part,
+				key: p.new.suffix(t, p.vi), vec: p.new.vec, filt: p.new.filters})
 		}
 	}
 	return nil

@@ -228,6 +228,8 @@ type pendingWrite struct {
 	// entries[i] are the old and new entries of activeIndexes(t)[i].
 	indexes []*indexMeta
 	entries []indexPair
+	// vecs are the old and new entries of each vector index (vector_write.go).
+	vecs    []vectorPair
 	oldSize int
 	newSize int
 	// stripe is the item's lock stripe (set by stage).
