@@ -203,6 +203,45 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("index query results %q, partition key labelled %q", s, pk)
 	}
 
+	// Vector search: from the table page's vector index to its search,
+	// results most similar first.
+	e.createDocs()
+	do("vector indexes", chromedp.Navigate(base+"/table?"+nsq+"&t=Docs"), chromedp.WaitVisible(chromedp.ID("vector-indexes")))
+	if s := text("#vector-indexes"); !strings.Contains(s, "bytenant") || !strings.Contains(s, "tenant HASH cat INLINE_FILTER") {
+		t.Fatalf("vector indexes %q", s)
+	}
+	resultKeys := func() string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#results tbody td:nth-child(3)')).map(function (td) { return td.textContent; }).join(' ')`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	do("vector search",
+		chromedp.Click(chromedp.CSS(`#vector-indexes a[href*="index=bytenant"]`)),
+		chromedp.WaitVisible(chromedp.ID("hash")),
+		chromedp.SetValue(chromedp.ID("vector"), "[3.1, 0]"),
+		chromedp.SendKeys(chromedp.ID("hash"), "t0"),
+		chromedp.Click(chromedp.ID("run")),
+		chromedp.WaitVisible(chromedp.ID("results")),
+		shot(t, dir, "vector-search"))
+	if ks := resultKeys(); ks != "d4 d2 d0" {
+		t.Fatalf("tenant t0's results near [3.1, 0]: %q, want d4 d2 d0", ks)
+	}
+	// An index without a HASH element: the input goes.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`var s = document.getElementById('index'); s.value = 'near'; s.dispatchEvent(new Event('change')); true`)); err != nil {
+		t.Fatal(err)
+	}
+	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('hashlabel').hidden`)); err != nil || !hidden {
+		t.Fatalf("HASH input shown for an index without one (%v)", err)
+	}
+	do("vector search on near", chromedp.Click(chromedp.ID("run")))
+	waitText(ctx, t, "#results", "note 3") // d3 is tenant t1: not among the results before
+	if ks := resultKeys(); ks != "d3 d4 d2 d1 d0" {
+		t.Fatalf("results near [3.1, 0]: %q, want d3 d4 d2 d1 d0", ks)
+	}
+
 	// Throttling: the page is open while writes exceed 1 WCU.
 	e.createTiny()
 	do("timeline", chromedp.Navigate(base+"/throttle?"+nsq+"&t=Tiny"), chromedp.WaitVisible(chromedp.ID("chart-write")))

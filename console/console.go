@@ -115,6 +115,7 @@ func New(opts Options) (http.Handler, error) {
 	mux.HandleFunc("GET "+Prefix+"/table", c.table)
 	mux.HandleFunc("GET "+Prefix+"/items", c.items)
 	mux.HandleFunc("GET "+Prefix+"/query", c.query)
+	mux.HandleFunc("GET "+Prefix+"/search", c.search)
 	mux.HandleFunc("GET "+Prefix+"/item", c.item)
 	mux.HandleFunc("GET "+Prefix+"/new", c.newItem)
 	mux.HandleFunc("POST "+Prefix+"/item", c.writeItem)
@@ -143,6 +144,8 @@ type page struct {
 	NS         api.Namespace
 	Namespaces []api.Namespace
 	Table      string
+	// Vectors says the table has vector indexes (its tabs link the search).
+	Vectors bool
 	// Error is shown at the top of the page.
 	Error string
 	Data  any

@@ -1,6 +1,6 @@
 // Package console is ExtendDB's web console, served under /console/ on the
 // API port: namespaces, tables and their descriptions, items (Scan page by
-// page, Query, view as DynamoDB JSON and plain JSON, create, edit and delete
+// page, Query, vector search, view as DynamoDB JSON and plain JSON, create, edit and delete
 // conditional on the version seen), stream records, and the throttling
 // timeline fed by a Recorder (an emulator.Observer).
 //
@@ -26,6 +26,7 @@
 //	                                            ListTagsOfResource, extenddb:Throttle for those parts)
 //	GET  /console/items                         dynamodb:Scan (on the index when one is chosen)
 //	GET  /console/query                         dynamodb:Query (on the index when one is chosen)
+//	GET  /console/search                        dynamodb:SearchVectors (on the vector index chosen)
 //	GET  /console/item                          dynamodb:GetItem
 //	GET  /console/new                           dynamodb:PutItem
 //	POST /console/item                          create: PutItem; save: GetItem+PutItem; delete: GetItem+DeleteItem; CSRF token

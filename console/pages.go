@@ -144,6 +144,7 @@ func (c *console) openTable(w http.ResponseWriter, r *http.Request, tmpl, title,
 		d, err = c.opts.Engine.DescribeTable(r.Context(), ns, &api.DescribeTableInput{TableName: &tc.Table})
 		if err == nil {
 			tc.desc = d.Table
+			tc.Vectors = len(d.Table.VectorIndexes) > 0
 			return tc, true
 		}
 	}
@@ -163,6 +164,8 @@ type tableView struct {
 	// may see them (ThrottleShown).
 	Throttle      emulator.ThrottleStatus
 	ThrottleShown bool
+	// Vectors are the table's vector indexes.
+	Vectors []vectorRow
 }
 
 // Bucket says what the read (or write) bucket holds in a user's terms:
@@ -206,7 +209,7 @@ func (c *console) table(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, eng, ns := r.Context(), c.opts.Engine, tc.NS
-	v := tableView{D: tc.desc, Attrs: map[string]string{}}
+	v := tableView{D: tc.desc, Attrs: map[string]string{}, Vectors: vectorRows(tc.desc)}
 	for _, a := range tc.desc.AttributeDefinitions {
 		v.Attrs[a.AttributeName] = a.AttributeType
 	}
