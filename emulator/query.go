@@ -114,7 +114,7 @@ func (e *Engine) query(ctx context.Context, ns api.Namespace, in *api.QueryInput
 		return nil, e.missingTable(ctx, ns, "dynamodb:Query", *in.TableName, err)
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
-	ix, err := readIndex(t, in.IndexName, consistent, e.now())
+	ix, err := readIndex(t, in.IndexName, consistent, e.now(), "Query")
 	if err != nil {
 		return nil, err
 	}

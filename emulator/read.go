@@ -486,12 +486,18 @@ func selectRules(sel *string, hasIndex, hasPE, hasATG bool) (string, error) {
 	return *sel, nil
 }
 
-// readIndex resolves IndexName on t.
-func readIndex(t *tableMeta, name *string, consistent bool, now time.Time) (*indexMeta, error) {
+// readIndex resolves IndexName on t for op (Query or Scan, named in its
+// errors).
+func readIndex(t *tableMeta, name *string, consistent bool, now time.Time, op string) (*indexMeta, error) {
 	if name == nil {
 		return nil, nil
 	}
 	ix, ok := t.index(*name, now)
+	if !ok && t.vectorIndex(*name) != nil {
+		// A vector index answers SearchVectors only (Developer Guide,
+		// "Working with vector indexes").
+		return nil, api.Validation("%s operation not supported on this index type.", op)
+	}
 	if !ok || ix.Deleted {
 		return nil, api.Validation("The table does not have the specified index: %s", *name)
 	}

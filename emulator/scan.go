@@ -46,7 +46,7 @@ func (e *Engine) scan(ctx context.Context, ns api.Namespace, in *api.ScanInput, 
 		}
 	}
 	consistent := in.ConsistentRead != nil && *in.ConsistentRead
-	ix, err := readIndex(t, in.IndexName, consistent, e.now())
+	ix, err := readIndex(t, in.IndexName, consistent, e.now(), "Scan")
 	if err != nil {
 		return nil, err
 	}

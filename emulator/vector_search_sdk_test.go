@@ -200,3 +200,20 @@ func TestVectorWriteCapacity(t *testing.T) {
 		t.Errorf("tiny vector: %v", b)
 	}
 }
+
+// TestVectorIndexNotReadByQueryOrScan: Query, Scan and PartiQL do not read
+// a vector index.
+func TestVectorIndexNotReadByQueryOrScan(t *testing.T) {
+	s := testserver.New(t)
+	c := s.Client
+	tenantTable(t, c)
+	_, err := c.Query(t.Context(), &dynamodb.QueryInput{TableName: aws.String("vten"), IndexName: aws.String("byten"),
+		KeyConditionExpression: aws.String("tenant = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{":t": strAV("t1")}})
+	wantAPIError(t, err, "ValidationException", "Query operation not supported on this index type.")
+	_, err = c.Scan(t.Context(), &dynamodb.ScanInput{TableName: aws.String("vten"), IndexName: aws.String("byten")})
+	wantAPIError(t, err, "ValidationException", "Scan operation not supported on this index type.")
+	_, err = c.ExecuteStatement(t.Context(), &dynamodb.ExecuteStatementInput{Statement: aws.String(`SELECT * FROM "vten"."byten"`)})
+	if apiCode(err) != "ValidationException" {
+		t.Errorf("PartiQL on a vector index: %v", err)
+	}
+}
