@@ -104,6 +104,10 @@ func (e *Engine) ListTables(ctx context.Context, ns api.Namespace, in *api.ListT
 	return out, nil
 }
 
+// msgIndexesBusy refuses DeleteTable while an index is being created,
+// updated or deleted.
+const msgIndexesBusy = "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted."
+
 // DeleteTable deletes a table and all its data.
 func (e *Engine) DeleteTable(ctx context.Context, ns api.Namespace, in *api.DeleteTableInput) (*api.DeleteTableOutput, error) {
 	if in == nil {
@@ -131,8 +135,11 @@ func (e *Engine) DeleteTable(ctx context.Context, ns api.Namespace, in *api.Dele
 	}
 	for _, ix := range t.liveGSIs(now) {
 		if ix.status(now) != statusActive {
-			return nil, api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
+			return nil, api.NewError(api.CodeResourceInUse, msgIndexesBusy)
 		}
+	}
+	if len(t.vectorBusy()) > 0 {
+		return nil, api.NewError(api.CodeResourceInUse, msgIndexesBusy)
 	}
 
 	d := e.describe(t, now)

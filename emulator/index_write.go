@@ -146,8 +146,14 @@ func indexKeyTooLarge(i int, v av.Value) bool {
 // have the wrong type, are empty or too large, with DynamoDB's messages.
 // Missing attributes are fine: the item is simply not in that index.
 func validateIndexKeys(t *tableMeta, item av.Item) error {
+	return validateIndexKeysOver(t, nil, item)
+}
+
+// validateIndexKeysOver is validateIndexKeys for a write replacing old
+// (nil: none): a vector index checks only the values the write changes.
+func validateIndexKeysOver(t *tableMeta, old, item av.Item) error {
 	if len(t.Vectors) > 0 {
-		if err := validateVectors(t, item); err != nil {
+		if err := validateVectors(t, old, item); err != nil {
 			return err
 		}
 	}

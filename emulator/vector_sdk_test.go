@@ -267,6 +267,8 @@ func TestVectorIndexAddedByUpdateTable(t *testing.T) {
 	wantAPIError(t, err, "ValidationException", "Cannot search backfilling vector index: vix")
 	_, err = create("second")
 	wantAPIError(t, err, "LimitExceededException", "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")
+	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String("vupd")})
+	wantAPIError(t, err, "ResourceInUseException", "Attempt to change a resource which is still in use: Cannot delete table while indexes are being created, updated, or deleted.")
 	// A write during the backfill reaches the index.
 	vecPut(t, c, "vupd", "late", map[string]types.AttributeValue{"v": vecList(299, 1)})
 	close(release)
@@ -285,6 +287,18 @@ func TestVectorIndexAddedByUpdateTable(t *testing.T) {
 	if ks, _ := searchKeys(t, res); fmt.Sprint(ks) != "[late k289 k288]" {
 		t.Errorf("search after the backfill: %v", ks)
 	}
+	// An item whose vector predates the index (and does not fit it) can
+	// still be updated elsewhere; a new bad vector is refused.
+	upd := func(expr string, v types.AttributeValue) error {
+		_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("vupd"), Key: map[string]types.AttributeValue{"pk": strAV("k290")},
+			UpdateExpression: aws.String(expr), ExpressionAttributeValues: map[string]types.AttributeValue{":x": v}})
+		return err
+	}
+	if err := upd("SET n = :x", numAV("1")); err != nil {
+		t.Errorf("updating another attribute of an item with an old bad vector: %v", err)
+	}
+	wantAPIError(t, upd("SET v = :x", vecList(1, 2, 3, 4)), "ValidationException",
+		"One or more parameter values were invalid. Invalid size for parameter v, Expected: 2, Actual: 4 IndexName: vix")
 	// Deleting: DELETING in the answer, then gone.
 	del, err := c.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String("vupd"),
 		VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("vix")}}}})

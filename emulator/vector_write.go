@@ -133,11 +133,13 @@ func checkSchemaValues(vi *vectorIndex, item av.Item) error {
 
 // validateVectors refuses an item to be stored whose vector or search
 // schema attributes a vector index of t cannot hold, with DynamoDB's
-// messages (API Reference, PutItem: "ValidationException").
-func validateVectors(t *tableMeta, item av.Item) error {
+// messages (API Reference, PutItem: "ValidationException"). Over an old
+// item, only the values the write changes are checked: a value an item
+// held before its index existed is not refused again.
+func validateVectors(t *tableMeta, old, item av.Item) error {
 	for _, vi := range t.Vectors {
 		v, ok := item[vi.Attr]
-		if !ok {
+		if !ok || (old != nil && unchangedFor(vi, old, item)) {
 			continue
 		}
 		if _, err := vectors.FromItem(v, vi.Attr, vi.Name, vi.Dims); err != nil {
@@ -148,6 +150,25 @@ func validateVectors(t *tableMeta, item av.Item) error {
 		}
 	}
 	return nil
+}
+
+// unchangedFor reports whether the write from old to item leaves every
+// attribute vi checks as it was.
+func unchangedFor(vi *vectorIndex, old, item av.Item) bool {
+	same := func(n string) bool {
+		a, x := old[n]
+		b, y := item[n]
+		return x == y && (!x || av.Equal(a, b))
+	}
+	if !same(vi.Attr) {
+		return false
+	}
+	for _, s := range vi.Schema {
+		if !same(s.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // vectorChange is one staged change of a vector entry, for the in-memory

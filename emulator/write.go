@@ -307,7 +307,7 @@ func (e *Engine) prepare(r kv.Reader, s *writeSpec) (*pendingWrite, error) {
 		if pw.newSize > av.MaxItemSize {
 			return nil, api.Validation("%s", s.sizeMsg)
 		}
-		if err := validateIndexKeys(s.t, nw); err != nil {
+		if err := validateIndexKeysOver(s.t, old, nw); err != nil {
 			return nil, err
 		}
 	}
