@@ -242,6 +242,9 @@ func newReplicaTable(src *tableMeta, region string, now time.Time, delay time.Du
 		kept = append(kept, ix)
 	}
 	rt.GSIs = kept
+	// The replica builds its own vector indexes as the seeding writes the
+	// items (Developer Guide, "Vector search with global tables").
+	rt.Vectors = backupVectors(rt)
 	if rt.SSEEnabled {
 		rt.SSEKMSKeyArn = rt.ns().KMSKeyARN(nil)
 	}

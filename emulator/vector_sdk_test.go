@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -417,4 +418,42 @@ func TestVectorIndexesRestored(t *testing.T) {
 	_, err = c.RestoreTableFromBackup(t.Context(), &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vbad"), BackupArn: bk.BackupArn,
 		VectorIndexOverride: []types.VectorIndex{vecIndex("nope", "v", 2, types.VectorDistanceFunctionCosine)}})
 	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Index nope is not present in the backup")
+}
+
+// TestVectorIndexOnGlobalTableReplica: a new replica carries the vector
+// indexes, fills them from the seeding copy and maintains them from the
+// replicated writes; each Region answers searches from its own index.
+func TestVectorIndexOnGlobalTableReplica(t *testing.T) {
+	s := testserver.New(t)
+	home, repl := s.ClientFor(gtHome, testserver.DefaultAccessKeyID), s.ClientFor(gtReplica, testserver.DefaultAccessKeyID)
+	vecTable(t, home, "vglob", nil, vecIndex("near", "v", 2, types.VectorDistanceFunctionEuclidean))
+	for i := 0; i < 10; i++ {
+		vecPut(t, home, "vglob", fmt.Sprintf("k%02d", i), map[string]types.AttributeValue{"v": vecList(float64(i), 0)})
+	}
+	if _, err := home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("vglob"),
+		ReplicaUpdates: []types.ReplicationGroupUpdate{{Create: &types.CreateReplicationGroupMemberAction{RegionName: aws.String(gtReplica)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := emulator.WaitReplication(s.Engine()); err != nil {
+		t.Fatal(err)
+	}
+	vecPut(t, home, "vglob", "late", map[string]types.AttributeValue{"v": vecList(4.4, 0)})
+	if err := emulator.WaitReplication(s.Engine()); err != nil {
+		t.Fatal(err)
+	}
+	d, err := repl.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("vglob")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vi := d.Table.VectorIndexes; len(vi) != 1 || !strings.Contains(aws.ToString(vi[0].IndexArn), gtReplica) || aws.ToInt64(vi[0].ItemCount) != 11 {
+		t.Fatalf("replica's vector indexes: %+v", vi)
+	}
+	out, err := repl.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vglob"), IndexName: aws.String("near"),
+		SearchVector: vecQuery(4.6, 0), TopK: aws.Int32(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, out); fmt.Sprint(ks) != "[late k05 k04]" {
+		t.Errorf("replica search: %v", ks)
+	}
 }
