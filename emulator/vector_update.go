@@ -78,13 +78,13 @@ func (u *tableUpdate) applyVectors() error {
 	if len(u.t.Vectors) > 0 && u.billing != billingPayPerRequest && u.c.vecCreate == 0 {
 		return shape.InvalidParam("Vector indexes are only supported for PAY_PER_REQUEST tables")
 	}
-	for _, x := range u.in.VectorIndexUpdates {
-		if x.Create != nil {
-			return u.createVector(x.Create)
-		}
-		return u.deleteVector(*x.Delete.IndexName)
+	if len(u.in.VectorIndexUpdates) == 0 {
+		return nil
 	}
-	return nil
+	if x := u.in.VectorIndexUpdates[0]; x.Create != nil {
+		return u.createVector(x.Create)
+	}
+	return u.deleteVector(*u.in.VectorIndexUpdates[0].Delete.IndexName)
 }
 
 func (u *tableUpdate) createVector(x *api.VectorIndex) error {
