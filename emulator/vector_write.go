@@ -466,3 +466,26 @@ func vectorPartitionLen(k []byte, typ string) (int, error) {
 	}
 	return len(k) - len(rest), nil
 }
+
+// VectorMemory is the memory the in-memory copies of the vector indexes
+// hold (/metrics).
+func (e *Engine) VectorMemory() int64 {
+	vc := &e.vec
+	vc.mu.Lock()
+	cs := make([]*vectorCache, 0, len(vc.m))
+	for _, x := range vc.m {
+		cs = append(cs, x)
+	}
+	vc.mu.Unlock()
+	var n int64
+	for _, x := range cs {
+		select {
+		case <-x.ready:
+			if x.err == nil {
+				n += x.c.Bytes()
+			}
+		default: // still filling
+		}
+	}
+	return n
+}

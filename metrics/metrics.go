@@ -212,6 +212,7 @@ var (
 		[]string{"account", "region", "table", "direction"}, nil)
 	balanceDesc = prometheus.NewDesc("extenddb_table_bucket_balance_units", "The balance of a table's throttle bucket now (negative after a charge past it).",
 		[]string{"account", "region", "table", "direction"}, nil)
+	vectorMemDesc   = prometheus.NewDesc("extenddb_vector_index_memory_bytes", "Memory held by the in-memory copies of the vector indexes searched since the start.", nil, nil)
 	bulkStartedDesc = prometheus.NewDesc("extenddb_bulk_operations_started_total", "Bulk put operations (StartBulkPutItems) this process started.", nil, nil)
 	bulkEndedDesc   = prometheus.NewDesc("extenddb_bulk_operations_finished_total", "Bulk put operations whose job ended in this process, by final status.",
 		[]string{"status"}, nil)
@@ -224,6 +225,7 @@ func (tableCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- balanceDesc
 	ch <- bulkStartedDesc
 	ch <- bulkEndedDesc
+	ch <- vectorMemDesc
 }
 
 func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
@@ -235,6 +237,7 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	started, ended := eng.BulkOperationCounts()
 	ch <- prometheus.MustNewConstMetric(bulkStartedDesc, prometheus.CounterValue, float64(started))
+	ch <- prometheus.MustNewConstMetric(vectorMemDesc, prometheus.GaugeValue, float64(eng.VectorMemory()))
 	for status, n := range ended {
 		ch <- prometheus.MustNewConstMetric(bulkEndedDesc, prometheus.CounterValue, float64(n), status)
 	}
@@ -259,6 +262,10 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 			for _, l := range td.LocalSecondaryIndexes {
 				gauge(itemsDesc, float64(l.ItemCount), l.IndexName)
 				gauge(bytesDesc, float64(l.IndexSizeBytes), l.IndexName)
+			}
+			for _, v := range td.VectorIndexes {
+				gauge(itemsDesc, float64(v.ItemCount), v.IndexName)
+				gauge(bytesDesc, float64(v.IndexSizeBytes), v.IndexName)
 			}
 			if st, err := eng.TableThrottleStatus(ns, name); err == nil {
 				gauge(capacityDesc, st.ReadCapacity, "read")

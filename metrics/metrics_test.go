@@ -392,3 +392,42 @@ func TestScrapeBulkOperations(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorIndexMetrics: a vector index's entries and size are reported
+// under its name, and the in-memory copy a search filled is counted.
+func TestVectorIndexMetrics(t *testing.T) {
+	s := newServer(t)
+	ctx, c := s.Context(), s.Client
+	_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("vtab"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+		VectorIndexes: []types.VectorIndex{{IndexName: aws.String("near"), VectorAttribute: &types.VectorAttributeDefinition{AttributeName: aws.String("v")},
+			Dimensions: aws.Int64(2), DistanceFunction: types.VectorDistanceFunctionEuclidean, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	for _, pk := range []string{"a", "b"} {
+		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("vtab"), Item: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: pk}, "v": &types.AttributeValueMemberL{Value: []types.AttributeValue{n("1"), n("2")}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.SearchVectors(ctx, &dynamodb.SearchVectorsInput{TableName: aws.String("vtab"), IndexName: aws.String("near"),
+		SearchVector: []types.AttributeValue{n("0"), n("0")}, TopK: aws.Int32(1)}); err != nil {
+		t.Fatal(err)
+	}
+	f := scrape(t, s.URL)
+	if got := value(t, f, "extenddb_table_items", "index=near", "table=vtab"); got != 2 {
+		t.Errorf("vector index items %v, want 2", got)
+	}
+	if got := value(t, f, "extenddb_vector_index_memory_bytes"); got < 16 {
+		t.Errorf("vector memory %v, want the two vectors at least", got)
+	}
+	if got := value(t, f, "extenddb_requests_total", "operation=SearchVectors", "status=200", "error="); got != 1 {
+		t.Errorf("SearchVectors requests %v, want 1", got)
+	}
+}
