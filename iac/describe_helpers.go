@@ -56,3 +56,17 @@ func capacity(pt *api.ProvisionedThroughput, od *api.OnDemandThroughput) string 
 	}
 	return s
 }
+
+// vectorLine describes a vector index: its name, attribute, dimensions,
+// distance function, search schema and projection.
+func vectorLine(v api.VectorIndex) string {
+	attr := "?"
+	if v.VectorAttribute != nil {
+		attr = str(v.VectorAttribute.AttributeName)
+	}
+	line := fmt.Sprintf("%s %s[%s] %s", str(v.IndexName), attr, num(v.Dimensions), str(v.DistanceFunction))
+	for _, e := range v.SearchSchema {
+		line += fmt.Sprintf(" %s:%s", str(e.AttributeName), str(e.SearchSchemaElementType))
+	}
+	return line + " " + projection(v.Projection)
+}

@@ -481,3 +481,48 @@ func diagText(ds Diagnostics) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestVectorIndexesFromTemplate: a template's VectorIndexes are described
+// by validate and provision a table that has them; reloading it keeps them.
+func TestVectorIndexesFromTemplate(t *testing.T) {
+	ctx := context.Background()
+	eng := newEngine(t)
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"stack.yaml": `Resources:
+  Docs:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: docs
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions:
+        - {AttributeName: id, AttributeType: S}
+        - {AttributeName: tenant, AttributeType: S}
+      KeySchema:
+        - {AttributeName: id, KeyType: HASH}
+      VectorIndexes:
+        - IndexName: near
+          VectorAttribute: {AttributeName: emb}
+          Dimensions: 4
+          DistanceFunction: COSINE
+          Projection: {ProjectionType: ALL}
+          SearchSchema:
+            - {AttributeName: tenant, SearchSchemaElementType: HASH}
+`})
+	specs := mustLoad(t, []string{dir}, Options{})
+	if out := Describe(&specs[0]); !strings.Contains(out, "vector:     near emb[4] COSINE tenant:HASH projection ALL\n") {
+		t.Errorf("Describe:\n%s", out)
+	}
+	for range 2 {
+		if d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{})); d.HasErrors() {
+			t.Fatal(d)
+		}
+	}
+	ns := api.Namespace{Account: spec.DefaultAccount, Region: spec.DefaultRegion}
+	out, err := eng.DescribeTable(ctx, ns, &api.DescribeTableInput{TableName: spec.Str("docs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := out.Table.VectorIndexes; len(v) != 1 || v[0].IndexName != "near" || v[0].IndexStatus != "ACTIVE" || len(v[0].SearchSchema) != 1 {
+		t.Errorf("provisioned vector indexes: %+v", v)
+	}
+}

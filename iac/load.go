@@ -168,6 +168,9 @@ func Describe(s *TableSpec) string {
 	for _, l := range c.LocalSecondaryIndexes {
 		fmt.Fprintf(&b, "  lsi:        %s %s %s\n", str(l.IndexName), keys(l.KeySchema, c.AttributeDefinitions), projection(l.Projection))
 	}
+	for _, v := range c.VectorIndexes {
+		fmt.Fprintf(&b, "  vector:     %s\n", vectorLine(v))
+	}
 	if st := c.StreamSpecification; st != nil && st.StreamEnabled != nil && *st.StreamEnabled {
 		fmt.Fprintf(&b, "  stream:     %s\n", str(st.StreamViewType))
 	}
