@@ -596,3 +596,27 @@ func TestSharedLostLeadFailsOwnBackup(t *testing.T) {
 		t.Errorf("PutItem through A after it lost the lead: %v", err)
 	}
 }
+
+// TestSharedVectorSearchSeesOtherWrites: a search through B finds what A
+// wrote after B's first search (no stale in-memory copy on a shared store).
+func TestSharedVectorSearchSeesOtherWrites(t *testing.T) {
+	a, b := twoProcs(t, nil, nil)
+	vecTable(t, a.c, "vshared", nil, vecIndex("near", "v", 2, types.VectorDistanceFunctionEuclidean))
+	search := func() []string {
+		out, err := b.c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vshared"), IndexName: aws.String("near"),
+			SearchVector: vecQuery(0, 0), TopK: aws.Int32(5)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, _ := searchKeys(t, out)
+		return ks
+	}
+	vecPut(t, a.c, "vshared", "far", map[string]types.AttributeValue{"v": vecList(9, 9)})
+	if got := fmt.Sprint(search()); got != "[far]" {
+		t.Fatalf("first search: %s", got)
+	}
+	vecPut(t, a.c, "vshared", "near", map[string]types.AttributeValue{"v": vecList(1, 1)})
+	if got := fmt.Sprint(search()); got != "[near far]" {
+		t.Errorf("after A's write: %s", got)
+	}
+}

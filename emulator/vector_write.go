@@ -381,6 +381,15 @@ func (vc *vectorCaches) reset() {
 // committing meanwhile reaches it (vectors.Cache.Load never overrides a
 // change applied since BeginLoad).
 func (e *Engine) vectorCache(t *tableMeta, vi *vectorIndex) (*vectors.Cache, error) {
+	if e.shared() {
+		// Other processes write the store too, and their writes never
+		// reach this process's copies: each search reads the entries.
+		c := vectors.NewCache(vi.Dims, vi.Distance)
+		if err := e.fillVectorCache(t, vi, c); err != nil {
+			return nil, internalError(err)
+		}
+		return c, nil
+	}
 	k := vectorCacheKey{t.ID, vi.ID}
 	vc := &e.vec
 	vc.mu.Lock()
