@@ -22,7 +22,6 @@ import (
 // listed here with its reason.
 var unsupportedMembers = map[string]string{
 	// Vector indexes and SearchVectors (issue 34).
-	"dynamodb.TableCreationParameters.VectorIndexes": "vector search: issue 34",
 	// Multi-Region strong consistency's witnesses and multi-account global
 	// tables are not emulated (docs/differences.md, "Global tables").
 	"dynamodb.TableDescription.GlobalTableWitnesses":                 "MRSC witnesses: not emulated",

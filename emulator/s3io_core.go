@@ -215,7 +215,7 @@ func (e *Engine) ImportTable(ctx context.Context, ns api.Namespace, in *api.Impo
 	p := in.TableCreationParameters
 	cin := &api.CreateTableInput{TableName: p.TableName, AttributeDefinitions: p.AttributeDefinitions, KeySchema: p.KeySchema,
 		BillingMode: p.BillingMode, ProvisionedThroughput: p.ProvisionedThroughput, OnDemandThroughput: p.OnDemandThroughput,
-		SSESpecification: p.SSESpecification, GlobalSecondaryIndexes: p.GlobalSecondaryIndexes}
+		SSESpecification: p.SSESpecification, GlobalSecondaryIndexes: p.GlobalSecondaryIndexes, VectorIndexes: p.VectorIndexes}
 	if err := shape.RequiredTableName(cin.TableName); err != nil {
 		return nil, err
 	}

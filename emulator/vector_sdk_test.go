@@ -457,3 +457,35 @@ func TestVectorIndexOnGlobalTableReplica(t *testing.T) {
 		t.Errorf("replica search: %v", ks)
 	}
 }
+
+// TestVectorIndexFromImport: ImportTable's TableCreationParameters create
+// the vector index, and the imported items fill it.
+func TestVectorIndexFromImport(t *testing.T) {
+	s, root := exServer(t)
+	c := s.Client
+	lines := ""
+	for i := 0; i < 5; i++ {
+		lines += fmt.Sprintf(`{"Item":{"pk":{"S":"k%d"},"v":{"L":[{"N":"%d"},{"N":"0"}]}}}`+"\n", i, i)
+	}
+	putObj(t, root, "vin/a.json", []byte(lines))
+	out, err := c.ImportTable(t.Context(), &dynamodb.ImportTableInput{
+		S3BucketSource: &types.S3BucketSource{S3Bucket: aws.String("bkt"), S3KeyPrefix: aws.String("vin/")},
+		InputFormat:    types.InputFormatDynamodbJson, InputCompressionType: types.InputCompressionTypeNone,
+		TableCreationParameters: &types.TableCreationParameters{TableName: aws.String("vimp"), AttributeDefinitions: mkDefs("pk", "S"),
+			KeySchema: mkKS("pk", "HASH"), BillingMode: types.BillingModePayPerRequest,
+			VectorIndexes: []types.VectorIndex{vecIndex("near", "v", 2, types.VectorDistanceFunctionEuclidean)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := imWait(t, s, out.ImportTableDescription.ImportArn); d.ImportStatus != types.ImportStatusCompleted {
+		t.Fatalf("import %+v", d)
+	}
+	res, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vimp"), IndexName: aws.String("near"),
+		SearchVector: vecQuery(3.2, 0), TopK: aws.Int32(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, res); fmt.Sprint(ks) != "[k3 k4]" {
+		t.Errorf("search of the imported table: %v", ks)
+	}
+}

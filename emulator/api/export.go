@@ -129,6 +129,7 @@ type TableCreationParameters struct {
 	OnDemandThroughput     *OnDemandThroughput    `json:"OnDemandThroughput,omitempty"`
 	SSESpecification       *SSESpecification      `json:"SSESpecification,omitempty"`
 	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+	VectorIndexes          []VectorIndex          `json:"VectorIndexes,omitempty"`
 }
 
 // ImportTableInput is ImportTable's request.
