@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -487,5 +488,39 @@ func TestVectorIndexFromImport(t *testing.T) {
 	}
 	if ks, _ := searchKeys(t, res); fmt.Sprint(ks) != "[k3 k4]" {
 		t.Errorf("search of the imported table: %v", ks)
+	}
+}
+
+// TestVectorIndexFollowsTTLAndBulkPut: a TTL deletion takes the item out
+// of the index; a bulk put's items go in.
+func TestVectorIndexFollowsTTLAndBulkPut(t *testing.T) {
+	s, root := exServer(t)
+	c := s.Client
+	vecTable(t, c, "vttl", nil, vecIndex("near", "v", 2, types.VectorDistanceFunctionEuclidean))
+	if _, err := c.UpdateTimeToLive(t.Context(), &dynamodb.UpdateTimeToLiveInput{TableName: aws.String("vttl"),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("exp"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	vecPut(t, c, "vttl", "old", map[string]types.AttributeValue{"v": vecList(0, 0), "exp": numAV(fmt.Sprint(time.Now().Unix() - 100))})
+	vecPut(t, c, "vttl", "kept", map[string]types.AttributeValue{"v": vecList(5, 0)})
+	var lines string
+	for i := 1; i <= 3; i++ {
+		lines += fmt.Sprintf(`{"Item":{"pk":{"S":"b%d"},"v":{"L":[{"N":"%d"},{"N":"0"}]}}}`+"\n", i, i)
+	}
+	putObj(t, root, "vbp/a.json", []byte(lines))
+	in := bpInput("vttl", "vbp/", types.InputCompressionTypeNone)
+	if d := bpWait(t, s, bpStart(t, c, in).BulkOperationArn); d.BulkOperationStatus != types.BulkOperationStatusCompleted {
+		t.Fatalf("bulk put %+v", d)
+	}
+	if _, err := s.Engine().ExpireTTL(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vttl"), IndexName: aws.String("near"),
+		SearchVector: vecQuery(0, 0), TopK: aws.Int32(10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, out); fmt.Sprint(ks) != "[b1 b2 b3 kept]" {
+		t.Errorf("after the bulk put and the TTL pass: %v", ks)
 	}
 }
