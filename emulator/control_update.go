@@ -304,6 +304,8 @@ type tableUpdate struct {
 	disassociating bool
 	// GSI changes repeated in the other members (propagateGSIs).
 	memberCreated, memberDropped []memberIndex
+	// Vector index changes repeated in the other members (propagateVectors).
+	memberVecCreated, memberVecDropped []memberVector
 }
 
 func (u *tableUpdate) apply() error {
@@ -332,6 +334,7 @@ func (u *tableUpdate) apply() error {
 	if u.t.Legacy == nil {
 		// A legacy member's indexes and capacity are its own.
 		u.propagateGSIs()
+		u.propagateVectors()
 		u.propagateWriteCap()
 	}
 	if d := u.e.opts.TransitionDelay; d > 0 && u.updating != "" {

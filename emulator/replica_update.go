@@ -312,6 +312,12 @@ func (u *tableUpdate) stageReplicaTables(b kv.Batch) error {
 			return err
 		}
 	}
+	for _, mv := range u.memberVecDropped {
+		p := keyspace.IndexPrefix(mv.t.ID, mv.vi.ID)
+		if err := b.DeleteRange(p, kv.PrefixEnd(p)); err != nil {
+			return err
+		}
+	}
 	for _, m := range u.others {
 		if err := putTable(b, m); err != nil {
 			return err

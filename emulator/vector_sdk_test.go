@@ -457,6 +457,30 @@ func TestVectorIndexOnGlobalTableReplica(t *testing.T) {
 	if ks, _ := searchKeys(t, out); fmt.Sprint(ks) != "[late k05 k04]" {
 		t.Errorf("replica search: %v", ks)
 	}
+	// An index added or removed in one Region is added or removed in
+	// every one; each member fills its own copy.
+	x := vecIndex("dot", "v", 2, types.VectorDistanceFunctionDotProduct)
+	if _, err := home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("vglob"),
+		VectorIndexUpdates: []types.VectorIndexUpdate{{Create: &types.CreateVectorIndexAction{IndexName: x.IndexName, VectorAttribute: x.VectorAttribute,
+			Dimensions: x.Dimensions, DistanceFunction: x.DistanceFunction, Projection: x.Projection}}}}); err != nil {
+		t.Fatal(err)
+	}
+	emulator.WaitBackfills(s.Engine())
+	out, err = repl.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vglob"), IndexName: aws.String("dot"),
+		SearchVector: vecQuery(1, 0), TopK: aws.Int32(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, out); fmt.Sprint(ks) != "[k09 k08]" {
+		t.Errorf("replica search of the added index: %v", ks)
+	}
+	if _, err := home.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("vglob"),
+		VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("near")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = repl.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vglob"), IndexName: aws.String("near"),
+		SearchVector: vecQuery(1, 0), TopK: aws.Int32(2)})
+	wantAPIError(t, err, "ValidationException", "The table does not have the specified index: near")
 }
 
 // TestVectorIndexFromImport: ImportTable's TableCreationParameters create

@@ -170,6 +170,12 @@ func (e *Engine) vectorsUpdated(u *tableUpdate, d *api.TableDescription) {
 	for _, vi := range u.vecCreated {
 		e.startBackfill(u.t, vectorBackfill{vi})
 	}
+	for _, mv := range u.memberVecDropped {
+		e.vec.drop(mv.t.ID, mv.vi.ID)
+	}
+	for _, mv := range u.memberVecCreated {
+		e.startBackfill(mv.t, vectorBackfill{mv.vi})
+	}
 }
 
 // vectorBackfill is the backfill of a vector index added by UpdateTable.
@@ -296,4 +302,52 @@ func restoredVectors(t *tableMeta, o []api.VectorIndex) error {
 	}
 	t.Vectors = kept
 	return nil
+}
+
+// memberVector is a vector index of another member of a global table.
+type memberVector struct {
+	t  *tableMeta
+	vi *vectorIndex
+}
+
+// propagateVectors repeats the request's vector index creation or
+// deletion in every other member of the group, as for GSIs: each member
+// backfills its own copy (Developer Guide, "Vector search with global
+// tables").
+func (u *tableUpdate) propagateVectors() {
+	if len(u.vecCreated)+len(u.vecDeleted) == 0 {
+		return
+	}
+	for _, r := range u.t.replicas(u.now) {
+		if r.Deleting {
+			continue
+		}
+		m := u.memberTable(r)
+		if m == nil {
+			continue
+		}
+		for _, vi := range u.vecCreated {
+			c := *vi
+			c.ID = m.allocIndexID()
+			var defs []attrDef
+			for _, s := range c.Schema {
+				defs = append(defs, attrDef{Name: s.Name, Type: s.Type})
+			}
+			m.setAttrDefs(defs)
+			m.Vectors = append(m.Vectors, &c)
+			u.memberVecCreated = append(u.memberVecCreated, memberVector{m, &c})
+		}
+		for _, vi := range u.vecDeleted {
+			if mv := m.vectorIndex(vi.Name); mv != nil {
+				kept := m.Vectors[:0]
+				for _, x := range m.Vectors {
+					if x != mv {
+						kept = append(kept, x)
+					}
+				}
+				m.Vectors = kept
+				u.memberVecDropped = append(u.memberVecDropped, memberVector{m, mv})
+			}
+		}
+	}
 }
