@@ -402,6 +402,10 @@ func (e *Engine) vectorCache(t *tableMeta, vi *vectorIndex) (*vectors.Cache, err
 		}
 		vc.m[k] = x
 		vc.mu.Unlock()
+		if _, hashed := vi.hashElem(); !hashed {
+			n, _ := e.vectorStats(t, vi)
+			x.c.Reserve("", int(n))
+		}
 		x.err = e.fillVectorCache(t, vi, x.c)
 		x.c.EndLoad()
 		if x.err != nil {

@@ -3,6 +3,7 @@ package vectors
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/extenddb/extenddb/emulator/av"
@@ -161,6 +162,33 @@ func (c *Cache) put(part, key string, vec []float32, filters av.Item, seq uint64
 	p.filters = append(p.filters, filters)
 	c.entries[key] = entry{p: p, i: len(p.keys) - 1, seq: seq}
 	c.extra += int64(len(key)) + mapEntryBytes + filterBytes(filters)
+}
+
+// Reserve makes room for n more entries in partition part, so a cache
+// filled with a known number of entries holds its vectors in one slab
+// without the slack of growing it.
+func (c *Cache) Reserve(part string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.parts[part]
+	if p == nil {
+		p = &partition{name: part}
+		c.parts[part] = p
+	}
+	p.slab = slices.Grow(p.slab, n*c.dims)
+	p.keys = slices.Grow(p.keys, n)
+	p.norms = slices.Grow(p.norms, n)
+	p.filters = slices.Grow(p.filters, n)
+	c.entries = growMap(c.entries, n)
+}
+
+// growMap returns m, or a copy with room for n more entries when m is
+// empty (a map cannot grow in place).
+func growMap(m map[string]entry, n int) map[string]entry {
+	if len(m) > 0 {
+		return m
+	}
+	return make(map[string]entry, n)
 }
 
 // remove takes the live entry key out of its partition, moving the

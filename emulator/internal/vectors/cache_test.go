@@ -348,3 +348,28 @@ func TestCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCacheReserve: a cache reserved for the entries it is filled with
+// holds their vectors without slack.
+func TestCacheReserve(t *testing.T) {
+	const dims, n = 256, 1000
+	fill := func(reserve bool) int64 {
+		c := NewCache(dims, Euclidean)
+		if reserve {
+			c.Reserve("", n)
+		}
+		c.BeginLoad()
+		for i := 0; i < n; i++ {
+			c.Load("", fmt.Sprint(i), make([]float32, dims), nil)
+		}
+		c.EndLoad()
+		if c.Len() != n {
+			t.Fatalf("Len %d", c.Len())
+		}
+		return c.Bytes()
+	}
+	with, without := fill(true), fill(false)
+	if vecs := int64(n * dims * 4); with >= without || with < vecs || with > vecs*2 {
+		t.Errorf("reserved %d bytes, grown %d, vectors %d", with, without, vecs)
+	}
+}
