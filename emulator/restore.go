@@ -85,6 +85,11 @@ func restoredTable(ns api.Namespace, src *tableMeta, in *api.RestoreTableFromBac
 	if err := applyBillingOverride(t, in, now); err != nil {
 		return nil, err
 	}
+	if len(t.Vectors) > 0 && t.BillingMode != billingPayPerRequest {
+		// A restore may not make a table that CreateTable refuses
+		// (unverified: docs/differences.md, "Vector indexes").
+		return nil, shape.InvalidParam("Vector indexes are only supported for PAY_PER_REQUEST tables")
+	}
 	if o := in.OnDemandThroughputOverride; o != nil {
 		t.OnDemand = odtFrom(o)
 	}

@@ -419,6 +419,18 @@ func TestVectorIndexesRestored(t *testing.T) {
 	_, err = c.RestoreTableFromBackup(t.Context(), &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vbad"), BackupArn: bk.BackupArn,
 		VectorIndexOverride: []types.VectorIndex{vecIndex("nope", "v", 2, types.VectorDistanceFunctionCosine)}})
 	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Index nope is not present in the backup")
+	_, err = c.RestoreTableFromBackup(t.Context(), &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vbad"), BackupArn: bk.BackupArn,
+		BillingModeOverride: types.BillingModePayPerRequest + "x"})
+	if apiCode(err) != "ValidationException" {
+		t.Errorf("bad billing override: %v", err)
+	}
+	_, err = c.RestoreTableFromBackup(t.Context(), &dynamodb.RestoreTableFromBackupInput{TargetTableName: aws.String("vbad"), BackupArn: bk.BackupArn,
+		BillingModeOverride: types.BillingModeProvisioned, ProvisionedThroughputOverride: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables")
+	// Nor may the source table itself become provisioned.
+	_, err = c.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String("vsrc"), BillingMode: types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}})
+	wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables")
 }
 
 // TestVectorIndexOnGlobalTableReplica: a new replica carries the vector
