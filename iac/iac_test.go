@@ -525,4 +525,34 @@ func TestVectorIndexesFromTemplate(t *testing.T) {
 	if v := out.Table.VectorIndexes; len(v) != 1 || v[0].IndexName != "near" || v[0].IndexStatus != "ACTIVE" || len(v[0].SearchSchema) != 1 {
 		t.Errorf("provisioned vector indexes: %+v", v)
 	}
+	// A reload with near changed (8 dimensions) and a second index
+	// replaces near and adds far, keeping the table.
+	b, err := os.ReadFile(filepath.Join(dir, "stack.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(b), "Dimensions: 4", "Dimensions: 8", 1) + `        - IndexName: far
+          VectorAttribute: {AttributeName: emb}
+          Dimensions: 8
+          DistanceFunction: EUCLIDEAN
+          Projection: {ProjectionType: KEYS_ONLY}
+`
+	write(t, dir, map[string]string{"stack.yaml": changed})
+	if d := Provision(ctx, eng, mustLoad(t, []string{dir}, Options{})); d.HasErrors() {
+		t.Fatal(d)
+	}
+	out, err = eng.DescribeTable(ctx, ns, &api.DescribeTableInput{TableName: spec.Str("docs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, v := range out.Table.VectorIndexes {
+		if v.IndexStatus != "ACTIVE" {
+			t.Errorf("%s is %s", v.IndexName, v.IndexStatus)
+		}
+		got[v.IndexName] = v.Dimensions
+	}
+	if len(got) != 2 || got["near"] != 8 || got["far"] != 8 {
+		t.Errorf("after the reload: %v", got)
+	}
 }

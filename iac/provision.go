@@ -262,7 +262,7 @@ func (p *provisioner) waitActive(ctx context.Context) bool {
 			p.fail("DescribeTable", err)
 			return false
 		}
-		ready := out.Table.TableStatus == "ACTIVE"
+		ready := out.Table.TableStatus == "ACTIVE" && vectorsReady(out.Table)
 		for _, g := range out.Table.GlobalSecondaryIndexes {
 			if g.IndexStatus != "ACTIVE" {
 				ready = false

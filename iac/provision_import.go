@@ -21,7 +21,7 @@ func (p *provisioner) importTable(ctx context.Context) bool {
 	in.TableCreationParameters = &api.TableCreationParameters{TableName: c.TableName,
 		AttributeDefinitions: c.AttributeDefinitions, KeySchema: c.KeySchema, BillingMode: c.BillingMode,
 		ProvisionedThroughput: c.ProvisionedThroughput, OnDemandThroughput: c.OnDemandThroughput,
-		SSESpecification: c.SSESpecification, GlobalSecondaryIndexes: c.GlobalSecondaryIndexes}
+		SSESpecification: c.SSESpecification, GlobalSecondaryIndexes: c.GlobalSecondaryIndexes, VectorIndexes: c.VectorIndexes}
 	if len(c.LocalSecondaryIndexes) > 0 || c.StreamSpecification != nil {
 		p.diags.Warnf(p.s.Pos, "%s: ImportTable creates no local secondary indexes or stream; they are left out", p.s.Source)
 	}

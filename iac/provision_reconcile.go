@@ -129,7 +129,7 @@ func (p *provisioner) reconcile(ctx context.Context, cur *api.TableDescription) 
 			return false
 		}
 	}
-	return p.reconcileGSIs(ctx, want, curGSI)
+	return p.reconcileGSIs(ctx, want, curGSI) && p.reconcileVectors(ctx, want, cur)
 }
 
 // update applies one UpdateTable to the table and waits for it to be
