@@ -325,6 +325,11 @@ func (bt *bulkTable) Write(ctx context.Context, puts []bulkput.Put, stage func(o
 					o.Indexes = append(o.Indexes, bulkput.IndexBytes{Name: ix.Name, Local: ix.Local, Bytes: int64(av.ItemSize(ne))})
 				}
 			}
+			for _, p := range pw.vecs {
+				if p.has {
+					o.Vectors = append(o.Vectors, bulkput.IndexBytes{Name: p.vi.Name, Bytes: int64(p.entryBytes())})
+				}
+			}
 		}
 		return stage(outs, wb.b.Set)
 	})

@@ -545,8 +545,13 @@ func TestVectorIndexFollowsTTLAndBulkPut(t *testing.T) {
 	}
 	putObj(t, root, "vbp/a.json", []byte(lines))
 	in := bpInput("vttl", "vbp/", types.InputCompressionTypeNone)
-	if d := bpWait(t, s, bpStart(t, c, in).BulkOperationArn); d.BulkOperationStatus != types.BulkOperationStatusCompleted {
+	d := bpWait(t, s, bpStart(t, c, in).BulkOperationArn)
+	if d.BulkOperationStatus != types.BulkOperationStatusCompleted {
 		t.Fatalf("bulk put %+v", d)
+	}
+	// Each entry: 4 bytes a dimension, "v", and its key ("pk", "bN").
+	if u := d.BulkOperationUsage[0]; aws.ToInt64(u.VectorIndexes["near"].BulkPutVectorBytes) != 3*(8+1+2+2) {
+		t.Errorf("bulk put's vector bytes: %+v", u.VectorIndexes)
 	}
 	if _, err := s.Engine().ExpireTTL(t.Context()); err != nil {
 		t.Fatal(err)

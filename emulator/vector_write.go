@@ -246,6 +246,11 @@ func prepareVectors(r kv.Reader, pw *pendingWrite, old, nw av.Item) error {
 	return nil
 }
 
+// entryBytes is the vector bytes of the new entry alone.
+func (p *vectorPair) entryBytes() int {
+	return vectors.WriteBytes(p.vi.Dims, p.vi.Attr, p.new.rest)
+}
+
 // writeBytes is the vector bytes of the change: the entry deleted, the
 // entry written (both when the item moves partitions), nothing for an
 // entry rewritten unchanged.

@@ -93,6 +93,9 @@ type Outcome struct {
 	// entries took in each index it is projected into.
 	TableBytes int64
 	Indexes    []IndexBytes
+	// Vectors are the vector bytes of its entry in each vector index
+	// (Local unused).
+	Vectors []IndexBytes
 }
 
 // IndexBytes is the size of an index entry a put wrote.
@@ -173,6 +176,8 @@ type opMeta struct {
 	TableBytes int64            `json:"tableBytes"`
 	GSIBytes   map[string]int64 `json:"gsiBytes,omitempty"`
 	LSIBytes   map[string]int64 `json:"lsiBytes,omitempty"`
+	// VecBytes are the vector indexes' BulkPutVectorBytes.
+	VecBytes map[string]int64 `json:"vecBytes,omitempty"`
 }
 
 func (m *opMeta) ns() api.Namespace { return api.Namespace{Account: m.Account, Region: m.Region} }
@@ -193,6 +198,7 @@ func (m *opMeta) clone() *opMeta {
 	c := *m
 	c.GSIBytes = cloneMap(m.GSIBytes)
 	c.LSIBytes = cloneMap(m.LSIBytes)
+	c.VecBytes = cloneMap(m.VecBytes)
 	return &c
 }
 

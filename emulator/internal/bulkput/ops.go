@@ -118,6 +118,14 @@ func describe(m *opMeta) *api.BulkOperationDescription {
 			total += v
 		}
 	}
+	// BulkPutBytes leaves the vector bytes out (API Reference,
+	// BulkOperationUsage).
+	if len(m.VecBytes) > 0 {
+		u.VectorIndexes = map[string]api.BulkOperationVectorBytes{}
+		for k, v := range m.VecBytes {
+			u.VectorIndexes[k] = api.BulkOperationVectorBytes{BulkPutVectorBytes: ref(v)}
+		}
+	}
 	u.BulkPutBytes = ref(total)
 	d.BulkOperationUsage = []api.BulkOperationUsage{u}
 	return d

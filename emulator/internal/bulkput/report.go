@@ -99,6 +99,12 @@ func (m *opMeta) apply(puts []Put, outs []Outcome, set func(k, v []byte) error) 
 					m.GSIBytes[ix.Name] += ix.Bytes
 				}
 			}
+			for _, v := range o.Vectors {
+				if m.VecBytes == nil {
+					m.VecBytes = map[string]int64{}
+				}
+				m.VecBytes[v.Name] += v.Bytes
+			}
 		}
 	}
 	return nil
