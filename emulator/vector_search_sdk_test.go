@@ -104,6 +104,12 @@ func TestVectorSearchPartitionsFiltersProjections(t *testing.T) {
 		_, err := search(tc.in)
 		wantAPIError(t, err, tc.code, tc.msg)
 	}
+	// The table by its ARN.
+	arn := "arn:aws:dynamodb:us-east-1:000000000000:table/vten"
+	if _, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String(arn), IndexName: aws.String("byten"), SearchVector: vecQuery(0, 0),
+		TopK: aws.Int32(1), SearchConditionExpression: aws.String("tenant = :t"), ExpressionAttributeValues: map[string]types.AttributeValue{":t": strAV("t1")}}); err != nil {
+		t.Errorf("search by ARN: %v", err)
+	}
 	_, err = c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("nosuch"), IndexName: aws.String("byten"), SearchVector: vecQuery(0, 0), TopK: aws.Int32(1)})
 	wantAPIError(t, err, "ResourceNotFoundException", "Requested resource not found")
 	_, err = c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vten"), IndexName: aws.String("nope"), SearchVector: vecQuery(0, 0), TopK: aws.Int32(1)})
