@@ -206,6 +206,16 @@ func TestVectorSearchFollowsWrites(t *testing.T) {
 	if got := fmt.Sprint(search()); got != "[p1 t1 k3 b1 k4 k0]" {
 		t.Fatalf("after the writes: %s", got)
 	}
+	// The entries gone are gone from the copy too: a top 2 near where
+	// k1 and k2 were still has two results.
+	out, err := c.SearchVectors(t.Context(), &dynamodb.SearchVectorsInput{TableName: aws.String("vwrites"), IndexName: aws.String("vix"),
+		SearchVector: vecQuery(1.5, 0), TopK: aws.Int32(2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ks, _ := searchKeys(t, out); fmt.Sprint(ks) != "[t1 p1]" {
+		t.Errorf("top 2 near the deleted entries: %v", ks)
+	}
 	// A fresh server over the same store fills its copy from the entries.
 	d, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String("vwrites")})
 	if err != nil {
