@@ -435,6 +435,8 @@ func (e *Engine) fillVectorCache(t *tableMeta, vi *vectorIndex, c *vectors.Cache
 		return err
 	}
 	h, hashed := vi.hashElem()
+	// Load copies the vector into the copy's slab: one buffer serves.
+	vec := make([]float32, 0, vi.Dims)
 	for ok := it.First(); ok; ok = it.Next() {
 		k, v := it.Key()[len(p):], it.Value()
 		part := ""
@@ -446,7 +448,7 @@ func (e *Engine) fillVectorCache(t *tableMeta, vi *vectorIndex, c *vectors.Cache
 			}
 			part = string(k[:n])
 		}
-		vec := vectors.Floats(nil, v, vi.Dims)
+		vec = vectors.Floats(vec, v, vi.Dims)
 		var filters av.Item
 		if len(vi.Schema) > 0 {
 			rest, err := av.DecodeItem(v[4*vi.Dims:])

@@ -88,7 +88,8 @@ func NewCache(dims int, dist string) *Cache {
 	}
 }
 
-// Apply records a committed change of entry key (the table key bytes) in
+// Apply records a committed change of entry key (the engine names an
+// entry by its storage key after the index's prefix) in
 // partition part ("" when the index has no HASH element): vec nil removes
 // it. seq orders the changes of one key (the engine takes it under the
 // item's lock, before commit): a change with a seq lower than the last
