@@ -62,7 +62,7 @@ func (e *Engine) SearchVectors(ctx context.Context, ns api.Namespace, in *api.Se
 	if err := e.throttleAdmit(t, throttle.Read, nil); err != nil {
 		return nil, err
 	}
-	c, err := e.vectorCache(t, vi)
+	c, err := e.vectorCache(ctx, t, vi)
 	if err != nil {
 		return nil, err
 	}

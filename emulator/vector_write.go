@@ -14,6 +14,7 @@ package emulator
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -385,12 +386,13 @@ func (vc *vectorCaches) reset() {
 // first time. The copy is registered before the store is read, so a write
 // committing meanwhile reaches it (vectors.Cache.Load never overrides a
 // change applied since BeginLoad).
-func (e *Engine) vectorCache(t *tableMeta, vi *vectorIndex) (*vectors.Cache, error) {
+func (e *Engine) vectorCache(ctx context.Context, t *tableMeta, vi *vectorIndex) (*vectors.Cache, error) {
 	if e.shared() {
 		// Other processes write the store too, and their writes never
-		// reach this process's copies: each search reads the entries.
+		// reach this process's copies: each search reads the entries
+		// (and stops when its client has gone).
 		c := vectors.NewCache(vi.Dims, vi.Distance)
-		if err := e.fillVectorCache(t, vi, c); err != nil {
+		if err := e.fillVectorCache(ctx, t, vi, c); err != nil {
 			return nil, internalError(err)
 		}
 		return c, nil
@@ -411,7 +413,8 @@ func (e *Engine) vectorCache(t *tableMeta, vi *vectorIndex) (*vectors.Cache, err
 			n, _ := e.vectorStats(t, vi)
 			x.c.Reserve("", int(n))
 		}
-		x.err = e.fillVectorCache(t, vi, x.c)
+		// Shared by every later search: not stopped by this one's client.
+		x.err = e.fillVectorCache(context.Background(), t, vi, x.c)
 		x.c.EndLoad()
 		if x.err != nil {
 			vc.drop(t.ID, vi.ID)
@@ -428,7 +431,7 @@ func (e *Engine) vectorCache(t *tableMeta, vi *vectorIndex) (*vectors.Cache, err
 }
 
 // fillVectorCache loads every stored entry of vi into c.
-func (e *Engine) fillVectorCache(t *tableMeta, vi *vectorIndex, c *vectors.Cache) error {
+func (e *Engine) fillVectorCache(ctx context.Context, t *tableMeta, vi *vectorIndex, c *vectors.Cache) error {
 	p := keyspace.IndexPrefix(t.ID, vi.ID)
 	it, err := e.opts.Store.NewIter(p, kv.PrefixEnd(p))
 	if err != nil {
@@ -437,7 +440,14 @@ func (e *Engine) fillVectorCache(t *tableMeta, vi *vectorIndex, c *vectors.Cache
 	h, hashed := vi.hashElem()
 	// Load copies the vector into the copy's slab: one buffer serves.
 	vec := make([]float32, 0, vi.Dims)
+	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
+		if n++; n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				_ = it.Close()
+				return err
+			}
+		}
 		k, v := it.Key()[len(p):], it.Value()
 		part := ""
 		if hashed {
