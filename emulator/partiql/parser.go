@@ -411,10 +411,16 @@ func (p *parser) pathRest(path *Path) {
 			path.Elems = append(path.Elems, PathElem{Name: p.name(MsgInvalidDotPath).text})
 		case p.peek().is("["):
 			p.next()
+			neg := p.accept("-")
 			t := p.next()
 			n, ok := smallInt(t)
 			if !ok {
 				p.fail(malformed(MsgUnexpectedTerm))
+			}
+			if neg && n != 0 {
+				// DynamoDB reads [-0] as [0] and refuses any other negative
+				// index at the number after the minus.
+				p.fail(refused("List index is not within the allowable range; index: [-"+itoa(n)+"]", &t.pos))
 			}
 			p.expect("]", MsgUnexpectedTerm)
 			path.Elems = append(path.Elems, PathElem{Index: n, IsIndex: true})
