@@ -88,17 +88,20 @@ func (e engine) pqPrepare(text string, params []av.Value) (*pqPrepared, error) {
 // parameter's value, which ExecuteTransaction reports without the
 // statement's place.
 func (e engine) pqPrepareParts(text string, params []av.Value) (p *pqPrepared, param bool, err error) {
+	// A parameter's value is checked before the statement is read, as
+	// DynamoDB does (a duplicate set member is reported for a statement
+	// that does not parse).
+	for _, v := range params {
+		if err := av.ValidateParam(v); err != nil {
+			return nil, true, exprError(err)
+		}
+	}
 	st, err := e.parseStatement(text)
 	if err != nil {
 		return nil, false, pqError(err)
 	}
 	if st.Params != len(params) {
 		return nil, false, api.Validation(partiql.MsgParamCount)
-	}
-	for _, v := range params {
-		if err := av.ValidateParam(v); err != nil {
-			return nil, true, exprError(err)
-		}
 	}
 	p = &pqPrepared{st: st, params: params}
 	if st.Where != nil {
