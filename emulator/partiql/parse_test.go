@@ -66,6 +66,8 @@ func TestParseErrors(t *testing.T) {
 		{`UPDATE "t" AS t SET a = 1 WHERE pk = 'a'`, MsgAliasing},
 		{`SELECT COUNT(*) FROM "t"`, "Unexpected path component at 1:8:5"},
 		{`SELECT a, attribute_exists(x) FROM "t"`, "Unexpected path component at 1:11:16"},
+		{`SELECT COUNT(*) FROM "t" WHERE`, m + MsgUnexpectedTerm},
+		{`SELECT COUNT(* FROM "t"`, m + MsgUnexpectedTerm},
 		{`SELECT l[-1] FROM "t"`, "List index is not within the allowable range; index: [-1] at 1:11:1"},
 		{`SELECT * FROM "t" WHERE pk = 'a' AND l[-12] = 1`, "List index is not within the allowable range; index: [-12] at 1:41:2"},
 		{`SELECT * FROM "t"."i"."x"`, MsgFromTooLong},
@@ -138,4 +140,20 @@ func FuzzParse(f *testing.F) {
 			_, _ = Value(st.Value, nil)
 		}
 	})
+}
+
+// TestDeferredIndexProjection: a function in the SELECT list of an index
+// read parses, its refusal kept for the caller to report once the index
+// resolves (DynamoDB refuses a GSI with a multi-attribute key ahead of it).
+func TestDeferredIndexProjection(t *testing.T) {
+	st, err := Parse(`SELECT COUNT(*) FROM "t"."i"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Deferred == nil || st.Deferred.Message != "Unexpected path component at 1:8:5" {
+		t.Fatalf("Deferred: %v", st.Deferred)
+	}
+	if st.Table != "t" || st.Index != "i" {
+		t.Fatalf("FROM: %q %q", st.Table, st.Index)
+	}
 }
