@@ -39,6 +39,13 @@ type Statement struct {
 
 	Where Expr
 
+	// Deferred is a refusal of a SELECT that parsed: a function in its
+	// list ("Unexpected path component at …"). Parse returns it as its
+	// error unless the statement reads an index; then the caller reports
+	// it once the index resolves, as DynamoDB reports a read of a GSI with
+	// a multi-attribute key ahead of it.
+	Deferred *Error
+
 	// Returning is "", or "ALL OLD", "ALL NEW", "MODIFIED OLD", "MODIFIED NEW".
 	Returning    string
 	ReturningPos Pos

@@ -66,6 +66,10 @@ func TestParseErrors(t *testing.T) {
 		{`UPDATE "t" AS t SET a = 1 WHERE pk = 'a'`, MsgAliasing},
 		{`SELECT COUNT(*) FROM "t"`, "Unexpected path component at 1:8:5"},
 		{`SELECT a, attribute_exists(x) FROM "t"`, "Unexpected path component at 1:11:16"},
+		{`SELECT COUNT(*) FROM "t" WHERE`, m + MsgUnexpectedTerm},
+		{`SELECT COUNT(* FROM "t"`, m + MsgUnexpectedTerm},
+		{`SELECT l[-1] FROM "t"`, "List index is not within the allowable range; index: [-1] at 1:11:1"},
+		{`SELECT * FROM "t" WHERE pk = 'a' AND l[-12] = 1`, "List index is not within the allowable range; index: [-12] at 1:41:2"},
 		{`SELECT * FROM "t"."i"."x"`, MsgFromTooLong},
 		{`SELECT * FROM ""`, MsgEmptyComponent},
 		{`SELECT *, a FROM "t"`, MsgStarAndNames},
@@ -88,6 +92,8 @@ func TestValueNumbers(t *testing.T) {
 		{`[1, 1e-200]`, "under root[1]"},
 		{`<<'x', 'x'>>`, "One or more parameter values were invalid: Input collection [x, x] contains duplicates."},
 		{`<<>>`, "Empty bags are not supported"},
+		{`<<2, 2>>`, "One or more parameter values were invalid: Input collection [2, 2] contains duplicates."},
+		{`<<2, 2.0>>`, "One or more parameter values were invalid: Input collection [2, 2.0] contains duplicates! under root"},
 		{`{'a': 1, 'a': 2}`, "Duplicate keys in tuple. Key: a under root"},
 	} {
 		st, err := Parse(`INSERT INTO t VALUE ` + tc.src)
@@ -134,4 +140,20 @@ func FuzzParse(f *testing.F) {
 			_, _ = Value(st.Value, nil)
 		}
 	})
+}
+
+// TestDeferredIndexProjection: a function in the SELECT list of an index
+// read parses, its refusal kept for the caller to report once the index
+// resolves (DynamoDB refuses a GSI with a multi-attribute key ahead of it).
+func TestDeferredIndexProjection(t *testing.T) {
+	st, err := Parse(`SELECT COUNT(*) FROM "t"."i"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Deferred == nil || st.Deferred.Message != "Unexpected path component at 1:8:5" {
+		t.Fatalf("Deferred: %v", st.Deferred)
+	}
+	if st.Table != "t" || st.Index != "i" {
+		t.Fatalf("FROM: %q %q", st.Table, st.Index)
+	}
 }

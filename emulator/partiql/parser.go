@@ -70,7 +70,28 @@ func Parse(src string) (st *Statement, err error) {
 	}()
 	st = p.statement()
 	st.Params = p.params
+	if st.Deferred != nil && st.Index == "" {
+		return nil, st.Deferred
+	}
 	return st, nil
+}
+
+// skipCall passes over name( … ) with its parentheses balanced; one left
+// open is the statement's end, as for any other unclosed parenthesis.
+func (p *parser) skipCall() {
+	p.next()
+	p.next()
+	for depth := 1; depth > 0; {
+		t := p.next()
+		switch {
+		case t.kind == kEOF:
+			p.fail(malformed(MsgUnexpectedTerm))
+		case t.is("("):
+			depth++
+		case t.is(")"):
+			depth--
+		}
+	}
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -174,7 +195,17 @@ func (p *parser) selectStmt(inExists bool) *Statement {
 				p.fail(refused(MsgStarAndNames, nil))
 			}
 			if (t.kind == kIdent || t.kind == kQuoted) && p.peekAt(1).is("(") {
-				p.fail(refused("Unexpected path component", &t.pos))
+				// A function in the list is refused once the statement has
+				// parsed (a later syntax error wins) and, for an index read,
+				// once the index is known to be readable (Deferred).
+				if st.Deferred == nil {
+					st.Deferred = refused("Unexpected path component", &t.pos)
+				}
+				p.skipCall()
+				if !p.accept(",") {
+					break
+				}
+				continue
 			}
 			if t.kind == kEOF || isReserved(t) && !t.keyword("FROM") {
 				p.fail(malformed(MsgUnexpectedTerm))
@@ -411,10 +442,16 @@ func (p *parser) pathRest(path *Path) {
 			path.Elems = append(path.Elems, PathElem{Name: p.name(MsgInvalidDotPath).text})
 		case p.peek().is("["):
 			p.next()
+			neg := p.accept("-")
 			t := p.next()
 			n, ok := smallInt(t)
 			if !ok {
 				p.fail(malformed(MsgUnexpectedTerm))
+			}
+			if neg && n != 0 {
+				// DynamoDB reads [-0] as [0] and refuses any other negative
+				// index at the number after the minus.
+				p.fail(refused("List index is not within the allowable range; index: [-"+itoa(n)+"]", &t.pos))
 			}
 			p.expect("]", MsgUnexpectedTerm)
 			path.Elems = append(path.Elems, PathElem{Index: n, IsIndex: true})

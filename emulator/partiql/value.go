@@ -142,6 +142,7 @@ func set(x *Set, params []av.Value, where string) (av.Value, error) {
 	}
 	var t av.Type
 	members := make([]string, 0, len(x.Elems))
+	written := make([]string, 0, len(x.Elems)) // number members as written
 	for _, el := range x.Elems {
 		v, err := value(el, params, where)
 		if err != nil {
@@ -163,14 +164,32 @@ func set(x *Set, params []av.Value, where string) (av.Value, error) {
 		}
 		t = mt
 		members = append(members, v.S)
-	}
-	seen := map[string]bool{}
-	for _, m := range members {
-		if seen[m] {
-			return av.Value{}, &Error{Message: "One or more parameter values were invalid: Input collection [" +
-				strings.Join(members, ", ") + "] contains duplicates."}
+		if lit, ok := el.(*Lit); ok && lit.Kind == LitNumber {
+			written = append(written, lit.Text)
 		}
-		seen[m] = true
+	}
+	if dupes(members) {
+		// Numbers written alike are refused as strings are; numbers
+		// written differently that are equal (2 and 2.0) get DynamoDB's
+		// other text, which names them as written and the value's place.
+		if t == av.TypeNS && len(written) == len(members) && !dupes(written) {
+			return av.Value{}, &Error{Message: "One or more parameter values were invalid: Input collection [" +
+				strings.Join(written, ", ") + "] contains duplicates! under " + where}
+		}
+		return av.Value{}, &Error{Message: "One or more parameter values were invalid: Input collection [" +
+			strings.Join(members, ", ") + "] contains duplicates."}
 	}
 	return av.Value{Type: t, Set: members}, nil
+}
+
+// dupes reports whether ss holds a string twice.
+func dupes(ss []string) bool {
+	seen := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		if seen[s] {
+			return true
+		}
+		seen[s] = true
+	}
+	return false
 }

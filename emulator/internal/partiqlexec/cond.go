@@ -80,25 +80,38 @@ type pqPrepared struct {
 // prepare parses text and binds params: the count must match and every
 // value must be valid.
 func (e engine) pqPrepare(text string, params []av.Value) (*pqPrepared, error) {
-	p, _, err := e.pqPrepareParts(text, params)
+	p, _, err := e.pqPrepareParts(text, params, false)
+	return p, err
+}
+
+// pqPrepareLate is pqPrepare leaving an index read's Deferred refusal to
+// planSelect, which reports it once the index resolves (ExecuteStatement).
+func (e engine) pqPrepareLate(text string, params []av.Value) (*pqPrepared, error) {
+	p, _, err := e.pqPrepareParts(text, params, true)
 	return p, err
 }
 
 // pqPrepareParts is pqPrepare telling also whether the error is a
 // parameter's value, which ExecuteTransaction reports without the
-// statement's place.
-func (e engine) pqPrepareParts(text string, params []av.Value) (p *pqPrepared, param bool, err error) {
-	st, err := e.parseStatement(text)
-	if err != nil {
-		return nil, false, pqError(err)
-	}
-	if st.Params != len(params) {
-		return nil, false, api.Validation(partiql.MsgParamCount)
-	}
+// statement's place; late is pqPrepareLate's.
+func (e engine) pqPrepareParts(text string, params []av.Value, late bool) (p *pqPrepared, param bool, err error) {
+	// A parameter's value is checked before the statement is read, as
+	// DynamoDB does (a duplicate set member is reported for a statement
+	// that does not parse).
 	for _, v := range params {
 		if err := av.ValidateParam(v); err != nil {
 			return nil, true, exprError(err)
 		}
+	}
+	st, err := e.parseStatement(text)
+	if err != nil {
+		return nil, false, pqError(err)
+	}
+	if st.Deferred != nil && !late {
+		return nil, false, pqError(st.Deferred)
+	}
+	if st.Params != len(params) {
+		return nil, false, api.Validation(partiql.MsgParamCount)
 	}
 	p = &pqPrepared{st: st, params: params}
 	if st.Where != nil {

@@ -10,9 +10,12 @@ import (
 
 // executeStatement runs one PartiQL statement.
 func (e engine) executeStatement(ctx context.Context, ns api.Namespace, in *api.ExecuteStatementInput) (*api.ExecuteStatementOutput, error) {
-	p, err := e.pqPrepare(*in.Statement, in.Parameters)
+	p, err := e.pqPrepareLate(*in.Statement, in.Parameters)
 	if err != nil {
 		return nil, err
+	}
+	if p.st.Deferred != nil && p.st.Kind != partiql.Select {
+		return nil, pqError(p.st.Deferred)
 	}
 	switch p.st.Kind {
 	case partiql.Select:

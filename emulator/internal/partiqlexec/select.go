@@ -74,6 +74,9 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 		if !singleKey(ix.Key) {
 			return nil, api.Validation(msgMultiKeyIndex)
 		}
+		if st.Deferred != nil {
+			return nil, pqError(st.Deferred)
+		}
 		if !ix.Local && consistent {
 			return nil, api.Validation(msgGSIConsistent)
 		}

@@ -37,7 +37,7 @@ func (e engine) executeTransaction(ctx context.Context, ns api.Namespace, in *ap
 	preps := make([]*pqPrepared, len(in.TransactStatements))
 	reads, writes := false, false
 	for i, s := range in.TransactStatements {
-		p, param, err := e.pqPrepareParts(*s.Statement, s.Parameters)
+		p, param, err := e.pqPrepareParts(*s.Statement, s.Parameters, false)
 		if err != nil {
 			if param {
 				// A parameter's value is refused as ExecuteStatement
