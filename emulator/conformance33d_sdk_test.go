@@ -212,15 +212,17 @@ func TestConformance33dPartiQLIndexProjection(t *testing.T) {
 	for _, st := range []string{
 		`SELECT data FROM "ixp"."lsi2" WHERE pk = 'p' AND lk = 'b'`,
 		`SELECT data FROM "ixp"."lsi2"`,
-		`SELECT data FROM "ixp"."lsi2" WHERE pk = 'p' AND alternate = 'x'`,
 	} {
 		items := mustExec(t, c, st)
 		if len(items) != 1 || showV(items[0]["data"]) != showV(cfS("one")) || len(items[0]) != 1 {
 			t.Errorf("%s: %s", st, show(items))
 		}
 	}
-	if items := mustExec(t, c, `SELECT pk FROM "ixp"."lsi2" WHERE pk = 'p' AND alternate = 'nope'`); len(items) != 0 {
-		t.Errorf("LSI filter on an unprojected attribute: %s", show(items))
+	// A keyed LSI read may not filter on what the LSI does not project
+	// (nubo-db/dynamodb-conformance, recorded in eu-west-2).
+	for _, v := range []string{"x", "nope"} {
+		_, err := exec(c, `SELECT data FROM "ixp"."lsi2" WHERE pk = 'p' AND alternate = '`+v+`'`)
+		wantAPIError(t, err, "ValidationException", "One or more parameter values were invalid: Secondary index lsi2 does not project one or more filter attributes: [alternate]")
 	}
 }
 

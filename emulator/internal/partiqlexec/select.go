@@ -105,8 +105,10 @@ func (e engine) planSelect(ctx context.Context, ns api.Namespace, p *pqPrepared,
 			return nil, err
 		}
 	}
-	if s.ix != nil && !s.ix.Local && s.ix.Projects != nil && (s.subs != nil || keyedByOr(st.Where, hashName)) {
-		// A keyed read of a GSI filters only on what the index holds.
+	if s.ix != nil && s.ix.Projects != nil && (s.subs != nil || keyedByOr(st.Where, hashName)) {
+		// A keyed read of an index filters only on what the index holds
+		// (an LSI too: its SELECT list may reach back to the table, its
+		// filter may not).
 		if miss := missingNames(s.ix.Projects, filterNames(st.Where, keys)); len(miss) > 0 {
 			return nil, api.Validation("One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
 				s.ix.Name, strings.Join(expr.JavaSetOrder(miss), ", "))
