@@ -17,14 +17,19 @@ const (
 	// idleTicks is how many idle ticks in a row, after activity, release
 	// the binary's pages: one second.
 	idleTicks = 2
+	// reReleaseTicks is how many idle ticks after a release release again
+	// while the server stays idle (a minute): its timers and the runtime's
+	// periodic collection map about 3 MB back in two minutes.
+	reReleaseTicks = 120
 )
 
 // binaryRelease decides, one tick at a time, when to release the binary's
 // pages (releaseBinaryPages): after a second of idleness that follows
-// activity (start-up counts), once; any later busy tick arms it again. A
-// release costs the next request a few hundred minor faults (the pages
-// are still in the page cache: well under a millisecond in all); once per
-// idle spell bounds that.
+// activity (start-up counts), and then every minute while the server
+// stays idle; any busy tick arms it again. A release costs the next
+// request a few hundred minor faults (the pages are still in the page
+// cache: a few milliseconds of CPU in all); once per idle spell bounds
+// that.
 type binaryRelease struct {
 	armed bool
 	idle  int
@@ -37,15 +42,16 @@ func (r *binaryRelease) tick(cpu time.Duration) bool {
 		return false
 	}
 	r.idle++
-	if r.armed && r.idle >= idleTicks {
-		r.armed = false
+	if r.armed && r.idle >= idleTicks || !r.armed && r.idle >= reReleaseTicks {
+		r.armed, r.idle = false, 0
 		return true
 	}
 	return false
 }
 
-// releaseBinaryPagesWhenIdle releases the binary's pages once after each
-// busy spell, when the server has been idle for a second, until ctx ends.
+// releaseBinaryPagesWhenIdle releases the binary's pages when the server
+// has been idle for a second after a busy spell, and every minute while it
+// stays idle, until ctx ends.
 // Where the process's CPU time cannot be read (processCPU is 0) or the
 // pages cannot be released, it does nothing.
 func releaseBinaryPagesWhenIdle(ctx context.Context) {

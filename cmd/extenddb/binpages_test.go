@@ -36,6 +36,17 @@ func TestBinaryReleaseTicks(t *testing.T) {
 			t.Fatalf("tick %d (%v): %v, want %v", i, s.cpu, got, s.want)
 		}
 	}
+	// Still idle: again a minute after each release (the last step above
+	// was the first idle tick after one).
+	for round, want := range []int{reReleaseTicks - 1, reReleaseTicks} {
+		n := 1
+		for !r.tick(idle) {
+			n++
+		}
+		if n != want {
+			t.Fatalf("round %d: released after %d more idle ticks, want %d", round, n, want)
+		}
+	}
 }
 
 // TestReleaseBinaryPages: on Linux the test binary's read-only pages are
