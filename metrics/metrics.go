@@ -39,6 +39,9 @@ type Metrics struct {
 	throttled *prometheus.CounterVec
 	stopped   *prometheus.CounterVec
 
+	// runtimeOnce registers the Go runtime's collectors (registerRuntime).
+	runtimeOnce sync.Once
+
 	mu     sync.RWMutex
 	eng    *emulator.Engine
 	pebble func() *pebble.Metrics
@@ -94,10 +97,21 @@ func New(opts Options) *Metrics {
 		cons:   map[consumedKey]prometheus.Counter{},
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.consumed, m.throttled, m.stopped, tableCollector{m}, pebbleCollector{m})
-	if opts.GoRuntime {
-		m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if !opts.GoRuntime {
+		m.runtimeOnce.Do(func() {})
 	}
 	return m
+}
+
+// registerRuntime registers the Go runtime's and the process's collectors
+// (Options.GoRuntime) on the first scrape rather than in New: building
+// them is 3× the rest of New (BenchmarkNew: about 105 µs and 220
+// allocations more, warm), spent before the server's first answer for
+// metrics nobody may read.
+func (m *Metrics) registerRuntime() {
+	m.runtimeOnce.Do(func() {
+		m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	})
 }
 
 // Attach sets the engine read at scrape time.
@@ -116,11 +130,18 @@ func (m *Metrics) AttachPebble(get func() *pebble.Metrics) {
 
 // Handler serves the metrics in Prometheus' text (or negotiated) format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.registerRuntime()
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Registry is where the collectors live (for tests and extra collectors).
-func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+func (m *Metrics) Registry() *prometheus.Registry {
+	m.registerRuntime()
+	return m.reg
+}
 
 // Request counts one answered request: wire.Options.OnRequest.
 func (m *Metrics) Request(d wire.RequestDone) {

@@ -446,6 +446,7 @@ func runServe(ctx context.Context, c *cli, args []string) int {
 	ctx, stop := c.notify(ctx)
 	defer stop()
 	tuneGC(ctx, c.getenv)
+	releaseBinaryPagesWhenIdle(ctx)
 	if err := serve(ctx, stop, cfg, log, logOut.flush); err != nil {
 		log.Error().Err(err).Msg("extenddb stopped with an error")
 		return 1
