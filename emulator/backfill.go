@@ -72,6 +72,12 @@ type backfillTarget interface {
 	finish(e *Engine, t *tableMeta) error
 }
 
+// chunkCopier is a backfillTarget that copies a chunk of items in one
+// batch.
+type chunkCopier interface {
+	copyChunk(e *Engine, t *tableMeta, keys [][]byte) error
+}
+
 // gsiBackfill is the backfill of a GSI added by UpdateTable.
 type gsiBackfill struct{ ix *indexMeta }
 
@@ -169,9 +175,15 @@ func (e *Engine) backfill(ctx context.Context, t *tableMeta, ix backfillTarget) 
 		if err != nil {
 			return err
 		}
-		for _, k := range keys {
-			if err := ix.copyOne(e, t, k); err != nil {
+		if c, ok := ix.(chunkCopier); ok {
+			if err := c.copyChunk(e, t, keys); err != nil {
 				return err
+			}
+		} else {
+			for _, k := range keys {
+				if err := ix.copyOne(e, t, k); err != nil {
+					return err
+				}
 			}
 		}
 		visited += len(keys)

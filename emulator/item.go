@@ -537,6 +537,7 @@ func (e *Engine) PutItem(ctx context.Context, ns api.Namespace, in *api.PutItemI
 		sizeMsg:         msgItemTooLarge,
 		returnOldOnFail: isMode(in.ReturnValuesOnConditionCheckFailure, "ALL_OLD"),
 		oldUnread:       cond == nil && !isMode(in.ReturnValues, "ALL_OLD"),
+		checked:         t,
 	}
 	if err := e.throttleAdmit(t, throttle.Write, spec.key); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/extenddb/extenddb/emulator/api"
+	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 	"github.com/extenddb/extenddb/kv"
 )
@@ -201,34 +202,50 @@ func (b vectorBackfill) begin(e *Engine, t *tableMeta) error {
 	return e.saveTable(nt)
 }
 
-// copyOne copies the item at k into the index, unless a write since the
-// index appeared (or an earlier run) stored its entry. An item the index
-// cannot hold (a wrong vector, a mistyped schema value) is skipped.
+// copyOne copies the item at k into the index.
 func (b vectorBackfill) copyOne(e *Engine, t *tableMeta, k []byte) error {
-	stripe := e.items.locks.LockOne(k)
-	defer e.items.locks.UnlockOne(stripe)
+	return b.copyChunk(e, t, [][]byte{k})
+}
+
+// copyChunk copies the items at keys into the index in one batch, their
+// stripes held, unless a write since the index appeared (or an earlier
+// run) stored an entry. An item the index cannot hold (a wrong vector, a
+// mistyped schema value) is skipped. One batch a chunk rather than one an
+// item: a 768-dimension entry is mostly parsing and a commit.
+func (b vectorBackfill) copyChunk(e *Engine, t *tableMeta, keys [][]byte) error {
+	stripes := e.items.locks.Lock(keys...)
+	defer e.items.locks.Unlock(stripes)
 	return e.update(true, func(wb *writeBatch) error {
-		item, err := readItem(wb.r, k)
-		if err != nil || item == nil {
-			return err
-		}
-		ve, ok := vectorEntryOf(t, b.vi, k, item)
-		if !ok {
-			return nil
-		}
-		if _, err := wb.r.Get(ve.key); err == nil {
-			return nil
-		} else if !errors.Is(err, kv.ErrNotFound) {
-			return err
-		}
 		wb.tables[t.ID] = t
-		v := ve.value(nil)
-		if err := wb.b.Set(ve.key, v); err != nil {
-			return err
+		for _, k := range keys {
+			if err := b.copyIn(wb, t, k); err != nil {
+				return err
+			}
 		}
-		wb.addDelta(t.ID, stripe, b.vi.ID, false, true, 0, len(v))
 		return nil
 	})
+}
+
+func (b vectorBackfill) copyIn(wb *writeBatch, t *tableMeta, k []byte) error {
+	item, err := readItem(wb.r, k)
+	if err != nil || item == nil {
+		return err
+	}
+	ve, ok := vectorEntryOf(t, b.vi, k, item)
+	if !ok {
+		return nil
+	}
+	if _, err := wb.r.Get(ve.key); err == nil {
+		return nil
+	} else if !errors.Is(err, kv.ErrNotFound) {
+		return err
+	}
+	wb.buf = ve.value(wb.buf[:0])
+	if err := wb.b.Set(ve.key, wb.buf); err != nil {
+		return err
+	}
+	wb.addDelta(t.ID, keyspace.StripeOf(k), b.vi.ID, false, true, 0, len(wb.buf))
+	return nil
 }
 
 // finish makes the index ACTIVE and drops the job's cursor in one batch.
