@@ -401,6 +401,19 @@ type memberIndex struct {
 	ix *indexMeta
 }
 
+// eachMember calls f with the table of every other member of the group
+// not being deleted.
+func (u *tableUpdate) eachMember(f func(m *tableMeta)) {
+	for _, r := range u.t.replicas(u.now) {
+		if r.Deleting {
+			continue
+		}
+		if m := u.memberTable(r); m != nil {
+			f(m)
+		}
+	}
+}
+
 // propagateWriteCap gives every other member of the group the table's new
 // MaxWriteRequestUnits: write capacity is the group's, read capacity each
 // Region's (Developer Guide, "Throughput capacity planning for DynamoDB
@@ -410,14 +423,7 @@ func (u *tableUpdate) propagateWriteCap() {
 	if o == nil || o.MaxWriteRequestUnits == nil {
 		return
 	}
-	for _, r := range u.t.replicas(u.now) {
-		if r.Deleting {
-			continue
-		}
-		if m := u.memberTable(r); m != nil {
-			m.OnDemand.Write = u.t.OnDemand.Write
-		}
-	}
+	u.eachMember(func(m *tableMeta) { m.OnDemand.Write = u.t.OnDemand.Write })
 }
 
 // propagateGSIs repeats the request's GSI creations and deletions in every
@@ -427,14 +433,7 @@ func (u *tableUpdate) propagateGSIs() {
 	if u.c.gsiCreate+u.c.gsiDelete == 0 {
 		return
 	}
-	for _, r := range u.t.replicas(u.now) {
-		if r.Deleting {
-			continue
-		}
-		m := u.memberTable(r)
-		if m == nil {
-			continue
-		}
+	u.eachMember(func(m *tableMeta) {
 		for _, ix := range u.created {
 			c := *ix
 			c.ID = m.allocIndexID()
@@ -464,5 +463,5 @@ func (u *tableUpdate) propagateGSIs() {
 			}
 			m.GSIs = kept
 		}
-	}
+	})
 }

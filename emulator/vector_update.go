@@ -10,6 +10,7 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/keyspace"
@@ -145,13 +146,7 @@ func (u *tableUpdate) deleteVector(name string) error {
 	if vi.Creating && !vi.Backfilling {
 		return api.NewError(api.CodeResourceInUse, "Attempt to change a resource which is still in use: Index creation is in resource allocation phase. Retry deletion during backfilling phase or when the index is active. Table: %s Index: %s", t.Name, name)
 	}
-	kept := t.Vectors[:0]
-	for _, x := range t.Vectors {
-		if x != vi {
-			kept = append(kept, x)
-		}
-	}
-	t.Vectors = kept
+	t.Vectors = slices.DeleteFunc(t.Vectors, func(x *vectorIndex) bool { return x == vi })
 	u.droppedIndexes = append(u.droppedIndexes, vi.ID)
 	u.vecDeleted = append(u.vecDeleted, vi)
 	return nil
@@ -335,14 +330,7 @@ func (u *tableUpdate) propagateVectors() {
 	if len(u.vecCreated)+len(u.vecDeleted) == 0 {
 		return
 	}
-	for _, r := range u.t.replicas(u.now) {
-		if r.Deleting {
-			continue
-		}
-		m := u.memberTable(r)
-		if m == nil {
-			continue
-		}
+	u.eachMember(func(m *tableMeta) {
 		for _, vi := range u.vecCreated {
 			c := *vi
 			c.ID = m.allocIndexID()
@@ -356,15 +344,9 @@ func (u *tableUpdate) propagateVectors() {
 		}
 		for _, vi := range u.vecDeleted {
 			if mv := m.vectorIndex(vi.Name); mv != nil {
-				kept := m.Vectors[:0]
-				for _, x := range m.Vectors {
-					if x != mv {
-						kept = append(kept, x)
-					}
-				}
-				m.Vectors = kept
+				m.Vectors = slices.DeleteFunc(m.Vectors, func(x *vectorIndex) bool { return x == mv })
 				u.memberVecDropped = append(u.memberVecDropped, memberVector{m, mv})
 			}
 		}
-	}
+	})
 }
