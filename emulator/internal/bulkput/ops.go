@@ -70,8 +70,10 @@ func (x *Jobs) Start(c Core, ns api.Namespace, in *api.StartBulkPutItemsInput) (
 		return nil, c.InternalError(err)
 	}
 	x.started++
+	// Described before its job starts changing m.
+	d := describe(m)
 	x.startLocked(c, m)
-	return &api.StartBulkPutItemsOutput{BulkOperationDescription: describe(m)}, nil
+	return &api.StartBulkPutItemsOutput{BulkOperationDescription: d}, nil
 }
 
 // sameRequest reports whether a repeat of a ClientToken asks for what old
