@@ -327,7 +327,7 @@ func (bt *bulkTable) Write(ctx context.Context, puts []bulkput.Put, stage func(o
 			}
 			for _, p := range pw.vecs {
 				if p.has {
-					o.Vectors = append(o.Vectors, bulkput.IndexBytes{Name: p.vi.Name, Bytes: int64(p.entryBytes())})
+					o.Vectors = append(o.Vectors, bulkput.IndexBytes{Name: p.vi.Name, Bytes: int64(p.vi.Bytes(&p.new))})
 				}
 			}
 		}

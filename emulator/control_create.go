@@ -9,6 +9,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
+	"github.com/extenddb/extenddb/emulator/internal/vectors"
 )
 
 // maxCapacityUnits is the largest ProvisionedThroughput value the service
@@ -115,7 +116,7 @@ func validateCreateShape(in *api.CreateTableInput) error {
 		v.Throughput(p+".provisionedThroughput", g.ProvisionedThroughput)
 	}
 	for i := range in.VectorIndexes {
-		vectorShape(&v, fmt.Sprintf("vectorIndexes.%d.member", i+1), &in.VectorIndexes[i])
+		vectors.Shape(&v, fmt.Sprintf("vectorIndexes.%d.member", i+1), &in.VectorIndexes[i])
 	}
 	v.Enum("billingMode", in.BillingMode, billingProvisioned, billingPayPerRequest)
 	if s := in.StreamSpecification; s != nil {
@@ -310,7 +311,7 @@ func (c *createCheck) definitionsUsed() error {
 	}
 	for _, x := range in.VectorIndexes {
 		// The vector attribute too: defining it is refused with its own
-		// message (vectorCheck).
+		// message (vectors.Check).
 		note([]api.KeySchemaElement{{AttributeName: x.VectorAttribute.AttributeName}})
 		for _, s := range x.SearchSchema {
 			note([]api.KeySchemaElement{{AttributeName: s.AttributeName}})
@@ -327,7 +328,7 @@ func (c *createCheck) definitionsUsed() error {
 
 // projection checks an index's Projection and counts its attributes.
 func (c *createCheck) projection(p *api.Projection) error {
-	if err := checkProjectionForm(p); err != nil {
+	if err := vectors.CheckProjection(p); err != nil {
 		return err
 	}
 	c.projected += len(p.NonKeyAttributes)

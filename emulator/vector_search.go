@@ -172,7 +172,7 @@ func searchScope(vi *vectorIndex, terms []vectors.Term) (part string, all bool, 
 	all = true
 	var filters []vectors.Term
 	for _, tm := range terms {
-		if h, ok := vi.hashElem(); ok && h.Name == tm.Name {
+		if h, ok := vi.HashElem(); ok && h.Name == tm.Name {
 			part, all = string(appendPartitionTuple(nil, []av.Value{tm.Value})), false
 			continue
 		}

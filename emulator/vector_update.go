@@ -15,6 +15,7 @@ import (
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/keyspace"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
+	"github.com/extenddb/extenddb/emulator/internal/vectors"
 	"github.com/extenddb/extenddb/kv"
 )
 
@@ -23,7 +24,7 @@ func vectorUpdateShape(v *shape.Violations, in *api.UpdateTableInput) {
 	for i, x := range in.VectorIndexUpdates {
 		p := fmt.Sprintf("vectorIndexUpdates.%d.member", i+1)
 		if x.Create != nil {
-			vectorShape(v, p+".create", x.Create)
+			vectors.Shape(v, p+".create", x.Create)
 		}
 		if x.Delete != nil {
 			v.Name(p+".delete.indexName", x.Delete.IndexName, true)
@@ -100,30 +101,29 @@ func (u *tableUpdate) createVector(x *api.VectorIndex) error {
 	if _, ok := t.index(name, u.now); ok {
 		return api.Validation("Attempting to create an index which already exists")
 	}
-	if len(t.Vectors) >= maxVectorIndexes {
-		return api.NewError(api.CodeLimitExceeded, "Subscriber limit exceeded: Number of vector secondary indexes exceeds per-table limit of %d", maxVectorIndexes)
+	if len(t.Vectors) >= vectors.MaxIndexes {
+		return api.NewError(api.CodeLimitExceeded, "Subscriber limit exceeded: Number of vector secondary indexes exceeds per-table limit of %d", vectors.MaxIndexes)
 	}
 	// The search schema's attributes are defined in this request; the
 	// vector attribute is defined nowhere.
-	vc := vectorCheck{defined: map[string]string{}, billing: u.billing, dims: map[string]int64{}, projected: new(int),
-		names: func(string) error { return nil }}
+	vc := vectors.Check{Defined: map[string]string{}, OnDemand: u.billing == billingPayPerRequest, Dims: map[string]int64{}}
 	for _, a := range u.in.AttributeDefinitions {
-		vc.defined[*a.AttributeName] = *a.AttributeType
+		vc.Defined[*a.AttributeName] = *a.AttributeType
 	}
 	for _, vi := range t.Vectors {
-		vc.dims[vi.Attr] = int64(vi.Dims)
+		vc.Dims[vi.Attr] = int64(vi.Dims)
 	}
 	attr := *x.VectorAttribute.AttributeName
 	if _, ok := t.attrType(attr); ok && u.liveSchemaOf(attr) != nil {
 		return shape.InvalidParam("Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: VectorIndexSchema:[VectorAttribute: key{%s:L:%d}]",
 			renderSchema(u.liveSchemaOf(attr)), attr, *x.Dimensions)
 	}
-	if err := vc.check(x); err != nil {
+	if err := vc.Index(x); err != nil {
 		return err
 	}
 	var added []attrDef
 	for _, s := range x.SearchSchema {
-		typ := vc.defined[*s.AttributeName]
+		typ := vc.Defined[*s.AttributeName]
 		if live := u.liveSchemaOf(*s.AttributeName); live != nil && keyType(live, *s.AttributeName) != typ {
 			return shape.InvalidParam("Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: VectorIndexSchema:[%s:%s]",
 				renderSchema(live), *s.AttributeName, typ)
@@ -230,13 +230,13 @@ func (b vectorBackfill) copyIn(wb *writeBatch, t *tableMeta, k []byte) error {
 	if !ok {
 		return nil
 	}
-	if _, err := wb.r.Get(ve.key); err == nil {
+	if _, err := wb.r.Get(ve.Key); err == nil {
 		return nil
 	} else if !errors.Is(err, kv.ErrNotFound) {
 		return err
 	}
-	wb.buf = ve.value(wb.buf[:0])
-	if err := wb.b.Set(ve.key, wb.buf); err != nil {
+	wb.buf = ve.Value(wb.buf[:0])
+	if err := wb.b.Set(ve.Key, wb.buf); err != nil {
 		return err
 	}
 	wb.addDelta(t.ID, keyspace.StripeOf(k), b.vi.ID, false, true, 0, len(wb.buf))
@@ -285,7 +285,8 @@ func backupVectors(t *tableMeta) []*vectorIndex {
 // backupVectorInfo is a backup's SourceTableFeatureDetails.VectorIndexes.
 func backupVectorInfo(t *tableMeta) []api.VectorIndexInfo {
 	var out []api.VectorIndexInfo
-	for _, d := range describeVectorDefs(t, backupVectors(t)) {
+	for _, vi := range backupVectors(t) {
+		d := vi.Describe()
 		out = append(out, api.VectorIndexInfo{IndexName: d.IndexName, VectorAttribute: d.VectorAttribute, Dimensions: d.Dimensions,
 			DistanceFunction: d.DistanceFunction, Projection: d.Projection, SearchSchema: d.SearchSchema})
 	}

@@ -26,150 +26,35 @@ import (
 	"github.com/extenddb/extenddb/kv"
 )
 
-// vectorEntry is an item's entry in a vector index.
-type vectorEntry struct {
-	key     []byte // the entry's storage key
-	part    string // the partition part of key ("" without a HASH element)
-	vec     []float32
-	rest    av.Item // the projected attributes but the vector
-	filters av.Item // the INLINE_FILTER attributes present
-}
-
 // vectorEntryOf returns the entry of the item stored at itemKey in vi,
-// or false when the item is not in the index: absent, without the vector
-// or the HASH attribute, or (an item older than the index, or replicated)
-// with a value a write would have refused.
-func vectorEntryOf(t *tableMeta, vi *vectorIndex, itemKey []byte, item av.Item) (vectorEntry, bool) {
-	v, ok := item[vi.Attr]
-	if !ok || item == nil {
-		return vectorEntry{}, false
+// or false when the item is not in the index (vectors.Index.EntryOf).
+func vectorEntryOf(t *tableMeta, vi *vectorIndex, itemKey []byte, item av.Item) (vectors.Entry, bool) {
+	if _, ok := item[vi.Attr]; !ok {
+		return vectors.Entry{}, false // most items of most tables: no work
 	}
-	vec, err := vectors.FromItem(v, vi.Attr, vi.Name, vi.Dims)
-	if err != nil || checkSchemaValues(vi, item) != nil {
-		return vectorEntry{}, false
+	keys := make([]string, len(t.KeySchema))
+	for i, k := range t.KeySchema {
+		keys[i] = k.Name
 	}
-	key := keyspace.IndexPrefix(t.ID, vi.ID)
-	n := len(key)
-	if h, ok := vi.hashElem(); ok {
-		hv, present := item[h.Name]
-		if !present {
-			return vectorEntry{}, false
-		}
-		key = appendPartitionTuple(key, []av.Value{hv})
-	}
-	e := vectorEntry{part: string(key[n:]), vec: vec}
-	e.key = append(key, itemKey[len(keyspace.ItemPrefix(t.ID)):]...)
-	e.rest = vectorProjection(t, vi, item)
-	for _, s := range vi.Schema {
-		if fv, ok := item[s.Name]; ok && s.Kind == searchSchemaFilter {
-			if e.filters == nil {
-				e.filters = av.Item{}
-			}
-			e.filters[s.Name] = fv
-		}
-	}
-	return e, true
+	return vi.EntryOf(keyspace.IndexPrefix(t.ID, vi.ID), itemKey[len(keyspace.ItemPrefix(t.ID)):], keys, item, appendPartition)
 }
 
-// vectorProjection is what vi projects of item, but the vector: every
-// attribute (ALL), or the table key and the search schema attributes plus
-// (INCLUDE) the listed ones.
-func vectorProjection(t *tableMeta, vi *vectorIndex, item av.Item) av.Item {
-	out := make(av.Item, len(t.KeySchema)+len(vi.Schema)+len(vi.NonKeyAttrs))
-	if vi.ProjectionType == "ALL" {
-		for k, v := range item {
-			out[k] = v
-		}
-		delete(out, vi.Attr)
-		return out
-	}
-	keep := func(n string) {
-		if v, ok := item[n]; ok {
-			out[n] = v
-		}
-	}
-	for _, ke := range t.KeySchema {
-		keep(ke.Name)
-	}
-	for _, s := range vi.Schema {
-		keep(s.Name)
-	}
-	for _, n := range vi.NonKeyAttrs {
-		if n != vi.Attr {
-			keep(n)
-		}
-	}
-	return out
-}
-
-// suffix is the entry's key after the index's prefix: its partition and
-// table key, the key of its in-memory copy.
-func (ve *vectorEntry) suffix(t *tableMeta, vi *vectorIndex) string {
-	return string(ve.key[len(keyspace.IndexPrefix(t.ID, vi.ID)):])
-}
-
-// value is the entry's stored value.
-func (ve *vectorEntry) value(dst []byte) []byte {
-	dst = vectors.AppendFloats(dst, ve.vec)
-	return av.AppendItem(dst, ve.rest)
-}
-
-// checkSchemaValues refuses search schema values a vector index cannot
-// hold: a type other than the declared one, an empty HASH value.
-func checkSchemaValues(vi *vectorIndex, item av.Item) error {
-	for _, s := range vi.Schema {
-		v, ok := item[s.Name]
-		if !ok {
-			continue
-		}
-		if v.Type.String() != s.Type {
-			return api.Validation("One or more parameter values were invalid. Attribute '%s' type mismatch. Expected: %s, Actual: %s. IndexName: %s", s.Name, s.Type, v.Type, vi.Name)
-		}
-		if s.Kind == searchSchemaHash && v.Type != av.TypeN && v.S == "" {
-			return api.Validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: %s, IndexKey: %s", vi.Name, s.Name)
-		}
-	}
-	return nil
+// entrySuffix is e's key after vi's prefix: its partition and table key,
+// the key of its in-memory copy.
+func entrySuffix(t *tableMeta, vi *vectorIndex, e *vectors.Entry) string {
+	return string(e.Key[len(keyspace.IndexPrefix(t.ID, vi.ID)):])
 }
 
 // validateVectors refuses an item to be stored whose vector or search
-// schema attributes a vector index of t cannot hold, with DynamoDB's
-// messages (API Reference, PutItem: "ValidationException"). Over an old
-// item, only the values the write changes are checked: a value an item
-// held before its index existed is not refused again.
+// schema values a vector index of t cannot hold; over an old item, only
+// the values the write changes are checked (vectors.Index.CheckWrite).
 func validateVectors(t *tableMeta, old, item av.Item) error {
 	for _, vi := range t.Vectors {
-		v, ok := item[vi.Attr]
-		if !ok || (old != nil && unchangedFor(vi, old, item)) {
-			continue
-		}
-		if _, err := vectors.FromItem(v, vi.Attr, vi.Name, vi.Dims); err != nil {
-			return err
-		}
-		if err := checkSchemaValues(vi, item); err != nil {
+		if err := vi.CheckWrite(old, item); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// unchangedFor reports whether the write from old to item leaves every
-// attribute vi checks as it was.
-func unchangedFor(vi *vectorIndex, old, item av.Item) bool {
-	same := func(n string) bool {
-		a, x := old[n]
-		b, y := item[n]
-		return x == y && (!x || av.Equal(a, b))
-	}
-	if !same(vi.Attr) {
-		return false
-	}
-	for _, s := range vi.Schema {
-		if !same(s.Name) {
-			return false
-		}
-	}
-	return true
 }
 
 // vectorChange is one staged change of a vector entry, for the in-memory
@@ -197,12 +82,12 @@ func (vectorDerivation) finish(*writeBatch) error { return nil }
 // prepare found them (had, has: whether there are).
 type vectorPair struct {
 	vi       *vectorIndex
-	old, new vectorEntry
+	old, new vectors.Entry
 	had, has bool
 }
 
 // moved reports whether the old entry goes (deleted, or under another key).
-func (p *vectorPair) moved() bool { return p.had && (!p.has || !bytes.Equal(p.old.key, p.new.key)) }
+func (p *vectorPair) moved() bool { return p.had && (!p.has || !bytes.Equal(p.old.Key, p.new.Key)) }
 
 // prepareVectors computes, for prepare, pw's old and new entries in every
 // vector index of its table, with the vector bytes the write consumes.
@@ -217,7 +102,7 @@ func prepareVectors(r kv.Reader, pw *pendingWrite, old, nw av.Item) error {
 		if p.had && vi.Creating {
 			// The backfill may not have reached this item yet: only an
 			// entry actually stored is the old one.
-			if _, err := r.Get(p.old.key); errors.Is(err, kv.ErrNotFound) {
+			if _, err := r.Get(p.old.Key); errors.Is(err, kv.ErrNotFound) {
 				p.had = false
 			} else if err != nil {
 				return internalError(err)
@@ -247,19 +132,14 @@ func prepareVectors(r kv.Reader, pw *pendingWrite, old, nw av.Item) error {
 	return nil
 }
 
-// entryBytes is the vector bytes of the new entry alone.
-func (p *vectorPair) entryBytes() int {
-	return vectors.WriteBytes(p.vi.Dims, p.vi.Attr, p.new.rest)
-}
-
 // writeBytes is the vector bytes of the change: the entry deleted, the
 // entry written (both when the item moves partitions), nothing for an
 // entry rewritten unchanged.
 func (p *vectorPair) writeBytes() float64 {
-	size := func(e *vectorEntry) float64 { return float64(vectors.WriteBytes(p.vi.Dims, p.vi.Attr, e.rest)) }
+	size := func(e *vectors.Entry) float64 { return float64(p.vi.Bytes(e)) }
 	switch {
-	case p.had && p.has && bytes.Equal(p.old.key, p.new.key):
-		if bytes.Equal(p.old.value(nil), p.new.value(nil)) {
+	case p.had && p.has && bytes.Equal(p.old.Key, p.new.Key):
+		if bytes.Equal(p.old.Value(nil), p.new.Value(nil)) {
 			return 0
 		}
 		return size(&p.new)
@@ -291,29 +171,29 @@ func (vectorDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
 		}
 		var oldVal []byte
 		if p.had {
-			oldVal = p.old.value(nil)
+			oldVal = p.old.Value(nil)
 		}
 		if p.moved() {
-			if err := wb.b.Delete(p.old.key); err != nil {
+			if err := wb.b.Delete(p.old.Key); err != nil {
 				return internalError(err)
 			}
 		}
 		wb.buf = wb.buf[:0]
 		if p.has {
-			wb.buf = p.new.value(wb.buf)
+			wb.buf = p.new.Value(wb.buf)
 			if p.moved() || !p.had || !bytes.Equal(oldVal, wb.buf) {
-				if err := wb.b.Set(p.new.key, wb.buf); err != nil {
+				if err := wb.b.Set(p.new.Key, wb.buf); err != nil {
 					return internalError(err)
 				}
 			}
 		}
 		wb.addDelta(t.ID, pw.stripe, p.vi.ID, p.had, p.has, len(oldVal), len(wb.buf))
 		if p.moved() {
-			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.old.part, key: p.old.suffix(t, p.vi)})
+			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.old.Part, key: entrySuffix(t, p.vi, &p.old)})
 		}
 		if p.has {
-			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.new.part,
-				key: p.new.suffix(t, p.vi), vec: p.new.vec, filt: p.new.filters})
+			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.new.Part,
+				key: entrySuffix(t, p.vi, &p.new), vec: p.new.Vec, filt: p.new.Filters})
 		}
 	}
 	return nil
@@ -409,7 +289,7 @@ func (e *Engine) vectorCache(ctx context.Context, t *tableMeta, vi *vectorIndex)
 		}
 		vc.m[k] = x
 		vc.mu.Unlock()
-		if _, hashed := vi.hashElem(); !hashed {
+		if _, hashed := vi.HashElem(); !hashed {
 			n, _ := e.vectorStats(t, vi)
 			x.c.Reserve("", int(n))
 		}
@@ -437,7 +317,7 @@ func (e *Engine) fillVectorCache(ctx context.Context, t *tableMeta, vi *vectorIn
 	if err != nil {
 		return err
 	}
-	h, hashed := vi.hashElem()
+	h, hashed := vi.HashElem()
 	// Load copies the vector into the copy's slab: one buffer serves.
 	vec := make([]float32, 0, vi.Dims)
 	n := 0
@@ -467,7 +347,7 @@ func (e *Engine) fillVectorCache(ctx context.Context, t *tableMeta, vi *vectorIn
 				return err
 			}
 			for _, s := range vi.Schema {
-				if fv, ok := rest[s.Name]; ok && s.Kind == searchSchemaFilter {
+				if fv, ok := rest[s.Name]; ok && s.Kind == vectors.KindInlineFilter {
 					if filters == nil {
 						filters = av.Item{}
 					}
