@@ -232,13 +232,25 @@ type vectorCache struct {
 }
 
 // apply hands committed changes to the copies that exist.
+// The copies are looked up under vc.mu and changed outside it: a change
+// waits for the searches of its own index only, never for another's.
 func (vc *vectorCaches) apply(cs []vectorChange) {
 	vc.mu.Lock()
-	defer vc.mu.Unlock()
+	if len(vc.m) == 0 {
+		vc.mu.Unlock()
+		return
+	}
+	to := make([]*vectors.Cache, len(cs))
 	for i := range cs {
-		c := &cs[i]
-		if x := vc.m[vectorCacheKey{c.table, c.index}]; x != nil {
-			x.c.Apply(c.seq, c.part, c.key, c.vec, c.filt)
+		if x := vc.m[vectorCacheKey{cs[i].table, cs[i].index}]; x != nil {
+			to[i] = x.c
+		}
+	}
+	vc.mu.Unlock()
+	for i, c := range to {
+		if c != nil {
+			ch := &cs[i]
+			c.Apply(ch.seq, ch.part, ch.key, ch.vec, ch.filt)
 		}
 	}
 }
