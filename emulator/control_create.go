@@ -328,7 +328,7 @@ func (c *createCheck) definitionsUsed() error {
 
 // projection checks an index's Projection and counts its attributes.
 func (c *createCheck) projection(p *api.Projection) error {
-	if err := vectors.CheckProjection(p); err != nil {
+	if err := shape.CheckProjection(p); err != nil {
 		return err
 	}
 	c.projected += len(p.NonKeyAttributes)

@@ -703,21 +703,8 @@ func (u *tableUpdate) createGSI(g *api.CreateGlobalSecondaryIndexAction) error {
 		return err
 	}
 	p := g.Projection
-	if p.ProjectionType == nil {
-		return shape.InvalidParam("Unknown ProjectionType: null")
-	}
-	if *p.ProjectionType == "INCLUDE" && p.NonKeyAttributes == nil {
-		return shape.InvalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
-	}
-	if *p.ProjectionType != "INCLUDE" && p.NonKeyAttributes != nil {
-		return shape.InvalidParam("ProjectionType is %s, but NonKeyAttributes is specified", *p.ProjectionType)
-	}
-	seen := map[string]bool{}
-	for _, a := range p.NonKeyAttributes {
-		if seen[a] {
-			return shape.InvalidParam("Duplicate element in NonKeyAttributes: %s", a)
-		}
-		seen[a] = true
+	if err := shape.CheckProjection(p); err != nil {
+		return err
 	}
 	projected := len(p.NonKeyAttributes)
 	for _, ix := range append(t.LSIs, t.liveGSIs(u.now)...) {

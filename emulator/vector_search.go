@@ -173,7 +173,7 @@ func searchScope(vi *vectorIndex, terms []vectors.Term) (part string, all bool, 
 	var filters []vectors.Term
 	for _, tm := range terms {
 		if h, ok := vi.HashElem(); ok && h.Name == tm.Name {
-			part, all = string(appendPartitionTuple(nil, []av.Value{tm.Value})), false
+			part, all = string(appendPartition(nil, tm.Value)), false
 			continue
 		}
 		filters = append(filters, tm)

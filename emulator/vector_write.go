@@ -32,11 +32,7 @@ func vectorEntryOf(t *tableMeta, vi *vectorIndex, itemKey []byte, item av.Item) 
 	if _, ok := item[vi.Attr]; !ok {
 		return vectors.Entry{}, false // most items of most tables: no work
 	}
-	keys := make([]string, len(t.KeySchema))
-	for i, k := range t.KeySchema {
-		keys[i] = k.Name
-	}
-	return vi.EntryOf(keyspace.IndexPrefix(t.ID, vi.ID), itemKey[len(keyspace.ItemPrefix(t.ID)):], keys, item, appendPartition)
+	return vi.EntryOf(keyspace.IndexPrefix(t.ID, vi.ID), itemKey[len(keyspace.ItemPrefix(t.ID)):], keyNamesOf(t.KeySchema), item, appendPartition)
 }
 
 // entrySuffix is e's key after vi's prefix: its partition and table key,
@@ -84,6 +80,9 @@ type vectorPair struct {
 	vi       *vectorIndex
 	old, new vectors.Entry
 	had, has bool
+	// oldVal and newVal are the entries' stored values (nil when absent),
+	// encoded once for the capacity and the stage.
+	oldVal, newVal []byte
 }
 
 // moved reports whether the old entry goes (deleted, or under another key).
@@ -109,6 +108,12 @@ func prepareVectors(r kv.Reader, pw *pendingWrite, old, nw av.Item) error {
 			}
 		}
 		p.new, p.has = vectorEntryOf(t, vi, k, nw)
+		if p.had {
+			p.oldVal = p.old.Value(nil)
+		}
+		if p.has {
+			p.newVal = p.new.Value(nil)
+		}
 		b := p.writeBytes()
 		if b > 0 {
 			if pw.use.vec == nil {
@@ -139,7 +144,7 @@ func (p *vectorPair) writeBytes() float64 {
 	size := func(e *vectors.Entry) float64 { return float64(p.vi.Bytes(e)) }
 	switch {
 	case p.had && p.has && bytes.Equal(p.old.Key, p.new.Key):
-		if bytes.Equal(p.old.Value(nil), p.new.Value(nil)) {
+		if bytes.Equal(p.oldVal, p.newVal) {
 			return 0
 		}
 		return size(&p.new)
@@ -169,25 +174,17 @@ func (vectorDerivation) stage(wb *writeBatch, pw *pendingWrite) error {
 		if !p.had && !p.has {
 			continue
 		}
-		var oldVal []byte
-		if p.had {
-			oldVal = p.old.Value(nil)
-		}
 		if p.moved() {
 			if err := wb.b.Delete(p.old.Key); err != nil {
 				return internalError(err)
 			}
 		}
-		wb.buf = wb.buf[:0]
-		if p.has {
-			wb.buf = p.new.Value(wb.buf)
-			if p.moved() || !p.had || !bytes.Equal(oldVal, wb.buf) {
-				if err := wb.b.Set(p.new.Key, wb.buf); err != nil {
-					return internalError(err)
-				}
+		if p.has && (p.moved() || !p.had || !bytes.Equal(p.oldVal, p.newVal)) {
+			if err := wb.b.Set(p.new.Key, p.newVal); err != nil {
+				return internalError(err)
 			}
 		}
-		wb.addDelta(t.ID, pw.stripe, p.vi.ID, p.had, p.has, len(oldVal), len(wb.buf))
+		wb.addDelta(t.ID, pw.stripe, p.vi.ID, p.had, p.has, len(p.oldVal), len(p.newVal))
 		if p.moved() {
 			wb.vecs = append(wb.vecs, vectorChange{seq: wb.e.vec.seq.Add(1), table: t.ID, index: p.vi.ID, part: p.old.Part, key: entrySuffix(t, p.vi, &p.old)})
 		}

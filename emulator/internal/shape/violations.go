@@ -318,3 +318,27 @@ func StrOrDefault(s *string, def string) string {
 func InvalidParam(format string, args ...any) *api.Error {
 	return api.Validation("One or more parameter values were invalid: "+format, args...)
 }
+
+// CheckProjection refuses a Projection whose NonKeyAttributes do not fit
+// its ProjectionType, or list one twice: the same for a GSI, an LSI and a
+// vector index.
+func CheckProjection(p *api.Projection) error {
+	if p.ProjectionType == nil {
+		return InvalidParam("Unknown ProjectionType: null")
+	}
+	pt := *p.ProjectionType
+	if pt == "INCLUDE" && p.NonKeyAttributes == nil {
+		return InvalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
+	}
+	if pt != "INCLUDE" && p.NonKeyAttributes != nil {
+		return InvalidParam("ProjectionType is %s, but NonKeyAttributes is specified", pt)
+	}
+	seen := map[string]bool{}
+	for _, a := range p.NonKeyAttributes {
+		if seen[a] {
+			return InvalidParam("Duplicate element in NonKeyAttributes: %s", a)
+		}
+		seen[a] = true
+	}
+	return nil
+}

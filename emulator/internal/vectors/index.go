@@ -148,7 +148,7 @@ func (c *Check) Index(x *api.VectorIndex) error {
 		return shape.InvalidParam("Conflicting attribute definition for '%s'. All VectorIndexes on the same vector attribute must use the same dimensions.", attr)
 	}
 	c.Dims[attr] = *x.Dimensions
-	if err := CheckProjection(x.Projection); err != nil {
+	if err := shape.CheckProjection(x.Projection); err != nil {
 		return err
 	}
 	hashes, filters := 0, 0
@@ -172,29 +172,6 @@ func (c *Check) Index(x *api.VectorIndex) error {
 		// The vector attribute and each inline filter count as projected
 		// non-key attributes (CreateTable's documentation).
 		*c.Projected += len(x.Projection.NonKeyAttributes) + 1 + filters
-	}
-	return nil
-}
-
-// CheckProjection refuses NonKeyAttributes that do not fit the
-// ProjectionType, as for every kind of index.
-func CheckProjection(p *api.Projection) error {
-	if p.ProjectionType == nil {
-		return shape.InvalidParam("Unknown ProjectionType: null")
-	}
-	pt := *p.ProjectionType
-	if pt == "INCLUDE" && p.NonKeyAttributes == nil {
-		return shape.InvalidParam("ProjectionType is INCLUDE, but NonKeyAttributes is not specified")
-	}
-	if pt != "INCLUDE" && p.NonKeyAttributes != nil {
-		return shape.InvalidParam("ProjectionType is %s, but NonKeyAttributes is specified", pt)
-	}
-	seen := map[string]bool{}
-	for _, a := range p.NonKeyAttributes {
-		if seen[a] {
-			return shape.InvalidParam("Duplicate element in NonKeyAttributes: %s", a)
-		}
-		seen[a] = true
 	}
 	return nil
 }
