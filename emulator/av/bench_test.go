@@ -200,3 +200,21 @@ func BenchmarkStoredLoadgenItemJSON(b *testing.B) {
 func loadgenItem() Item {
 	return Item{"pk": {Type: TypeS, S: "p0000123"}, "sk": {Type: TypeN, S: "7"}, "data": {Type: TypeS, S: strings.Repeat("x", 1004)}}
 }
+
+// BenchmarkAddNumbers is UpdateItem's ADD and SET a + b: a counter, and two
+// numbers of many digits far apart.
+func BenchmarkAddNumbers(b *testing.B) {
+	for _, c := range []struct{ name, a, b string }{
+		{"counter", "41", "1"},
+		{"wide", "1234567890.123456789", "-0.0000000000987654321"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := AddNumbers(c.a, c.b); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
