@@ -83,3 +83,23 @@ func IsID(s string) bool {
 	}
 	return true
 }
+
+// IsRegion reports whether s is shaped like an AWS Region name: groups of
+// lower-case letters and digits joined by single hyphens (us-east-1,
+// us-gov-west-1), or a simple made-up name such as "local". It keeps the
+// ARNs built from it well formed.
+func IsRegion(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,6 +1,9 @@
 package accounts
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 func TestAccount(t *testing.T) {
 	keys := map[string]string{"AKIAPROD00000000": "111111111111", "999999999999": "222222222222"}
@@ -32,4 +35,18 @@ func TestAccount(t *testing.T) {
 	if d := Derived("test"); !IsID(d) || d == Derived("other") {
 		t.Errorf("Derived(test) = %s: want 12 digits, distinct per key", d)
 	}
+}
+
+// FuzzIsRegion holds IsRegion to the pattern serve and ReplicaUpdates
+// checked Regions with before it: ^[a-z0-9]+(-[a-z0-9]+)*$.
+func FuzzIsRegion(f *testing.F) {
+	re := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	for _, s := range []string{"us-east-1", "us-gov-west-1", "local", "", "-", "a-", "-a", "a--b", "US-east-1", "eu_west-1", "a-b-c", "1", "ü"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := IsRegion(s), re.MatchString(s); got != want {
+			t.Fatalf("IsRegion(%q) = %v, want %v", s, got, want)
+		}
+	})
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/extenddb/extenddb/accounts"
 )
 
 // FuzzParseServe: any command line and any EXTENDDB_* value either parse
@@ -23,7 +25,7 @@ func FuzzParseServe(f *testing.F) {
 			t.Fatalf("parseServe accepted an invalid config: %v", verr)
 		}
 		for k, a := range c.accessKeyAccounts {
-			if k == "" || !accountRE.MatchString(a) {
+			if k == "" || !accounts.IsID(a) {
 				t.Fatalf("accepted access key mapping %q=%q", k, a)
 			}
 		}

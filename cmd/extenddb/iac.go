@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/extenddb/extenddb/accounts"
@@ -71,10 +72,10 @@ func (c *iacConfig) register(fs *flag.FlagSet, withLoad bool) {
 }
 
 func (c *iacConfig) validate() error {
-	if c.stackAccount != "" && !accountRE.MatchString(c.stackAccount) {
+	if c.stackAccount != "" && !accounts.IsID(c.stackAccount) {
 		return fmt.Errorf("--stack-account %q: must be 12 digits", c.stackAccount)
 	}
-	if c.stackRegion != "" && !regionRE.MatchString(c.stackRegion) {
+	if c.stackRegion != "" && !accounts.IsRegion(c.stackRegion) {
 		return fmt.Errorf("--stack-region %q: must be a Region name such as us-east-1", c.stackRegion)
 	}
 	return nil
@@ -230,7 +231,7 @@ func condense(ds iac.Diagnostics) iac.Diagnostics {
 		} else {
 			seen[k] = true
 		}
-		key := fmt.Sprint(d.Severity) + "\x00" + resourcePrefix.ReplaceAllString(d.Summary, "") + "\x00" + d.Detail
+		key := fmt.Sprint(d.Severity) + "\x00" + resourcePrefix().ReplaceAllString(d.Summary, "") + "\x00" + d.Detail
 		if alike[key] == 0 {
 			order = append(order, key)
 		}
@@ -259,7 +260,9 @@ func condense(ds iac.Diagnostics) iac.Diagnostics {
 // resourcePrefix is the resource name or address a diagnostic starts with
 // ("Orders: ", "aws_dynamodb_table.t: "), so the same mistake in two
 // resources is recognised as one.
-var resourcePrefix = regexp.MustCompile(`^[A-Za-z0-9_.\[\]"-]+( \([^)]*\))?: `)
+var resourcePrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_.\[\]"-]+( \([^)]*\))?: `)
+})
 
 // printSpecs writes the tables grouped by account and Region.
 func printSpecs(w io.Writer, specs []iac.TableSpec) {

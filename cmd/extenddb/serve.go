@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -237,19 +236,12 @@ func (noopFlag) Set(s string) error {
 	return err
 }
 
-var (
-	accountRE = regexp.MustCompile(`^[0-9]{12}$`)
-	// regionRE accepts AWS Region names (us-east-1, us-gov-west-1) and
-	// simple made-up ones such as "local"; it keeps ARNs well formed.
-	regionRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-)
-
 // validate reports the first invalid setting.
 func (c *serveConfig) validate() error {
-	if !accountRE.MatchString(c.defaultAccount) {
+	if !accounts.IsID(c.defaultAccount) {
 		return fmt.Errorf("--default-account %q: must be 12 digits", c.defaultAccount)
 	}
-	if !regionRE.MatchString(c.defaultRegion) {
+	if !accounts.IsRegion(c.defaultRegion) {
 		return fmt.Errorf("--default-region %q: must be a Region name such as us-east-1", c.defaultRegion)
 	}
 	if _, err := zerolog.ParseLevel(c.logLevel); err != nil || !oneOf(c.logLevel, "debug", "info", "warn", "error") {
@@ -402,7 +394,7 @@ func (m accessKeyAccounts) Set(s string) error {
 		if !ok || akid == "" {
 			return fmt.Errorf("%q: want AKID=ACCOUNT", pair)
 		}
-		if !accountRE.MatchString(account) {
+		if !accounts.IsID(account) {
 			return fmt.Errorf("%q: account %q must be 12 digits", pair, account)
 		}
 		m[akid] = account

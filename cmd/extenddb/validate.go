@@ -57,9 +57,9 @@ func runValidate(ctx context.Context, c *cli, args []string) int {
 		return 0
 	case err == nil && len(paths) == 0:
 		err = errors.New("give at least one PATH")
-	case err == nil && !accountRE.MatchString(v.account):
+	case err == nil && !accounts.IsID(v.account):
 		err = fmt.Errorf("--default-account %q: must be 12 digits", v.account)
-	case err == nil && !regionRE.MatchString(v.region):
+	case err == nil && !accounts.IsRegion(v.region):
 		err = fmt.Errorf("--default-region %q: must be a Region name such as us-east-1", v.region)
 	case err == nil:
 		err = cfg.validate()

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/extenddb/extenddb/emulator/api"
 )
@@ -21,7 +22,7 @@ import (
 // applied. A message no rule knows blames nothing, so the diagnostic stays
 // at the resource.
 func Blame(in *api.CreateTableInput, msg string) []string {
-	if m := shapePathRE.FindAllStringSubmatch(msg, -1); m != nil {
+	if m := shapePathRE().FindAllStringSubmatch(msg, -1); m != nil {
 		var out []string
 		for _, x := range m {
 			out = append(out, memberPath(x[1]))
@@ -233,7 +234,9 @@ func blameSettings(msg string) []string {
 }
 
 // shapePathRE finds the member path of each shape violation.
-var shapePathRE = regexp.MustCompile(` at '([A-Za-z0-9.]+)' failed to satisfy constraint`)
+var shapePathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(` at '([A-Za-z0-9.]+)' failed to satisfy constraint`)
+})
 
 // memberPath turns a shape violation's path into a member path:
 // "globalSecondaryIndexes.2.member.projection.projectionType" →

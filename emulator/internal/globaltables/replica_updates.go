@@ -11,10 +11,10 @@ package globaltables
 // is refused.
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/emulator/api"
 	"github.com/extenddb/extenddb/emulator/internal/shape"
 )
@@ -99,8 +99,6 @@ var SupportedRegions = []string{"ap-south-2", "ap-south-1", "eu-south-1", "eu-so
 	"ap-east-1", "ca-west-1", "ap-southeast-1", "ap-southeast-2", "ap-southeast-3", "ap-southeast-4", "us-east-1",
 	"us-east-2"}
 
-var replicaRegionRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-
 // Prechecks runs the ReplicaUpdates and stream checks the service makes
 // before it looks at the table's status (observed: they answer
 // ValidationException even while the table is UPDATING): Region names, the
@@ -124,7 +122,7 @@ func Prechecks(self string, m *Membership, streamOn bool, in *api.UpdateTableInp
 		case r.Delete != nil:
 			region = *r.Delete.RegionName
 		}
-		if !replicaRegionRE.MatchString(region) {
+		if !accounts.IsRegion(region) {
 			return api.Validation("Region %s is not supported. The latest version of global tables are only supported in the following regions: [%s].",
 				region, strings.Join(SupportedRegions, ", "))
 		}
