@@ -1,17 +1,18 @@
 package s3store
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/extenddb/extenddb/objstore"
 )
 
@@ -24,13 +25,24 @@ type Options struct {
 	// AccessKeyID and SecretAccessKey sign requests; empty means "test"
 	// and "test", which local S3 servers accept.
 	AccessKeyID, SecretAccessKey string
-	// HTTPClient defaults to the SDK's.
+	// HTTPClient defaults to a client of the Store's own, over a copy of
+	// http.DefaultTransport that keeps up to 10 idle connections to the
+	// endpoint (as the SDK's default client did).
 	HTTPClient *http.Client
 }
 
 // Store is an objstore.Store over an S3 endpoint.
 type Store struct {
-	c *s3.Client
+	base   *url.URL // the endpoint; its path, if any, prefixes every request's
+	region string
+	creds  aws.Credentials
+	hc     *http.Client
+	signer *v4.Signer
+	// pageSize is a List page's max-keys, 0 for the server's default
+	// (1,000 on S3); tests make it small to see several pages.
+	pageSize int
+	// backoff is the most the first retry waits; it doubles each attempt.
+	backoff time.Duration
 }
 
 var _ objstore.Store = (*Store)(nil)
@@ -40,39 +52,48 @@ func New(opts Options) (*Store, error) {
 	if opts.Endpoint == "" {
 		return nil, errors.New("s3store: Endpoint is required")
 	}
+	base, err := url.Parse(opts.Endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("s3store: Endpoint: %w", err)
+	}
+	if base.Scheme != "http" && base.Scheme != "https" || base.Host == "" {
+		return nil, fmt.Errorf("s3store: Endpoint %q is not an http or https URL", opts.Endpoint)
+	}
 	if opts.Region == "" {
 		opts.Region = "us-east-1"
 	}
 	if opts.AccessKeyID == "" {
 		opts.AccessKeyID, opts.SecretAccessKey = "test", "test"
 	}
-	cfg := aws.Config{
-		Region:      opts.Region,
-		Credentials: credentials.NewStaticCredentialsProvider(opts.AccessKeyID, opts.SecretAccessKey, ""),
-		// Checksums only where S3 requires them: many S3-compatible
-		// servers do not understand the SDK's default aws-chunked CRC32
-		// trailers.
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
-		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
+	hc := opts.HTTPClient
+	if hc == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// Every request goes to one host: net/http's default of 2 idle
+		// connections per host would close and reopen connections under
+		// concurrent puts.
+		t.MaxIdleConnsPerHost = 10
+		hc = &http.Client{Transport: t}
 	}
-	if opts.HTTPClient != nil {
-		cfg.HTTPClient = opts.HTTPClient
-	}
-	c := s3.NewFromConfig(cfg, func(o *s3.Options) {
-		o.BaseEndpoint = aws.String(opts.Endpoint)
-		o.UsePathStyle = true
-	})
-	return &Store{c: c}, nil
+	return &Store{
+		base:    base,
+		region:  opts.Region,
+		creds:   aws.Credentials{AccessKeyID: opts.AccessKeyID, SecretAccessKey: opts.SecretAccessKey},
+		hc:      hc,
+		signer:  v4.NewSigner(),
+		backoff: time.Second,
+	}, nil
 }
 
-// mapErr turns S3's error codes into objstore's sentinels.
+// mapErr turns S3's error codes into objstore's sentinels. NotFound and
+// Forbidden are the codes of an answer without a body (derived from its
+// status, as the SDK did).
 func mapErr(err error) error {
 	if err == nil {
 		return nil
 	}
-	var ae smithy.APIError
+	var ae *apiError
 	if errors.As(err, &ae) {
-		switch ae.ErrorCode() {
+		switch ae.code {
 		case "NoSuchBucket":
 			return objstore.ErrNoSuchBucket
 		case "NoSuchKey", "NotFound":
@@ -86,54 +107,142 @@ func mapErr(err error) error {
 
 // Put uploads data in one PutObject.
 func (s *Store) Put(ctx context.Context, bucket, key string, data []byte) (string, error) {
-	out, err := s.c.PutObject(ctx, &s3.PutObjectInput{Bucket: &bucket, Key: &key,
-		Body: bytes.NewReader(data), ContentLength: aws.Int64(int64(len(data)))})
+	if err := checkNames(bucket, key, true); err != nil {
+		return "", err
+	}
+	resp, err := s.do(ctx, http.MethodPut, bucket, key, nil, data)
 	if err != nil {
 		return "", mapErr(err)
 	}
-	if out.ETag != nil {
-		return *out.ETag, nil
+	discard(resp)
+	if etag := resp.Header.Get("ETag"); etag != "" {
+		return etag, nil
 	}
 	return objstore.ETag(data), nil
 }
 
 // Get downloads an object.
 func (s *Store) Get(ctx context.Context, bucket, key string) ([]byte, error) {
-	out, err := s.c.GetObject(ctx, &s3.GetObjectInput{Bucket: &bucket, Key: &key})
+	if err := checkNames(bucket, key, true); err != nil {
+		return nil, err
+	}
+	resp, err := s.do(ctx, http.MethodGet, bucket, key, nil, nil)
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	defer out.Body.Close()
-	return io.ReadAll(out.Body)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("s3store: reading %s/%s: %w", bucket, key, err)
+	}
+	return b, nil
 }
 
 // Open starts a GetObject and hands its body over as it arrives.
 func (s *Store) Open(ctx context.Context, bucket, key string) (io.ReadCloser, int64, error) {
-	out, err := s.c.GetObject(ctx, &s3.GetObjectInput{Bucket: &bucket, Key: &key})
+	if err := checkNames(bucket, key, true); err != nil {
+		return nil, 0, err
+	}
+	resp, err := s.do(ctx, http.MethodGet, bucket, key, nil, nil)
 	if err != nil {
 		return nil, 0, mapErr(err)
 	}
-	return out.Body, aws.ToInt64(out.ContentLength), nil
+	// S3 always sends Content-Length here; without one the size is 0, as
+	// the SDK gave it.
+	return resp.Body, max(resp.ContentLength, 0), nil
+}
+
+// listPage is the part of a ListObjectsV2 answer List reads.
+type listPage struct {
+	Contents []struct {
+		Key string
+	}
+	IsTruncated           bool
+	NextContinuationToken string
 }
 
 // List pages through ListObjectsV2.
 func (s *Store) List(ctx context.Context, bucket, prefix string) ([]string, error) {
+	if err := checkNames(bucket, "", false); err != nil {
+		return nil, err
+	}
 	var keys []string
-	p := s3.NewListObjectsV2Paginator(s.c, &s3.ListObjectsV2Input{Bucket: &bucket, Prefix: &prefix})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
+	token := ""
+	for {
+		q := url.Values{"list-type": {"2"}, "prefix": {prefix}}
+		if token != "" {
+			q.Set("continuation-token", token)
+		}
+		if s.pageSize > 0 {
+			q.Set("max-keys", strconv.Itoa(s.pageSize))
+		}
+		resp, err := s.do(ctx, http.MethodGet, bucket, "", q, nil)
 		if err != nil {
 			return nil, mapErr(err)
 		}
-		for _, o := range page.Contents {
-			keys = append(keys, aws.ToString(o.Key))
+		var page listPage
+		err = decodeXML(resp, &page)
+		if err != nil {
+			return nil, fmt.Errorf("s3store: listing %s: %w", bucket, err)
 		}
+		for _, c := range page.Contents {
+			keys = append(keys, c.Key)
+		}
+		if !page.IsTruncated || page.NextContinuationToken == "" {
+			return keys, nil
+		}
+		if page.NextContinuationToken == token {
+			// A server that hands the same token back would loop forever.
+			return nil, fmt.Errorf("s3store: listing %s: the server repeated continuation token %q", bucket, token)
+		}
+		token = page.NextContinuationToken
 	}
-	return keys, nil
 }
 
 // Delete removes an object.
 func (s *Store) Delete(ctx context.Context, bucket, key string) error {
-	_, err := s.c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &bucket, Key: &key})
-	return mapErr(err)
+	if err := checkNames(bucket, key, true); err != nil {
+		return err
+	}
+	resp, err := s.do(ctx, http.MethodDelete, bucket, key, nil, nil)
+	if err != nil {
+		return mapErr(err)
+	}
+	discard(resp)
+	return nil
+}
+
+// checkNames refuses what the SDK refused before sending: an empty bucket
+// or key would address another resource (the bucket, the service).
+func checkNames(bucket, key string, wantKey bool) error {
+	if bucket == "" {
+		return errors.New("s3store: the bucket name must not be empty")
+	}
+	if wantKey && key == "" {
+		return errors.New("s3store: the key must not be empty")
+	}
+	return nil
+}
+
+// escapePath is S3's URI encoding of a path: every byte but the unreserved
+// ones (A-Z a-z 0-9 - . _ ~) as %XX, and '/' too unless keepSlash (a key's
+// slashes stay; a bucket name has none to keep). It is the form both the
+// request line and the signature's canonical URI take.
+func escapePath(s string, keepSlash bool) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9',
+			c == '-', c == '.', c == '_', c == '~', c == '/' && keepSlash:
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
 }
