@@ -163,8 +163,13 @@ func TestRequestAsSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.call(t.Context(), tg, "GetItem", request{"TableName": "T", "ConsistentRead": false,
-		"Key": map[string]any{"k": map[string]any{"B": "AP8="}, "n": map[string]any{"NULL": true}}}, nil); err != nil {
+	// As the tools take it: binary in base64 that is not canonical, NULL
+	// as anything.
+	key, err := toItem(map[string]any{"k": map[string]any{"B": "AP9="}, "n": map[string]any{"NULL": "yes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.call(t.Context(), tg, "GetItem", request{"TableName": "T", "ConsistentRead": false, "Key": key}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 {
@@ -184,5 +189,63 @@ func TestRequestAsSDK(t *testing.T) {
 	}
 	if a, b := jsonText(ours.body), jsonText(sdkReq.body); a != b {
 		t.Errorf("body %s, the SDK's %s", a, b)
+	}
+}
+
+// TestAnswerAsSDK: values of an answer that the tools never see from
+// ExtendDB but the SDK accepted come out as it decoded them: NULL false as
+// NULL true, binary in non-canonical base64 canonical.
+func TestAnswerAsSDK(t *testing.T) {
+	const body = `{"Item":{"n":{"NULL":false},"b":{"B":"AP9="},"bs":{"BS":["AR=="]},"l":{"L":[{"NULL":false}]}}}`
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, body) }))
+	defer hs.Close()
+	got, err := sdkClient(hs.URL).GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String("T"), Key: map[string]types.AttributeValue{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the SDK decoded, which the tools showed as want says.
+	if n, ok := got.Item["n"].(*types.AttributeValueMemberNULL); !ok || n.Value {
+		t.Errorf("the SDK decoded NULL false as %#v", got.Item["n"])
+	}
+	if b, ok := got.Item["b"].(*types.AttributeValueMemberB); !ok || string(b.Value) != "\x00\xff" {
+		t.Errorf("the SDK decoded B as %#v", got.Item["b"])
+	}
+	const want = `{"b":{"B":"AP8="},"bs":{"BS":["AQ=="]},"l":{"L":[{"NULL":true}]},"n":{"NULL":true}}`
+	var ours struct{ Item map[string]any }
+	if err := testServer(t, hs.URL).call(t.Context(), target{region: "us-east-1", creds: credentials.NewStaticCredentialsProvider("test", "test", "")}, "GetItem", request{}, &ours); err != nil {
+		t.Fatal(err)
+	}
+	if s := jsonText(fromItem(ours.Item)); s != want {
+		t.Errorf("item %s, want %s", s, want)
+	}
+}
+
+// TestRetryDelay: throttling backs off from a second, other failures
+// from 25 ms, doubling per attempt up to 20 s, as the SDK's DynamoDB
+// client did.
+func TestRetryDelay(t *testing.T) {
+	throttled := &responseError{status: 400, err: &apiError{code: "ProvisionedThroughputExceededException", modeled: true}}
+	failed := &responseError{status: 500, err: &apiError{code: "InternalServerError", modeled: true}}
+	tooMany := &responseError{status: 429, err: &apiError{code: "TooManyRequests"}}
+	for _, tc := range []struct {
+		err             error
+		throttle, retry bool
+	}{{throttled, true, true}, {failed, false, true}, {tooMany, true, true}, {&responseError{status: 400, err: &apiError{code: "ValidationException"}}, false, false}} {
+		if th, re := retryable(tc.err); th != tc.throttle || re != tc.retry {
+			t.Errorf("retryable(%v) = %v, %v, want %v, %v", tc.err, th, re, tc.throttle, tc.retry)
+		}
+	}
+	for _, tc := range []struct {
+		attempt  int
+		throttle bool
+		max      time.Duration
+	}{{1, false, 25 * time.Millisecond}, {3, false, 100 * time.Millisecond}, {1, true, time.Second}, {3, true, 4 * time.Second}, {9, true, 20 * time.Second}} {
+		var most time.Duration
+		for range 200 {
+			most = max(most, retryDelay(tc.attempt, tc.throttle))
+		}
+		if most >= tc.max || most < tc.max/2 {
+			t.Errorf("retryDelay(%d, %v): at most %v of 200, want below %v and near it", tc.attempt, tc.throttle, most, tc.max)
+		}
 	}
 }
