@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Items cross the MCP boundary in DynamoDB's JSON form ({"S":"x"},
@@ -14,8 +12,10 @@ import (
 // the console: exact (numbers stay decimal strings) and unambiguous (a
 // string set is not a list).
 
-// toAV converts one attribute value in DynamoDB JSON form.
-func toAV(v any) (types.AttributeValue, error) {
+// toAV checks one attribute value in DynamoDB JSON form and returns it
+// as it goes on the wire: binary re-encoded as standard base64 and NULL
+// as true, as the SDK's AttributeValue types sent them.
+func toAV(v any) (any, error) {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) != 1 {
 		return nil, fmt.Errorf("an attribute value is an object with one type key, such as {\"S\":\"text\"} or {\"N\":\"42\"}, not %s", jsonText(v))
@@ -27,25 +27,22 @@ func toAV(v any) (types.AttributeValue, error) {
 			if !ok {
 				return nil, fmt.Errorf("type %s takes a string, not %s", k, jsonText(x))
 			}
-			switch k {
-			case "S":
-				return &types.AttributeValueMemberS{Value: s}, nil
-			case "N":
-				return &types.AttributeValueMemberN{Value: s}, nil
+			if k == "B" {
+				b, err := base64.StdEncoding.DecodeString(s)
+				if err != nil {
+					return nil, fmt.Errorf("type B takes base64: %w", err)
+				}
+				s = base64.StdEncoding.EncodeToString(b)
 			}
-			b, err := base64.StdEncoding.DecodeString(s)
-			if err != nil {
-				return nil, fmt.Errorf("type B takes base64: %w", err)
-			}
-			return &types.AttributeValueMemberB{Value: b}, nil
+			return map[string]any{k: s}, nil
 		case "BOOL":
 			b, ok := x.(bool)
 			if !ok {
 				return nil, fmt.Errorf("type BOOL takes true or false, not %s", jsonText(x))
 			}
-			return &types.AttributeValueMemberBOOL{Value: b}, nil
+			return map[string]any{k: b}, nil
 		case "NULL":
-			return &types.AttributeValueMemberNULL{Value: true}, nil
+			return map[string]any{k: true}, nil
 		case "SS", "NS", "BS":
 			l, ok := x.([]any)
 			if !ok {
@@ -56,28 +53,21 @@ func toAV(v any) (types.AttributeValue, error) {
 				if ss[i], ok = e.(string); !ok {
 					return nil, fmt.Errorf("type %s takes a list of strings, not %s", k, jsonText(x))
 				}
-			}
-			switch k {
-			case "SS":
-				return &types.AttributeValueMemberSS{Value: ss}, nil
-			case "NS":
-				return &types.AttributeValueMemberNS{Value: ss}, nil
-			}
-			bs := make([][]byte, len(ss))
-			for i, s := range ss {
-				b, err := base64.StdEncoding.DecodeString(s)
-				if err != nil {
-					return nil, fmt.Errorf("type BS takes base64 strings: %w", err)
+				if k == "BS" {
+					b, err := base64.StdEncoding.DecodeString(ss[i])
+					if err != nil {
+						return nil, fmt.Errorf("type BS takes base64 strings: %w", err)
+					}
+					ss[i] = base64.StdEncoding.EncodeToString(b)
 				}
-				bs[i] = b
 			}
-			return &types.AttributeValueMemberBS{Value: bs}, nil
+			return map[string]any{k: ss}, nil
 		case "L":
 			l, ok := x.([]any)
 			if !ok {
 				return nil, fmt.Errorf("type L takes a list of attribute values, not %s", jsonText(x))
 			}
-			out := make([]types.AttributeValue, len(l))
+			out := make([]any, len(l))
 			for i, e := range l {
 				av, err := toAV(e)
 				if err != nil {
@@ -85,7 +75,7 @@ func toAV(v any) (types.AttributeValue, error) {
 				}
 				out[i] = av
 			}
-			return &types.AttributeValueMemberL{Value: out}, nil
+			return map[string]any{k: out}, nil
 		case "M":
 			mm, ok := x.(map[string]any)
 			if !ok {
@@ -95,20 +85,21 @@ func toAV(v any) (types.AttributeValue, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &types.AttributeValueMemberM{Value: out}, nil
+			return map[string]any{k: out}, nil
 		}
 		return nil, fmt.Errorf("unknown attribute value type %q (want S, N, B, BOOL, NULL, SS, NS, BS, L or M)", k)
 	}
 	panic("unreachable")
 }
 
-// toItem converts an item (or a key, or ExpressionAttributeValues) in
-// DynamoDB JSON form; nil stays nil.
-func toItem(m map[string]any) (map[string]types.AttributeValue, error) {
+// toItem checks an item (or a key, or ExpressionAttributeValues) in
+// DynamoDB JSON form, as toAV does; nil stays nil (the member is left
+// out of the request), empty stays empty (sent, as the SDK sent it).
+func toItem(m map[string]any) (map[string]any, error) {
 	if m == nil {
 		return nil, nil
 	}
-	out := make(map[string]types.AttributeValue, len(m))
+	out := make(map[string]any, len(m))
 	for _, k := range sortedKeys(m) {
 		av, err := toAV(m[k])
 		if err != nil {
@@ -119,43 +110,69 @@ func toItem(m map[string]any) (map[string]types.AttributeValue, error) {
 	return out, nil
 }
 
-// fromAV is one attribute value in DynamoDB JSON form.
-func fromAV(v types.AttributeValue) any {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return map[string]any{"S": v.Value}
-	case *types.AttributeValueMemberN:
-		return map[string]any{"N": v.Value}
-	case *types.AttributeValueMemberB:
-		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
-	case *types.AttributeValueMemberBOOL:
-		return map[string]any{"BOOL": v.Value}
-	case *types.AttributeValueMemberNULL:
-		return map[string]any{"NULL": true}
-	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": v.Value}
-	case *types.AttributeValueMemberNS:
-		return map[string]any{"NS": v.Value}
-	case *types.AttributeValueMemberBS:
-		l := make([]string, len(v.Value))
-		for i, b := range v.Value {
-			l[i] = base64.StdEncoding.EncodeToString(b)
+// fromAV is one attribute value of an answer, as the tools show it: what
+// the SDK decoded and this package re-encoded (binary as standard
+// base64, NULL as true), nil for what the SDK could not decode.
+func fromAV(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	for k, x := range m {
+		switch k {
+		case "S", "N":
+			if s, ok := x.(string); ok {
+				return map[string]any{k: s}
+			}
+		case "B":
+			if s, ok := x.(string); ok {
+				if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+					return map[string]any{k: base64.StdEncoding.EncodeToString(b)}
+				}
+			}
+		case "BOOL":
+			if b, ok := x.(bool); ok {
+				return map[string]any{k: b}
+			}
+		case "NULL":
+			return map[string]any{k: true}
+		case "SS", "NS", "BS":
+			if l, ok := x.([]any); ok {
+				ss := make([]string, 0, len(l))
+				for _, e := range l {
+					s, ok := e.(string)
+					if k == "BS" {
+						b, err := base64.StdEncoding.DecodeString(s)
+						ok = ok && err == nil
+						s = base64.StdEncoding.EncodeToString(b)
+					}
+					if !ok {
+						return nil
+					}
+					ss = append(ss, s)
+				}
+				return map[string]any{k: ss}
+			}
+		case "L":
+			if l, ok := x.([]any); ok {
+				out := make([]any, len(l))
+				for i, e := range l {
+					out[i] = fromAV(e)
+				}
+				return map[string]any{k: out}
+			}
+		case "M":
+			if mm, ok := x.(map[string]any); ok {
+				return map[string]any{k: fromItem(mm)}
+			}
 		}
-		return map[string]any{"BS": l}
-	case *types.AttributeValueMemberL:
-		l := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = fromAV(e)
-		}
-		return map[string]any{"L": l}
-	case *types.AttributeValueMemberM:
-		return map[string]any{"M": fromItem(v.Value)}
 	}
 	return nil
 }
 
-// fromItem is an item in DynamoDB JSON form; nil stays nil.
-func fromItem(m map[string]types.AttributeValue) map[string]any {
+// fromItem is an item of an answer in DynamoDB JSON form; nil (absent)
+// stays nil.
+func fromItem(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
@@ -166,7 +183,7 @@ func fromItem(m map[string]types.AttributeValue) map[string]any {
 	return out
 }
 
-func fromItems(l []map[string]types.AttributeValue) []map[string]any {
+func fromItems(l []map[string]any) []map[string]any {
 	out := make([]map[string]any, len(l))
 	for i, it := range l {
 		out[i] = fromItem(it)

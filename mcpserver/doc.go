@@ -4,14 +4,18 @@
 // (github.com/modelcontextprotocol/go-sdk).
 //
 // It is a client of the server, as a user's application is: data and
-// table operations go through the aws-sdk-go-v2 DynamoDB client to
-// Options.Endpoint, and the throttle state and hot keys come from the
-// server's own controls under /_extenddb/ (wire.ThrottleAdminPath,
+// table operations go to Options.Endpoint as DynamoDB API requests (JSON
+// 1.0, signed with SigV4) through the package's own small client
+// (client.go), which keeps the retries and error texts of aws-sdk-go-v2's
+// DynamoDB client without linking that client into every extenddb
+// command; the throttle state and hot keys come from the server's own
+// controls under /_extenddb/ (wire.ThrottleAdminPath,
 // wire.InsightsAdminPath), as `extenddb throttle show` and `extenddb top`
 // read them, and from the console's JSON (/console/api/timeline), whose
-// hot partition keys its throttling page shows. Infrastructure as code is read with package iac on this side
-// and provisioned over the API, unless Options.Provision provisions it
-// into an engine directly (cmd does for the embedded server).
+// hot partition keys its throttling page shows. Infrastructure as code is
+// read with package iac on this side and provisioned over the API, unless
+// Options.Provision provisions it into an engine directly (cmd does for
+// the embedded server).
 //
 // The tools that change data (put_item, delete_item, load_iac and PartiQL
 // statements other than SELECT) exist only when Options.AllowWrites is

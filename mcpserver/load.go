@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -95,32 +93,30 @@ func (s *server) provisionOverAPI(ctx context.Context, sp *iac.TableSpec) loaded
 		// account (the rule Terraform's access_key = "111111111111" uses).
 		w.account = sp.Account
 	}
-	opts, err := s.ddbOpts(w)
+	t, err := s.target(w)
 	if err != nil {
 		return fail("account", err)
 	}
-	var create dynamodb.CreateTableInput
-	if err := convert(sp.Create, &create); err != nil {
-		return fail("CreateTable", err)
-	}
-	_, err = s.ddb.CreateTable(ctx, &create, opts...)
-	var inUse *types.ResourceInUseException
+	// The declaration is in the API's vocabulary, whose JSON is the
+	// request's.
+	err = s.call(ctx, t, "CreateTable", &sp.Create, nil)
 	switch {
-	case errors.As(err, &inUse):
+	case errorCode(err) == "ResourceInUseException":
 		lt.Action = "exists"
 		lt.Notes = append(lt.Notes, "the table exists: left as it is (serve --load would reconcile it with the declaration)")
 	case err != nil:
 		return fail("CreateTable", err)
 	}
-	if err := s.waitActive(ctx, create.TableName, opts); err != nil {
+	table := aws.ToString(sp.Create.TableName)
+	if err := s.waitActive(ctx, table, t); err != nil {
 		return fail("waiting for ACTIVE", err)
 	}
 	if lt.Action == "created" {
-		if err := s.applySettings(ctx, sp, opts); err != nil {
+		if err := s.applySettings(ctx, sp, t); err != nil {
 			return fail("settings", err)
 		}
 	}
-	n, err := s.seed(ctx, sp, create.KeySchema, opts)
+	n, err := s.seed(ctx, sp, t)
 	if err != nil {
 		return fail("seed items", err)
 	}
@@ -144,23 +140,15 @@ func (s *server) provisionOverAPI(ctx context.Context, sp *iac.TableSpec) loaded
 
 // applySettings applies a new table's declared Time to Live,
 // point-in-time recovery and Contributor Insights.
-func (s *server) applySettings(ctx context.Context, sp *iac.TableSpec, opts []func(*dynamodb.Options)) error {
-	name := sp.Create.TableName
+func (s *server) applySettings(ctx context.Context, sp *iac.TableSpec, t target) error {
+	name := aws.ToString(sp.Create.TableName)
 	if sp.TTL != nil {
-		var ttl types.TimeToLiveSpecification
-		if err := convert(sp.TTL, &ttl); err != nil {
-			return err
-		}
-		if _, err := s.ddb.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: name, TimeToLiveSpecification: &ttl}, opts...); err != nil {
+		if err := s.call(ctx, t, "UpdateTimeToLive", request{"TableName": name, "TimeToLiveSpecification": sp.TTL}, nil); err != nil {
 			return err
 		}
 	}
 	if sp.PITR != nil {
-		var pitr types.PointInTimeRecoverySpecification
-		if err := convert(sp.PITR, &pitr); err != nil {
-			return err
-		}
-		if _, err := s.ddb.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: name, PointInTimeRecoverySpecification: &pitr}, opts...); err != nil {
+		if err := s.call(ctx, t, "UpdateContinuousBackups", request{"TableName": name, "PointInTimeRecoverySpecification": sp.PITR}, nil); err != nil {
 			return err
 		}
 	}
@@ -168,11 +156,12 @@ func (s *server) applySettings(ctx context.Context, sp *iac.TableSpec, opts []fu
 		if !set.Enabled {
 			continue
 		}
-		in := &dynamodb.UpdateContributorInsightsInput{TableName: name, IndexName: optional(index), ContributorInsightsAction: types.ContributorInsightsActionEnable}
+		req := request{"TableName": name, "ContributorInsightsAction": "ENABLE"}
+		req.str("IndexName", index)
 		if set.Mode != nil {
-			in.ContributorInsightsMode = types.ContributorInsightsMode(*set.Mode)
+			req.str("ContributorInsightsMode", *set.Mode)
 		}
-		if _, err := s.ddb.UpdateContributorInsights(ctx, in, opts...); err != nil {
+		if err := s.call(ctx, t, "UpdateContributorInsights", req, nil); err != nil {
 			return err
 		}
 	}
@@ -181,10 +170,10 @@ func (s *server) applySettings(ctx context.Context, sp *iac.TableSpec, opts []fu
 
 // seed writes the declared items whose key is absent, and returns how
 // many it wrote.
-func (s *server) seed(ctx context.Context, sp *iac.TableSpec, keys []types.KeySchemaElement, opts []func(*dynamodb.Options)) (int, error) {
+func (s *server) seed(ctx context.Context, sp *iac.TableSpec, t target) (int, error) {
 	var hash string
-	for _, k := range keys {
-		if k.KeyType == types.KeyTypeHash {
+	for _, k := range sp.Create.KeySchema {
+		if aws.ToString(k.KeyType) == "HASH" {
 			hash = aws.ToString(k.AttributeName)
 		}
 	}
@@ -198,14 +187,12 @@ func (s *server) seed(ctx context.Context, sp *iac.TableSpec, keys []types.KeySc
 		if err != nil {
 			return n, err
 		}
-		_, err = s.ddb.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: sp.Create.TableName, Item: item,
-			ConditionExpression:      aws.String("attribute_not_exists(#k)"),
-			ExpressionAttributeNames: map[string]string{"#k": hash},
-		}, opts...)
-		var ccf *types.ConditionalCheckFailedException
+		req := request{"TableName": aws.ToString(sp.Create.TableName), "ConditionExpression": "attribute_not_exists(#k)",
+			"ExpressionAttributeNames": map[string]string{"#k": hash}}
+		req.item("Item", item)
+		err = s.call(ctx, t, "PutItem", req, nil)
 		switch {
-		case errors.As(err, &ccf):
+		case errorCode(err) == "ConditionalCheckFailedException":
 		case err != nil:
 			return n, err
 		default:
@@ -217,15 +204,15 @@ func (s *server) seed(ctx context.Context, sp *iac.TableSpec, keys []types.KeySc
 
 // waitActive polls DescribeTable until the table is ACTIVE (a server
 // with --transition-delay keeps it CREATING a while).
-func (s *server) waitActive(ctx context.Context, table *string, opts []func(*dynamodb.Options)) error {
+func (s *server) waitActive(ctx context.Context, table string, t target) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	for {
-		d, err := s.ddb.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: table}, opts...)
-		if err != nil {
+		var d struct{ Table struct{ TableStatus string } }
+		if err := s.call(ctx, t, "DescribeTable", request{"TableName": table}, &d); err != nil {
 			return err
 		}
-		if d.Table.TableStatus == types.TableStatusActive {
+		if d.Table.TableStatus == "ACTIVE" {
 			return nil
 		}
 		select {
@@ -237,8 +224,8 @@ func (s *server) waitActive(ctx context.Context, table *string, opts []func(*dyn
 }
 
 // convert moves a value of the engine's API vocabulary (whose JSON is
-// the wire's) into the SDK's shape of the same member: encoding/json
-// matches the SDK's Go field names, which are the wire's member names.
+// the wire's) into another shape of the same JSON, such as an item into
+// map[string]any.
 func convert(from, to any) error {
 	b, err := json.Marshal(from)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/extenddb/extenddb/accounts"
 	"github.com/extenddb/extenddb/iac"
 	"github.com/extenddb/extenddb/wire"
@@ -51,7 +50,6 @@ type Options struct {
 // server holds what the tools share.
 type server struct {
 	opts Options
-	ddb  *dynamodb.Client
 	base *url.URL
 }
 
@@ -77,12 +75,6 @@ func New(opts Options) (*mcp.Server, error) {
 		opts.Load.DefaultRegion = opts.Region
 	}
 	s := &server{opts: opts, base: base}
-	s.ddb = dynamodb.New(dynamodb.Options{
-		Region:       opts.Region,
-		BaseEndpoint: aws.String(base.String()),
-		Credentials:  opts.Credentials,
-		HTTPClient:   opts.HTTPClient,
-	})
 	version := opts.Version
 	if version == "" {
 		version = "dev"
@@ -113,23 +105,21 @@ type where struct {
 	account, region string
 }
 
-// ddbOpts are the per-call options of a DynamoDB request in w: its
-// Region, and for an account, that account's ID as the access key (a
-// 12-digit key is that account, the server's rule).
-func (s *server) ddbOpts(w where) ([]func(*dynamodb.Options), error) {
-	var fns []func(*dynamodb.Options)
+// target is where a DynamoDB request in w goes: its Region, and for an
+// account, that account's ID as the access key (a 12-digit key is that
+// account, the server's rule).
+func (s *server) target(w where) (target, error) {
+	t := target{region: s.opts.Region, creds: s.opts.Credentials}
 	if w.region != "" {
-		fns = append(fns, func(o *dynamodb.Options) { o.Region = w.region })
+		t.region = w.region
 	}
 	if w.account != "" {
 		if !accounts.IsID(w.account) {
-			return nil, fmt.Errorf("account %q: want a 12-digit account ID", w.account)
+			return target{}, fmt.Errorf("account %q: want a 12-digit account ID", w.account)
 		}
-		fns = append(fns, func(o *dynamodb.Options) {
-			o.Credentials = credentials.NewStaticCredentialsProvider(w.account, "test", "")
-		})
+		t.creds = credentials.NewStaticCredentialsProvider(w.account, "test", "")
 	}
-	return fns, nil
+	return t, nil
 }
 
 // errReadOnly is the refusal of a write on a read-only server.

@@ -4,9 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -137,44 +134,55 @@ func (s *server) addWriteTools(srv *mcp.Server) {
 
 func (s *server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in listTablesIn) (*mcp.CallToolResult, listTablesOut, error) {
 	out := listTablesOut{Tables: []string{}}
-	opts, err := s.ddbOpts(where{in.Account, in.Region})
+	t, err := s.target(where{in.Account, in.Region})
 	if err != nil {
 		return nil, out, err
 	}
-	p := dynamodb.NewListTablesPaginator(s.ddb, &dynamodb.ListTablesInput{})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx, opts...)
-		if err != nil {
+	// Every page, as the SDK's paginator read them: it stops at the last
+	// page, or at a token that repeats.
+	var start string
+	for {
+		req := request{}
+		req.str("ExclusiveStartTableName", start)
+		var page struct {
+			TableNames             []string
+			LastEvaluatedTableName string
+		}
+		if err := s.call(ctx, t, "ListTables", req, &page); err != nil {
 			return nil, out, err
 		}
 		out.Tables = append(out.Tables, page.TableNames...)
+		if page.LastEvaluatedTableName == "" || page.LastEvaluatedTableName == start {
+			return nil, out, nil
+		}
+		start = page.LastEvaluatedTableName
 	}
-	return nil, out, nil
 }
 
 type describeOut struct {
-	Table *types.TableDescription      `json:"table"`
-	TTL   *types.TimeToLiveDescription `json:"time_to_live,omitempty"`
+	Table *dTableDescription      `json:"table"`
+	TTL   *dTimeToLiveDescription `json:"time_to_live,omitempty"`
 }
 
 func (s *server) describeTable(ctx context.Context, _ *mcp.CallToolRequest, in tableIn) (*mcp.CallToolResult, any, error) {
-	opts, err := s.ddbOpts(where{in.Account, in.Region})
+	t, err := s.target(where{in.Account, in.Region})
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := s.ddb.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &in.Table}, opts...)
-	if err != nil {
+	var d struct{ Table *dTableDescription }
+	if err := s.call(ctx, t, "DescribeTable", request{"TableName": in.Table}, &d); err != nil {
 		return nil, nil, err
 	}
 	out := describeOut{Table: d.Table}
-	if ttl, err := s.ddb.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: &in.Table}, opts...); err == nil {
+	var ttl struct{ TimeToLiveDescription *dTimeToLiveDescription }
+	if err := s.call(ctx, t, "DescribeTimeToLive", request{"TableName": in.Table}, &ttl); err == nil {
 		out.TTL = ttl.TimeToLiveDescription
 	}
 	return nil, out, nil
 }
 
 func (s *server) getItem(ctx context.Context, _ *mcp.CallToolRequest, in keyIn) (*mcp.CallToolResult, itemOut, error) {
-	opts, err := s.ddbOpts(where{in.Account, in.Region})
+	t, err := s.target(where{in.Account, in.Region})
 	if err != nil {
 		return nil, itemOut{}, err
 	}
@@ -182,8 +190,10 @@ func (s *server) getItem(ctx context.Context, _ *mcp.CallToolRequest, in keyIn) 
 	if err != nil {
 		return nil, itemOut{}, err
 	}
-	got, err := s.ddb.GetItem(ctx, &dynamodb.GetItemInput{TableName: &in.Table, Key: key, ConsistentRead: aws.Bool(in.ConsistentRead)}, opts...)
-	if err != nil {
+	req := request{"TableName": in.Table, "ConsistentRead": in.ConsistentRead}
+	req.item("Key", key)
+	var got struct{ Item map[string]any }
+	if err := s.call(ctx, t, "GetItem", req, &got); err != nil {
 		return nil, itemOut{}, err
 	}
 	return nil, itemOut{Item: fromItem(got.Item), Found: got.Item != nil}, nil
@@ -192,16 +202,16 @@ func (s *server) getItem(ctx context.Context, _ *mcp.CallToolRequest, in keyIn) 
 // readParams is what query and scan share, converted.
 type readParams struct {
 	names  map[string]string
-	values map[string]types.AttributeValue
-	start  map[string]types.AttributeValue
+	values map[string]any
+	start  map[string]any
 	limit  int32
-	opts   []func(*dynamodb.Options)
+	target target
 }
 
 func (s *server) readParams(in readIn) (readParams, error) {
 	var p readParams
 	var err error
-	if p.opts, err = s.ddbOpts(where{in.Account, in.Region}); err != nil {
+	if p.target, err = s.target(where{in.Account, in.Region}); err != nil {
 		return p, err
 	}
 	if p.values, err = toItem(in.ExpressionAttributeValues); err != nil {
@@ -220,23 +230,72 @@ func (s *server) readParams(in readIn) (readParams, error) {
 	return p, nil
 }
 
+// request is the body of a DynamoDB request. Its setters leave out what
+// is absent, as the SDK left out nil members.
+type request map[string]any
+
+// str sets k to v, unless v is empty.
+func (r request) str(k, v string) {
+	if v != "" {
+		r[k] = v
+	}
+}
+
+// item sets k to an item, a key or ExpressionAttributeValues, unless it
+// is nil: an empty one is sent (and refused), as the SDK sent it.
+func (r request) item(k string, v map[string]any) {
+	if v != nil {
+		r[k] = v
+	}
+}
+
+// names sets k to ExpressionAttributeNames, unless nil.
+func (r request) names(k string, v map[string]string) {
+	if v != nil {
+		r[k] = v
+	}
+}
+
+// read is a request of query or scan, from what they share.
+func (p readParams) request(in readIn) request {
+	req := request{"TableName": in.Table, "Limit": p.limit, "ConsistentRead": in.ConsistentRead}
+	req.str("IndexName", in.Index)
+	req.str("FilterExpression", in.FilterExpression)
+	req.str("ProjectionExpression", in.ProjectionExpression)
+	req.names("ExpressionAttributeNames", p.names)
+	req.item("ExpressionAttributeValues", p.values)
+	req.item("ExclusiveStartKey", p.start)
+	return req
+}
+
+// readAnswer is the answer of Query, Scan and ExecuteStatement.
+type readAnswer struct {
+	Items            []map[string]any
+	Count            int32
+	ScannedCount     int32
+	LastEvaluatedKey map[string]any
+	NextToken        string
+}
+
+func (a readAnswer) out() itemsOut {
+	return itemsOut{Items: fromItems(a.Items), Count: a.Count, ScannedCount: a.ScannedCount, LastEvaluatedKey: fromItem(a.LastEvaluatedKey)}
+}
+
 func (s *server) query(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*mcp.CallToolResult, itemsOut, error) {
 	p, err := s.readParams(in)
 	if err != nil {
 		return nil, itemsOut{}, err
 	}
-	got, err := s.ddb.Query(ctx, &dynamodb.QueryInput{
-		TableName: &in.Table, IndexName: optional(in.Index),
-		KeyConditionExpression: optional(in.KeyConditionExpression), FilterExpression: optional(in.FilterExpression),
-		ProjectionExpression:     optional(in.ProjectionExpression),
-		ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.values,
-		Limit: &p.limit, ScanIndexForward: in.ScanIndexForward, ConsistentRead: aws.Bool(in.ConsistentRead),
-		ExclusiveStartKey: p.start,
-	}, p.opts...)
-	if err != nil {
+	req := p.request(in)
+	req.str("KeyConditionExpression", in.KeyConditionExpression)
+	if in.ScanIndexForward != nil {
+		req["ScanIndexForward"] = *in.ScanIndexForward
+	}
+	var got readAnswer
+	if err := s.call(ctx, p.target, "Query", req, &got); err != nil {
 		return nil, itemsOut{}, err
 	}
-	return nil, itemsOut{Items: fromItems(got.Items), Count: got.Count, ScannedCount: got.ScannedCount, LastEvaluatedKey: fromItem(got.LastEvaluatedKey)}, nil
+	return nil, got.out(), nil
 }
 
 func (s *server) scan(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*mcp.CallToolResult, itemsOut, error) {
@@ -244,27 +303,22 @@ func (s *server) scan(ctx context.Context, _ *mcp.CallToolRequest, in readIn) (*
 	if err != nil {
 		return nil, itemsOut{}, err
 	}
-	got, err := s.ddb.Scan(ctx, &dynamodb.ScanInput{
-		TableName: &in.Table, IndexName: optional(in.Index),
-		FilterExpression: optional(in.FilterExpression), ProjectionExpression: optional(in.ProjectionExpression),
-		ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.values,
-		Limit: &p.limit, ConsistentRead: aws.Bool(in.ConsistentRead), ExclusiveStartKey: p.start,
-	}, p.opts...)
-	if err != nil {
+	var got readAnswer
+	if err := s.call(ctx, p.target, "Scan", p.request(in), &got); err != nil {
 		return nil, itemsOut{}, err
 	}
-	return nil, itemsOut{Items: fromItems(got.Items), Count: got.Count, ScannedCount: got.ScannedCount, LastEvaluatedKey: fromItem(got.LastEvaluatedKey)}, nil
+	return nil, got.out(), nil
 }
 
 func (s *server) partiql(ctx context.Context, _ *mcp.CallToolRequest, in partiqlIn) (*mcp.CallToolResult, itemsOut, error) {
 	if !s.opts.AllowWrites && !isSelect(in.Statement) {
 		return nil, itemsOut{}, errReadOnly
 	}
-	opts, err := s.ddbOpts(where{in.Account, in.Region})
+	t, err := s.target(where{in.Account, in.Region})
 	if err != nil {
 		return nil, itemsOut{}, err
 	}
-	var params []types.AttributeValue
+	var params []any
 	for _, v := range in.Parameters {
 		av, err := toAV(v)
 		if err != nil {
@@ -276,14 +330,18 @@ func (s *server) partiql(ctx context.Context, _ *mcp.CallToolRequest, in partiql
 	if limit <= 0 {
 		limit = defaultLimit
 	}
-	got, err := s.ddb.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{
-		Statement: &in.Statement, Parameters: params, Limit: &limit,
-		NextToken: optional(in.NextToken), ConsistentRead: aws.Bool(in.ConsistentRead),
-	}, opts...)
-	if err != nil {
+	req := request{"Statement": in.Statement, "Limit": limit, "ConsistentRead": in.ConsistentRead}
+	if params != nil {
+		req["Parameters"] = params
+	}
+	req.str("NextToken", in.NextToken)
+	var got readAnswer
+	if err := s.call(ctx, t, "ExecuteStatement", req, &got); err != nil {
 		return nil, itemsOut{}, err
 	}
-	return nil, itemsOut{Items: fromItems(got.Items), Count: int32(len(got.Items)), LastEvaluatedKey: fromItem(got.LastEvaluatedKey), NextToken: aws.ToString(got.NextToken)}, nil
+	out := got.out()
+	out.Count, out.ScannedCount, out.NextToken = int32(len(got.Items)), 0, got.NextToken
+	return nil, out, nil
 }
 
 // isSelect reports whether a PartiQL statement reads only: its first
@@ -295,64 +353,40 @@ func isSelect(stmt string) bool {
 }
 
 func (s *server) putItem(ctx context.Context, _ *mcp.CallToolRequest, in putIn) (*mcp.CallToolResult, writeOut, error) {
-	opts, err := s.ddbOpts(where{in.Account, in.Region})
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	item, err := toItem(in.Item)
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	values, err := toItem(in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	got, err := s.ddb.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: &in.Table, Item: item, ConditionExpression: optional(in.ConditionExpression),
-		ExpressionAttributeNames: emptyNil(in.ExpressionAttributeNames), ExpressionAttributeValues: values,
-		ReturnValues: types.ReturnValueAllOld,
-	}, opts...)
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	return nil, writeOut{Old: fromItem(got.Attributes)}, nil
+	out, err := s.write(ctx, where{in.Account, in.Region}, "PutItem", in.Table, "Item", in.Item, in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	return nil, out, err
 }
 
 func (s *server) deleteItem(ctx context.Context, _ *mcp.CallToolRequest, in deleteIn) (*mcp.CallToolResult, writeOut, error) {
-	opts, err := s.ddbOpts(where{in.Account, in.Region})
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	key, err := toItem(in.Key)
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	values, err := toItem(in.ExpressionAttributeValues)
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	got, err := s.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName: &in.Table, Key: key, ConditionExpression: optional(in.ConditionExpression),
-		ExpressionAttributeNames: emptyNil(in.ExpressionAttributeNames), ExpressionAttributeValues: values,
-		ReturnValues: types.ReturnValueAllOld,
-	}, opts...)
-	if err != nil {
-		return nil, writeOut{}, err
-	}
-	return nil, writeOut{Old: fromItem(got.Attributes)}, nil
+	out, err := s.write(ctx, where{in.Account, in.Region}, "DeleteItem", in.Table, "Key", in.Key, in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	return nil, out, err
 }
 
-// optional is s as an optional member: nil when empty.
-func optional(s string) *string {
-	if s == "" {
-		return nil
+// write runs PutItem of an item or DeleteItem of a key (member says
+// which), and returns the item it replaced or deleted.
+func (s *server) write(ctx context.Context, w where, op, table, member string, it map[string]any, cond string, names map[string]string, values map[string]any) (writeOut, error) {
+	t, err := s.target(w)
+	if err != nil {
+		return writeOut{}, err
 	}
-	return &s
-}
-
-func emptyNil(m map[string]string) map[string]string {
-	if len(m) == 0 {
-		return nil
+	item, err := toItem(it)
+	if err != nil {
+		return writeOut{}, err
 	}
-	return m
+	vals, err := toItem(values)
+	if err != nil {
+		return writeOut{}, err
+	}
+	req := request{"TableName": table, "ReturnValues": "ALL_OLD"}
+	req.item(member, item)
+	req.str("ConditionExpression", cond)
+	if len(names) > 0 {
+		req.names("ExpressionAttributeNames", names)
+	}
+	req.item("ExpressionAttributeValues", vals)
+	var got struct{ Attributes map[string]any }
+	if err := s.call(ctx, t, op, req, &got); err != nil {
+		return writeOut{}, err
+	}
+	return writeOut{Old: fromItem(got.Attributes)}, nil
 }
