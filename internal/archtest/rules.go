@@ -69,7 +69,7 @@ func Rules() []Rule {
 		{From: "extenddbtest", Deny: []string{"cmd", "internal/testserver"},
 			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
 		{From: "mcpserver", Allow: []string{"iac", "wire", "accounts"}, TestsExcepted: true,
-			Why: "the MCP server is a client of a running server: DynamoDB requests through aws-sdk-go-v2, the /_extenddb/ controls and the console's JSON over HTTP (wire names the controls' paths), IaC read with iac; it never drives the engine itself (cmd hands it a Provision function for the embedded server); its tests start one with extenddbtest"},
+			Why: "the MCP server is a client of a running server: DynamoDB requests through its own small JSON client (ADR 0009), the /_extenddb/ controls and the console's JSON over HTTP (wire names the controls' paths), IaC read with iac; it never drives the engine itself (cmd hands it a Provision function for the embedded server); its tests start one with extenddbtest"},
 		{From: "internal/loadgen", Allow: []string{}, TestsExcepted: true,
 			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
 		{From: "scripts/memprobe", Allow: []string{},
