@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/kinesis"
-	"github.com/aws/aws-sdk-go-v2/service/kinesis/types"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/extenddb/extenddb/emulator"
 )
 
@@ -22,16 +20,18 @@ type Options struct {
 	// AccessKeyID and SecretAccessKey sign the requests; empty takes
 	// fixed local credentials, which local servers accept.
 	AccessKeyID, SecretAccessKey string
-	// HTTPClient defaults to the SDK's.
+	// HTTPClient sends the requests; nil takes a default *http.Client.
 	HTTPClient aws.HTTPClient
 }
 
 // Sink sends records to one Kinesis endpoint, signing each request for the
-// Region of the stream's ARN.
+// Region of the stream's ARN. Its client is our own, not the SDK's
+// Kinesis package: that one costs every start of the binary (issue 36).
 type Sink struct {
-	opts    Options
-	mu      sync.Mutex
-	clients map[string]*kinesis.Client // by Region
+	url    string
+	hc     aws.HTTPClient
+	creds  aws.Credentials
+	signer *v4.Signer
 }
 
 var _ emulator.KinesisSink = (*Sink)(nil)
@@ -42,29 +42,22 @@ func New(opts Options) (*Sink, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("kinesis endpoint %q: want an http:// or https:// URL", opts.Endpoint)
 	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
 	if opts.AccessKeyID == "" {
 		opts.AccessKeyID, opts.SecretAccessKey = "extenddb", "extenddb"
 	}
-	return &Sink{opts: opts, clients: map[string]*kinesis.Client{}}, nil
-}
-
-func (s *Sink) client(region string) *kinesis.Client {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.clients[region]; c != nil {
-		return c
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
 	}
-	c := kinesis.New(kinesis.Options{
-		Region:       region,
-		BaseEndpoint: aws.String(s.opts.Endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider(s.opts.AccessKeyID, s.opts.SecretAccessKey, ""),
-		HTTPClient:   s.opts.HTTPClient,
-		// The deliverer retries on its own, forever: the SDK's retries
-		// would only delay the next attempt.
-		RetryMaxAttempts: 1,
-	})
-	s.clients[region] = c
-	return c
+	return &Sink{
+		url:    u.String(),
+		hc:     hc,
+		creds:  aws.Credentials{AccessKeyID: opts.AccessKeyID, SecretAccessKey: opts.SecretAccessKey, Source: "extenddb"},
+		signer: v4.NewSigner(),
+	}, nil
 }
 
 // parseStreamARN returns the Region and stream name of
@@ -85,9 +78,10 @@ func (s *Sink) StreamExists(ctx context.Context, streamARN string) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	_, err = s.client(region).DescribeStreamSummary(ctx, &kinesis.DescribeStreamSummaryInput{StreamName: aws.String(name)})
-	var nf *types.ResourceNotFoundException
-	if errors.As(err, &nf) {
+	var out struct{}
+	err = s.call(ctx, region, "DescribeStreamSummary", struct{ StreamName string }{name}, &out)
+	var ae *apiError
+	if errors.As(err, &ae) && ae.Code == "ResourceNotFoundException" {
 		return false, nil
 	}
 	return err == nil, err
@@ -99,12 +93,20 @@ func (s *Sink) PutRecords(ctx context.Context, streamARN string, recs []emulator
 	if err != nil {
 		return nil, err
 	}
-	in := &kinesis.PutRecordsInput{StreamName: aws.String(name), Records: make([]types.PutRecordsRequestEntry, len(recs))}
-	for i, r := range recs {
-		in.Records[i] = types.PutRecordsRequestEntry{Data: r.Data, PartitionKey: aws.String(r.PartitionKey)}
+	type entry struct {
+		Data         []byte // base64 in JSON, as Kinesis wants blobs
+		PartitionKey string
 	}
-	out, err := s.client(region).PutRecords(ctx, in)
-	if err != nil {
+	in := struct {
+		StreamName string
+		Records    []entry
+	}{name, make([]entry, len(recs))}
+	for i, r := range recs {
+		in.Records[i] = entry{r.Data, r.PartitionKey}
+	}
+	// A record Kinesis refused carries an ErrorCode; an accepted one none.
+	var out struct{ Records []struct{ ErrorCode *string } }
+	if err := s.call(ctx, region, "PutRecords", in, &out); err != nil {
 		return nil, err
 	}
 	ok := make([]bool, len(recs))
