@@ -290,3 +290,24 @@ func BenchmarkDecodeBatchGet100(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewHandler is the handler's share of every start before the
+// first answer (NewHandler with the console's and /metrics' mounts), and
+// the first health check, which builds the router.
+func BenchmarkNewHandler(b *testing.B) {
+	eng := newTestHandler(b, Options{}).eng
+	mounts := []Mount{{Prefix: "/console", Handler: http.NotFoundHandler()}, {Prefix: "/metrics", Handler: http.NotFoundHandler()}}
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = NewHandler(eng, Options{Mounts: mounts})
+		}
+	})
+	b.Run("new+health", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			h := NewHandler(eng, Options{Mounts: mounts})
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+		}
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/extenddb/extenddb/emulator"
@@ -119,6 +120,25 @@ func newHandler(eng *emulator.Engine, opts Options) *handler {
 }
 
 func (h *handler) routes() http.Handler {
+	// Every SDK posts to "/", which no mount or admin route serves: those
+	// requests skip the router's matching and the request copy it makes.
+	// The router is built on the first request that needs it: its routes'
+	// patterns compile to regular expressions, which every start paid for
+	// before its first answer (issue 36).
+	api := serverHeader(refuseOversized(refuseBrowsers(http.HandlerFunc(h.serveAPI))))
+	router := sync.OnceValue(h.router)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodPost && req.URL.Path == "/" {
+			api.ServeHTTP(w, req)
+			return
+		}
+		router().ServeHTTP(w, req)
+	})
+}
+
+// router serves everything but the API's POST /: health checks, mounts
+// (the console, /metrics), the admin controls and snapshots.
+func (h *handler) router() *mux.Router {
 	r := mux.NewRouter()
 	// No path cleaning: "POST //" is served like "POST /", not redirected.
 	r.SkipClean(true)
@@ -133,16 +153,7 @@ func (h *handler) routes() http.Handler {
 	r.Methods(http.MethodPost).HandlerFunc(h.serveAPI)
 	r.NotFoundHandler = http.HandlerFunc(h.notFound)
 	r.MethodNotAllowedHandler = http.HandlerFunc(h.notFound)
-	// Every SDK posts to "/", which no mount or admin route serves: those
-	// requests skip the router's matching and the request copy it makes.
-	api := serverHeader(refuseOversized(refuseBrowsers(http.HandlerFunc(h.serveAPI))))
-	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method == http.MethodPost && req.URL.Path == "/" {
-			api.ServeHTTP(w, req)
-			return
-		}
-		r.ServeHTTP(w, req)
-	})
+	return r
 }
 
 // health answers DynamoDB's load-balancer health check (and a presigned
