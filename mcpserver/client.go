@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/extenddb/extenddb/internal/awsjson"
 )
 
 // The package's own DynamoDB client: JSON 1.0 over HTTP, signed with
@@ -196,37 +197,14 @@ var modeledErrors = map[string]bool{
 	"TransactionConflictException": true, "TransactionInProgressException": true,
 }
 
-// decodeAPIError reads an error answer as the SDK's JSON protocol does:
-// the code from X-Amzn-ErrorType, else __type, else code; the message
-// from message or Message.
+// decodeAPIError reads an error answer as the SDK's JSON protocol does
+// (awsjson.ErrorAnswer).
 func decodeAPIError(h http.Header, body []byte) error {
-	var info struct {
-		Type    string `json:"__type"`
-		Code    any    `json:"code"`
-		Message string `json:"message"` // encoding/json matches Message too
+	code, message, err := awsjson.ErrorAnswer(h, body)
+	if err != nil {
+		return fmt.Errorf("deserialization failed, failed to decode response body, %w", err)
 	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := json.Unmarshal(body, &info); err != nil {
-			return fmt.Errorf("deserialization failed, failed to decode response body, %w", err)
-		}
-	}
-	code := h.Get("X-Amzn-ErrorType")
-	if code == "" {
-		code = info.Type
-	}
-	if c, ok := info.Code.(string); code == "" && ok {
-		code = c
-	}
-	if code == "" {
-		code = "UnknownError"
-	}
-	if i := strings.Index(code, ":"); i >= 0 {
-		code = code[:i]
-	}
-	if i := strings.Index(code, "#"); i >= 0 {
-		code = code[i+1:]
-	}
-	e := &apiError{code: code, message: info.Message, modeled: modeledErrors[code]}
+	e := &apiError{code: code, message: message, modeled: modeledErrors[code]}
 	if e.message == "" && !e.modeled {
 		e.message = "UnknownError"
 	}

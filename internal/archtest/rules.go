@@ -51,7 +51,7 @@ func Rules() []Rule {
 		{From: "pgstore", Allow: []string{"kv"}, TestsExcepted: true, Why: "pgstore knows only the kv contract; its tests use kvtest and pgtest"},
 		{From: "emulator", Deny: []string{"wire", "iac", "cmd", "pebblestore", "pgstore", "internal/testserver", "sink"}, TestsExcepted: true,
 			Why: "the engine knows no HTTP, no IaC and no concrete store or sink"},
-		{From: "sink", Allow: []string{"emulator"}, TestsExcepted: true,
+		{From: "sink", Allow: []string{"emulator", "internal/awsjson"}, TestsExcepted: true,
 			Why: "a sink implements an interface the engine declares (emulator.KinesisSink) and knows nothing else of ours; its tests may start a server"},
 		{From: "emulator/partiql", Allow: []string{"emulator/av"}, TestsExcepted: true,
 			Why: "the PartiQL parser is a leaf: text and attribute values only, no engine"},
@@ -68,7 +68,7 @@ func Rules() []Rule {
 			Why: "metrics observes the engine and the wire; cmd hands it the store's metrics"},
 		{From: "extenddbtest", Deny: []string{"cmd", "internal/testserver"},
 			Why: "extenddbtest is the public in-process server: it wires wire, emulator, pebblestore and iac as cmd does, without cmd"},
-		{From: "mcpserver", Allow: []string{"iac", "wire", "accounts"}, TestsExcepted: true,
+		{From: "mcpserver", Allow: []string{"iac", "wire", "accounts", "internal/awsjson"}, TestsExcepted: true,
 			Why: "the MCP server is a client of a running server: DynamoDB requests through its own small JSON client (ADR 0009), the /_extenddb/ controls and the console's JSON over HTTP (wire names the controls' paths), IaC read with iac; it never drives the engine itself (cmd hands it a Provision function for the embedded server); its tests start one with extenddbtest"},
 		{From: "internal/loadgen", Allow: []string{}, TestsExcepted: true,
 			Why: "the load generator sees the server only as a client does, over HTTP; its tests may start one in-process"},
@@ -79,6 +79,7 @@ func Rules() []Rule {
 		{From: "", Deny: []string{"internal/pgtest"}, TestsExcepted: true, Why: "pgtest makes throwaway databases for tests only"},
 		{From: "httpfront", Allow: []string{}, Why: "the HTTP front is a leaf: it serves any http.Handler with the standard library only"},
 		{From: "internal/sdkhttp", Allow: []string{}, TestsExcepted: true, Why: "the SDK clients' HTTP client is a leaf: net/http only"},
+		{From: "internal/awsjson", Allow: []string{}, Why: "how the AWS JSON protocols' error answers read is a leaf: the standard library only"},
 		{From: "internal/pgtest", Allow: []string{}, Why: "pgtest is a leaf: it talks to PostgreSQL with pgx and knows nothing of ours"},
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/extenddb/extenddb/internal/awsjson"
 )
 
 // The Kinesis Data Streams wire protocol: JSON 1.1 over HTTP POST, the
@@ -77,36 +79,13 @@ func (s *Sink) call(ctx context.Context, region, op string, in, out any) error {
 }
 
 // decodeError reads an error answer the way the SDK does for JSON
-// protocols: the code from the X-Amzn-ErrorType header, else the body's
-// __type, else its code, cut to the bare name.
+// protocols (awsjson.ErrorAnswer).
 func decodeError(op string, resp *http.Response, data []byte) error {
-	var b struct {
-		Type    string `json:"__type"`
-		Code    any    `json:"code"`
-		Message string `json:"message"` // also matches Message
+	code, message, err := awsjson.ErrorAnswer(resp.Header, data)
+	if err != nil {
+		return fmt.Errorf("kinesis %s: HTTP %d: %s", op, resp.StatusCode, snippet(data))
 	}
-	if len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, &b); err != nil {
-			return fmt.Errorf("kinesis %s: HTTP %d: %s", op, resp.StatusCode, snippet(data))
-		}
-	}
-	code := resp.Header.Get("X-Amzn-ErrorType")
-	if code == "" {
-		code = b.Type
-	}
-	if c, ok := b.Code.(string); ok && code == "" {
-		code = c
-	}
-	if i := strings.IndexByte(code, ':'); i >= 0 {
-		code = code[:i]
-	}
-	if i := strings.IndexByte(code, '#'); i >= 0 {
-		code = code[i+1:]
-	}
-	if code == "" {
-		code = "UnknownError"
-	}
-	return &apiError{Op: op, Code: code, Message: b.Message, RequestID: resp.Header.Get("X-Amzn-RequestId"), Status: resp.StatusCode}
+	return &apiError{Op: op, Code: code, Message: message, RequestID: resp.Header.Get("X-Amzn-RequestId"), Status: resp.StatusCode}
 }
 
 // snippet is the start of a body for an error message.
